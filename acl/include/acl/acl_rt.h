@@ -1,0 +1,460 @@
+/*
+ * ACL runtime API: process lifecycle, lifecycle callbacks, devices, contexts,
+ * streams, events, notifies, memory, host functions, error reporting and the
+ * process snapshot.
+ *
+ * Conventions for every function below unless its comment says otherwise:
+ *  - Thread safety: callable from any thread concurrently.
+ *  - Handles (aclrtContext, aclrtStream, aclrtEvent, aclrtNotify) are owned by
+ *    the runtime; the caller releases them with the matching Destroy call. A
+ *    handle that is not live returns ACL_ERROR_RT_PARAM_INVALID (107000).
+ *  - NULL output pointers return ACL_ERROR_INVALID_PARAM (100000).
+ *  - A failing call changes no state.
+ *  - Resource-modifying calls block while the process is snapshot-locked
+ *    (see aclrtSnapShotProcessLock); queries and synchronisation do not.
+ */
+#ifndef ASCENDCL_ACL_ACL_RT_H_
+#define ASCENDCL_ACL_ACL_RT_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl/acl_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ACL_MAJOR_VERSION 1
+#define ACL_MINOR_VERSION 17
+#define ACL_PATCH_VERSION 0
+
+typedef void *aclrtStream;
+typedef void *aclrtContext;
+typedef void *aclrtEvent;
+typedef void *aclrtNotify;
+
+/* ---------------------------------------------------------------------------
+ * Enumerations
+ * ------------------------------------------------------------------------- */
+
+typedef enum aclrtRunMode { ACL_DEVICE = 0, ACL_HOST = 1 } aclrtRunMode;
+
+typedef enum aclrtEventStatus {
+  ACL_EVENT_STATUS_COMPLETE = 0,
+  ACL_EVENT_STATUS_NOT_READY = 1,
+  ACL_EVENT_STATUS_RESERVED = 2
+} aclrtEventStatus;
+
+typedef enum aclrtEventRecordedStatus {
+  ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
+  ACL_EVENT_RECORDED_STATUS_COMPLETE = 1
+} aclrtEventRecordedStatus;
+
+typedef enum aclrtStreamStatus {
+  ACL_STREAM_STATUS_COMPLETE = 0,
+  ACL_STREAM_STATUS_NOT_READY = 1,
+  ACL_STREAM_STATUS_RESERVED = 0xFFFF
+} aclrtStreamStatus;
+
+typedef enum aclrtCallbackBlockType {
+  ACL_CALLBACK_NO_BLOCK = 0,
+  ACL_CALLBACK_BLOCK = 1
+} aclrtCallbackBlockType;
+
+typedef enum aclrtMemcpyKind {
+  ACL_MEMCPY_HOST_TO_HOST = 0,
+  ACL_MEMCPY_HOST_TO_DEVICE = 1,
+  ACL_MEMCPY_DEVICE_TO_HOST = 2,
+  ACL_MEMCPY_DEVICE_TO_DEVICE = 3,
+  ACL_MEMCPY_DEFAULT = 4,
+  ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE = 5,
+  ACL_MEMCPY_INNER_DEVICE_TO_DEVICE = 6,
+  ACL_MEMCPY_INTER_DEVICE_TO_DEVICE = 7
+} aclrtMemcpyKind;
+
+typedef enum aclrtMemMallocPolicy {
+  ACL_MEM_MALLOC_HUGE_FIRST = 0,
+  ACL_MEM_MALLOC_HUGE_ONLY = 1,
+  ACL_MEM_MALLOC_NORMAL_ONLY = 2,
+  ACL_MEM_MALLOC_HUGE_FIRST_P2P = 3,
+  ACL_MEM_MALLOC_HUGE_ONLY_P2P = 4,
+  ACL_MEM_MALLOC_NORMAL_ONLY_P2P = 5,
+  ACL_MEM_MALLOC_HUGE1G_ONLY = 6,
+  ACL_MEM_MALLOC_HUGE1G_ONLY_P2P = 7,
+  ACL_MEM_TYPE_LOW_BAND_WIDTH = 0x0100,
+  ACL_MEM_TYPE_HIGH_BAND_WIDTH = 0x1000,
+  ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000
+} aclrtMemMallocPolicy;
+
+typedef enum aclrtMemAttr {
+  ACL_DDR_MEM = 0,
+  ACL_HBM_MEM = 1,
+  ACL_DDR_MEM_HUGE = 2,
+  ACL_DDR_MEM_NORMAL = 3,
+  ACL_HBM_MEM_HUGE = 4,
+  ACL_HBM_MEM_NORMAL = 5,
+  ACL_DDR_MEM_P2P_HUGE = 6,
+  ACL_DDR_MEM_P2P_NORMAL = 7,
+  ACL_HBM_MEM_P2P_HUGE = 8,
+  ACL_HBM_MEM_P2P_NORMAL = 9,
+  ACL_HBM_MEM_HUGE1G = 10,
+  ACL_HBM_MEM_P2P_HUGE1G = 11
+} aclrtMemAttr;
+
+typedef enum aclrtLastErrLevel { ACL_RT_THREAD_LEVEL = 0 } aclrtLastErrLevel;
+
+typedef enum aclrtDeviceStatus {
+  ACL_RT_DEVICE_STATUS_NORMAL = 0,
+  ACL_RT_DEVICE_STATUS_ABNORMAL = 1,
+  ACL_RT_DEVICE_STATUS_END = 0xFFFF
+} aclrtDeviceStatus;
+
+typedef enum aclRegisterCallbackType {
+  ACL_REG_TYPE_ACL_MODEL = 0,
+  ACL_REG_TYPE_ACL_OP_EXECUTOR = 1,
+  ACL_REG_TYPE_ACL_OP_CBLAS = 2,
+  ACL_REG_TYPE_ACL_OP_COMPILER = 3,
+  ACL_REG_TYPE_ACL_TDT_CHANNEL = 4,
+  ACL_REG_TYPE_ACL_TDT_QUEUE = 5,
+  ACL_REG_TYPE_ACL_DVPP = 6,
+  ACL_REG_TYPE_ACL_RETR = 7,
+  ACL_REG_TYPE_OTHER = 0xFFFF
+} aclRegisterCallbackType;
+
+typedef enum aclrtSnapShotStage {
+  ACL_RT_SNAPSHOT_LOCK_PRE = 0,
+  ACL_RT_SNAPSHOT_BACKUP_PRE = 1,
+  ACL_RT_SNAPSHOT_BACKUP_POST = 2,
+  ACL_RT_SNAPSHOT_RESTORE_PRE = 3,
+  ACL_RT_SNAPSHOT_RESTORE_POST = 4,
+  ACL_RT_SNAPSHOT_UNLOCK_POST = 5
+} aclrtSnapShotStage;
+
+/* CANN's ACL-level state enum has no BACKED_UP member; the full state is
+ * available from rtSnapShotProcessGetState in runtime/rt_snapshot.h. */
+typedef enum aclrtProcessState {
+  ACL_RT_PROCESS_STATE_RUNNING = 0,
+  ACL_RT_PROCESS_STATE_LOCKED = 1
+} aclrtProcessState;
+
+#define ACL_STREAM_FAST_LAUNCH 0x00000001U
+#define ACL_STREAM_FAST_SYNC 0x00000002U
+#define ACL_STREAM_DEVICE_USE_ONLY 0x00000020U
+
+#define ACL_STREAM_WAIT_VALUE_GEQ 0x00000000U
+#define ACL_STREAM_WAIT_VALUE_EQ 0x00000001U
+#define ACL_STREAM_WAIT_VALUE_AND 0x00000002U
+#define ACL_STREAM_WAIT_VALUE_NOR 0x00000003U
+
+#define ACL_CONTINUE_ON_FAILURE 0x00000000U
+#define ACL_STOP_ON_FAILURE 0x00000001U
+
+/* ---------------------------------------------------------------------------
+ * Callback and argument types
+ * ------------------------------------------------------------------------- */
+
+/* Init callbacks receive the raw bytes of the config file and their length
+ * ("" and 0 without a file). The bytes are owned by the runtime and valid only
+ * during the call; userData is the pointer given at registration. */
+typedef aclError (*aclInitCallbackFunc)(const char *configStr, size_t len,
+                                        void *userData);
+typedef aclError (*aclFinalizeCallbackFunc)(void *userData);
+
+typedef void (*aclrtCallback)(void *userData);
+typedef void (*aclrtHostFunc)(void *args);
+
+/* Stage callbacks: return 0 for success; deviceId is the logical device id. */
+typedef uint32_t (*aclrtSnapShotCallBack)(int32_t deviceId, void *args);
+
+typedef struct aclrtSnapShotBackupArgs {
+  uint32_t backupFlags;
+  char reserved[60];
+} aclrtSnapShotBackupArgs;
+
+typedef struct aclrtSnapShotRestoreArgs {
+  uint32_t restoreFlags;
+  char reserved[60];
+} aclrtSnapShotRestoreArgs;
+
+/* ---------------------------------------------------------------------------
+ * Lifecycle
+ * ------------------------------------------------------------------------- */
+
+/* Initialises ACL. configPath may be NULL or "" (no config) or name a JSON
+ * file of at most 10 MiB with nesting depth at most 10.
+ * Returns 0; ACL_ERROR_REPEAT_INITIALIZE (100002) when already initialised
+ * (the reference count is still incremented); ACL_ERROR_INVALID_FILE (100003)
+ * for a path that cannot be read or is too large; ACL_ERROR_PARSE_FILE
+ * (100006) for invalid JSON; ACL_ERROR_INVALID_PARAM (100000) when the content
+ * differs from the first successful init or a key has a bad value;
+ * ACL_ERROR_FAILURE (500001) for malformed defaultDevice/StackSize/printf
+ * settings; or the code of the first failing init callback. */
+ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath);
+
+/* Finalizes ACL whatever the reference count. Returns 0;
+ * ACL_ERROR_REPEAT_FINALIZE (100037) when not initialised (no callback runs);
+ * or the code of the first failing finalize callback (state unchanged). */
+ACL_FUNC_VISIBILITY aclError aclFinalize(void);
+
+/* Drops one reference; finalizes when the count goes from 1 to 0. Writes the
+ * remaining count to *refCount when refCount is not NULL. Returns 0,
+ * ACL_ERROR_REPEAT_FINALIZE (100037) at count 0, or a finalize callback's
+ * failure code. */
+ACL_FUNC_VISIBILITY aclError aclFinalizeReference(uint64_t *refCount);
+
+/* Register a callback for a component type. Every type except
+ * ACL_REG_TYPE_OTHER holds one callback (a second registration returns
+ * ACL_ERROR_INTERNAL_ERROR, 500000). NULL cbFunc returns 100000. An init
+ * callback registered while ACL is initialised runs at once (its result is
+ * ignored). Callbacks may call these functions and the lifecycle functions. */
+ACL_FUNC_VISIBILITY aclError aclInitCallbackRegister(
+    aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, void *userData);
+/* Removes the first registration of (type, cbFunc): 0, 100000 for NULL, or
+ * 500000 when not registered. */
+ACL_FUNC_VISIBILITY aclError aclInitCallbackUnRegister(
+    aclRegisterCallbackType type, aclInitCallbackFunc cbFunc);
+ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackRegister(
+    aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc,
+    void *userData);
+ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackUnRegister(
+    aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc);
+
+/* ---------------------------------------------------------------------------
+ * Devices
+ * ------------------------------------------------------------------------- */
+
+/* Binds the calling thread to deviceId, opening the device (and creating its
+ * default context and stream) on first use; each call adds one reference.
+ * Errors: ACL_ERROR_RT_INVALID_DEVICEID (107001). */
+ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
+/* Drops one reference; the device closes (all its resources are released)
+ * when the count reaches 0. Errors: 107001. */
+ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
+/* Closes the device regardless of its reference count. Errors: 107001. */
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId);
+/* Device of the calling thread's current context.
+ * Errors: 100000 (NULL), ACL_ERROR_RT_CONTEXT_NULL (107002) without one. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count);
+/* Wait for all work on the current device. Errors: 107002 without a device. */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
+/* Same with a timeout in ms (-1: none): ACL_ERROR_RT_WAIT_TIMEOUT (107019). */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtQueryDeviceStatus(
+    int32_t deviceId, aclrtDeviceStatus *deviceStatus);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer,
+                                                      int32_t deviceId,
+                                                      int32_t peerDeviceId);
+/* flags must be 0. Errors: 107001 for a bad peer, 100000 for bad flags. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId,
+                                                         uint32_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
+
+/* ---------------------------------------------------------------------------
+ * Contexts
+ * ------------------------------------------------------------------------- */
+
+/* Creates a context on deviceId (adding a device reference) and makes it the
+ * calling thread's current context. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context,
+                                                int32_t deviceId);
+/* Destroys a context made by aclrtCreateContext, with its streams. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context);
+ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context);
+ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(
+    aclrtStream *stream);
+
+/* ---------------------------------------------------------------------------
+ * Streams. A NULL stream argument means the current context's default stream.
+ * ------------------------------------------------------------------------- */
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream,
+                                                         uint32_t priority,
+                                                         uint32_t flag);
+/* Waits for the stream's pending work, then destroys it. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
+/* Discards pending work that has not started, then destroys the stream. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
+/* timeout in ms, -1 waits forever: 107019 on timeout. */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(
+    aclrtStream stream, int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream,
+                                              aclrtStreamStatus *status);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream,
+                                              int32_t *streamId);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream,
+                                                 uint32_t *flags);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream,
+                                                    uint32_t *priority);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream,
+                                                       uint64_t mode);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetStreamPriorityRange(
+    int32_t *leastPriority, int32_t *greatestPriority);
+/* Makes the stream wait until the event's last record has completed. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream,
+                                                  aclrtEvent event);
+
+/* ---------------------------------------------------------------------------
+ * Events and notifies
+ * ------------------------------------------------------------------------- */
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event,
+                                                      uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
+ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event,
+                                              aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event,
+                                             aclrtStream stream);
+/* A never-recorded event reports ACL_EVENT_RECORDED_STATUS_COMPLETE. */
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(
+    aclrtEvent event, aclrtEventRecordedStatus *status);
+ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event,
+                                             aclrtEventStatus *status);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event,
+                                                              int32_t timeout);
+/* Completion time of the event's last record, in microseconds. */
+ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event,
+                                                    uint64_t *timestamp);
+/* Milliseconds between two completed records. Errors: 107000 for a bad
+ * handle, ACL_ERROR_RT_EVENT_NOT_COMPLETE (507006) if either is pending. */
+ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms,
+                                                   aclrtEvent startEvent,
+                                                   aclrtEvent endEvent);
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify,
+                                               uint64_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify);
+ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify,
+                                               aclrtStream stream);
+/* Enqueues a wait for the notify followed by its reset; timeout in ms, 0
+ * waits forever. A wait that times out fails the stream's task with 107019. */
+ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify,
+                                                     aclrtStream stream,
+                                                     uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify,
+                                              uint32_t *notifyId);
+
+/* ---------------------------------------------------------------------------
+ * Memory
+ * ------------------------------------------------------------------------- */
+
+/* Allocates size bytes of device memory on the current device, zero-filled.
+ * Errors: 100000 (NULL/size 0), 107002 (no current device),
+ * ACL_ERROR_RT_MEMORY_ALLOCATION (207001) when the device is full. */
+ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size,
+                                         aclrtMemMallocPolicy policy);
+/* Frees memory from aclrtMalloc: 107000 for an address that is not the base
+ * of a live allocation. */
+ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr);
+/* Page-locked host memory (not part of a snapshot backup). */
+ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);
+ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free,
+                                             size_t *total);
+
+/* Synchronous copy. kind must match where dst and src live
+ * (ACL_MEMCPY_DEFAULT infers it). Waits for nothing queued on streams: order
+ * it with aclrtSynchronizeStream. Errors: 100000 (NULL, count > destMax,
+ * wrong kind), 107000 (address outside an allocation). */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax,
+                                         const void *src, size_t count,
+                                         aclrtMemcpyKind kind);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax,
+                                              const void *src, size_t count,
+                                              aclrtMemcpyKind kind,
+                                              aclrtStream stream);
+/* Synchronous byte fill of device (or host) memory. */
+ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount,
+                                         int32_t value, size_t count);
+ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount,
+                                              int32_t value, size_t count,
+                                              aclrtStream stream);
+/* Stream waits until *(uint64_t*)devAddr compares to value as flag says
+ * (ACL_STREAM_WAIT_VALUE_GEQ/EQ/AND/NOR). devAddr must be 8-byte aligned. */
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value,
+                                            uint32_t flag, aclrtStream stream);
+/* Stream stores value to *(uint64_t*)devAddr; flag must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value,
+                                             uint32_t flag, aclrtStream stream);
+
+/* ---------------------------------------------------------------------------
+ * Host functions and callbacks
+ * ------------------------------------------------------------------------- */
+
+/* Runs fn(args) in stream order on a runtime thread. Host functions may read
+ * and write simulated device memory directly. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream,
+                                                 aclrtHostFunc fn, void *args);
+/* Enqueues fn(userData), run by the thread subscribed to the stream with
+ * aclrtSubscribeReport when that thread calls aclrtProcessReport. BLOCK makes
+ * the stream wait for the callback; NO_BLOCK does not.
+ * Errors: ACL_ERROR_RT_STREAM_NO_CB_REG (107015) without a subscriber. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn,
+                                                 void *userData,
+                                                 aclrtCallbackBlockType blockType,
+                                                 aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId,
+                                                  aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId,
+                                                    aclrtStream stream);
+/* Runs pending callbacks of the streams the calling thread subscribed to,
+ * waiting at most timeout ms (-1 forever) for one: 107019 on timeout. */
+ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
+
+/* ---------------------------------------------------------------------------
+ * Errors
+ * ------------------------------------------------------------------------- */
+
+/* The calling thread's last runtime error; GetLast also clears it. */
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
+/* Text of the calling thread's most recent error, or NULL. The string is owned
+ * by the runtime and valid until the thread's next ACL call. */
+ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
+
+/* ---------------------------------------------------------------------------
+ * Process snapshot
+ * pid must be getpid() and reserve/args must be NULL, else 100000. A snapshot
+ * call made from inside a stage callback changes nothing and returns its own
+ * failure code (Lock 507906, Unlock 507907, Backup 507908, Restore 507909,
+ * callback Register/Unregister 507913) instead of deadlocking. The full state
+ * table is in runtime/rt_snapshot.h.
+ * ------------------------------------------------------------------------- */
+
+/* RUNNING -> LOCKED. Runs LOCK_PRE callbacks first, then waits for runtime
+ * background threads to park and for in-flight resource-modifying calls to
+ * finish. Errors: 507906 (not RUNNING), 507905 (timeout, back to RUNNING),
+ * 507912 (a callback failed). */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessLock(int pid, void *reserve);
+/* LOCKED/BACKED_UP -> RUNNING, waking blocked threads; then UNLOCK_POST.
+ * Errors: 507907 (RUNNING), 507912. */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessUnlock(int pid,
+                                                        void *reserve);
+/* LOCKED -> BACKED_UP: drains streams and saves device memory and resource
+ * tables to host. Errors: 507908 (not LOCKED or backup failed, state stays
+ * LOCKED), 107002 (no open device), 507912. */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessBackup(
+    int pid, aclrtSnapShotBackupArgs *args);
+/* BACKED_UP -> LOCKED: re-opens devices and brings memory and handles back.
+ * Errors: 507909 (not BACKED_UP, or restore failed: state stays BACKED_UP
+ * with the backup intact), 507912. */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessRestore(
+    int pid, aclrtSnapShotRestoreArgs *args);
+/* Errors: 107000 (bad stage or NULL), 507913 (already registered). */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackRegister(
+    aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void *args);
+/* Errors: 107000 (bad stage, NULL, or not registered). */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackUnregister(
+    aclrtSnapShotStage stage, aclrtSnapShotCallBack callback);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ASCENDCL_ACL_ACL_RT_H_ */

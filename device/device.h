@@ -1,0 +1,163 @@
+// The device interface: what the runtime needs from an accelerator, and what
+// every backend (`sim`, `npu`) implements. Nothing here knows about ACL.
+//
+//   std::unique_ptr<Backend> backend = ...;           // see backend_registry.h
+//   ASCEND_ASSIGN_OR_RETURN(std::unique_ptr<Device> dev, backend->Open(0));
+//   ASCEND_ASSIGN_OR_RETURN(DeviceAddr buf, dev->Allocate(4096, 32));
+//   ASCEND_RETURN_IF_ERROR(dev->CopyToDevice(buf, host, 4096));
+//
+// Errors are absl::Status with canonical codes; the runtime maps them to ACL
+// codes in one place:
+//   kInvalidArgument   bad address/range/size, address not in an allocation
+//   kOutOfRange        device id out of range
+//   kResourceExhausted out of device memory or ids
+//   kAlreadyExists     AllocateAt/ClaimId on a taken range/id
+//   kFailedPrecondition device not open / open twice
+//   kUnimplemented     the backend or its driver lacks the operation
+//   kDataLoss          a copy failed (e.g. an injected fault)
+//   kUnavailable       the driver library is missing
+//
+// Thread safety: every method may be called concurrently from any thread.
+#ifndef ASCENDCL_DEVICE_DEVICE_H_
+#define ASCENDCL_DEVICE_DEVICE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+
+namespace ascend::device {
+
+// A device virtual address. Never a valid host pointer unless the backend
+// says so through Device::HostPointer.
+using DeviceAddr = uint64_t;
+
+struct MemoryInfo {
+  uint64_t total_bytes = 0;
+  uint64_t free_bytes = 0;
+};
+
+struct Allocation {
+  DeviceAddr addr = 0;
+  uint64_t size = 0;
+};
+
+// Kinds of numeric resource ids a device hands out.
+enum class ResourceKind : int { kStream = 0, kEvent = 1, kNotify = 2 };
+
+// Faults a backend can simulate (only `sim` implements them).
+enum class Fault : int {
+  kMemoryLoss = 0,      // every allocation's contents read as zero
+  kNextCopyFails = 1,   // the next copy on the device returns kDataLoss
+  kNextCopyCorrupts = 2,  // the next copy on the device flips one byte
+};
+
+// Something the device reports asynchronously (read by the runtime's health
+// monitor thread).
+struct HealthEvent {
+  int32_t device_id = -1;
+  std::string description;
+  bool device_abnormal = false;  // true until the next Reopen
+};
+
+// One device opened by this process. Owned by the runtime; destroying it
+// closes the device and releases every allocation and id.
+class Device {
+ public:
+  virtual ~Device() = default;
+
+  virtual int32_t id() const = 0;
+
+  // --- Memory -------------------------------------------------------------
+  // Allocates `size` bytes aligned to `alignment` (a power of two), zero
+  // filled. Addresses stay stable for the allocation's lifetime.
+  virtual absl::StatusOr<DeviceAddr> Allocate(uint64_t size,
+                                              uint64_t alignment) = 0;
+  // Frees an allocation by its base address.
+  virtual absl::Status Free(DeviceAddr addr) = 0;
+  // The live allocation containing `addr`, if any.
+  virtual std::optional<Allocation> FindAllocation(DeviceAddr addr) const = 0;
+  // Every live allocation, in ascending address order.
+  virtual std::vector<Allocation> Allocations() const = 0;
+  virtual MemoryInfo GetMemoryInfo() const = 0;
+
+  // Synchronous copies and fill. Device ranges must lie inside one live
+  // allocation of this device.
+  virtual absl::Status CopyToDevice(DeviceAddr dst, const void* src,
+                                    uint64_t size) = 0;
+  virtual absl::Status CopyFromDevice(void* dst, DeviceAddr src,
+                                      uint64_t size) = 0;
+  virtual absl::Status CopyWithinDevice(DeviceAddr dst, DeviceAddr src,
+                                        uint64_t size) = 0;
+  virtual absl::Status Fill(DeviceAddr dst, uint8_t value, uint64_t size) = 0;
+
+  // Integrity checksum of a device range computed by the device itself (not
+  // through a copy), so a corrupted transfer can be detected.
+  virtual absl::StatusOr<uint64_t> Checksum(DeviceAddr addr,
+                                            uint64_t size) = 0;
+
+  // A host pointer to `addr` when device memory is host-addressable (the
+  // simulator), else nullptr. Valid while the allocation lives.
+  virtual void* HostPointer(DeviceAddr addr) = 0;
+
+  // --- Resource ids -------------------------------------------------------
+  virtual absl::StatusOr<uint32_t> AllocateId(ResourceKind kind) = 0;
+  // Claims exactly `id` (after a re-open): kAlreadyExists when taken.
+  virtual absl::Status ClaimId(ResourceKind kind, uint32_t id) = 0;
+  virtual void ReleaseId(ResourceKind kind, uint32_t id) = 0;
+
+  // --- Snapshot primitives ------------------------------------------------
+  // Closes and re-opens the device: every allocation (and its contents) and
+  // every id is dropped, but the addresses of the dropped allocations stay
+  // reserved so AllocateAt can put them back where they were.
+  virtual absl::Status Reopen() = 0;
+  // Re-establishes an allocation at exactly `addr` (zero-filled); fails with
+  // kAlreadyExists if any part of the range is in use.
+  virtual absl::Status AllocateAt(DeviceAddr addr, uint64_t size) = 0;
+};
+
+// A device backend ("driver"). One instance per process, made by the backend
+// registry at start-up.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual absl::string_view name() const = 0;
+  // Number of devices visible to the process (0 when the driver is missing).
+  virtual int32_t DeviceCount() const = 0;
+  // SoC name reported for the devices.
+  virtual std::string SocName() const = 0;
+  // Opens device `id` in [0, DeviceCount()).
+  virtual absl::StatusOr<std::unique_ptr<Device>> Open(int32_t id) = 0;
+
+  // Whether `device` can read and write `peer`'s memory directly.
+  virtual bool CanAccessPeer(int32_t device, int32_t peer) const = 0;
+  // Copies between two open devices of this backend.
+  virtual absl::Status CopyPeer(Device& dst_device, DeviceAddr dst,
+                                Device& src_device, DeviceAddr src,
+                                uint64_t size) = 0;
+
+  // Driver-level process snapshot (npu: halProcessResBackup/Restore). The
+  // simulator keeps no driver-side image: the runtime saves memory itself.
+  virtual absl::Status BackupProcessResources() = 0;
+  virtual absl::Status RestoreProcessResources() = 0;
+
+  // Fault injection; kUnimplemented unless the backend simulates faults.
+  virtual absl::Status InjectFault(int32_t device_id, Fault fault) = 0;
+
+  // Blocks until a health event arrives, `timeout` passes, or
+  // InterruptHealthWait is called; nullopt when none arrived.
+  virtual std::optional<HealthEvent> WaitHealthEvent(absl::Duration timeout) = 0;
+  // Wakes a thread blocked in WaitHealthEvent (it returns nullopt).
+  virtual void InterruptHealthWait() = 0;
+};
+
+}  // namespace ascend::device
+
+#endif  // ASCENDCL_DEVICE_DEVICE_H_

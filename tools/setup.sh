@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs exactly the Debian 12 packages this repository needs. Idempotent and
+# non-interactive: run it as root (or with sudo) on a fresh machine, then
+# `bazel test //...`.
+set -euo pipefail
+
+packages=(
+  bazel-bootstrap     # Bazel 4.2.3
+  bazel-rules-java    # @rules_java (local_repository in WORKSPACE)
+  bazel-skylib        # @bazel_skylib
+  g++                 # default toolchain
+  clang-14            # --config=clang
+  libclang-rt-14-dev  # sanitizer and fuzzer runtimes for clang
+  libabsl-dev
+  libgtest-dev
+  libgmock-dev
+  libbenchmark-dev
+  libgoogle-glog-dev
+  nlohmann-json3-dev
+  binutils            # nm, used by the exported-symbol test
+  clang-format
+  cmake               # the CMake consumer test
+  pkg-config
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  sudo_cmd=()
+  [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+echo "setup: all ${#packages[@]} packages present"
