@@ -239,7 +239,8 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count);
 /* Wait for all work on the current device. Errors: 107002 without a device. */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
-/* Same with a timeout in ms (-1: none): ACL_ERROR_RT_WAIT_TIMEOUT (107019). */
+/* Same with a timeout in ms (-1: none):
+ * ACL_ERROR_RT_STREAM_SYNC_TIMEOUT (507046) on timeout. */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
 ACL_FUNC_VISIBILITY aclError aclrtQueryDeviceStatus(
     int32_t deviceId, aclrtDeviceStatus *deviceStatus);
@@ -279,7 +280,8 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 /* Discards pending work that has not started, then destroys the stream. */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
-/* timeout in ms, -1 waits forever: 107019 on timeout. */
+/* timeout in ms, -1 waits forever: ACL_ERROR_RT_STREAM_SYNC_TIMEOUT (507046)
+ * on timeout. */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(
     aclrtStream stream, int32_t timeout);
 ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream,
@@ -360,8 +362,9 @@ ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free,
 
 /* Synchronous copy. kind must match where dst and src live
  * (ACL_MEMCPY_DEFAULT infers it). Waits for nothing queued on streams: order
- * it with aclrtSynchronizeStream. Errors: 100000 (NULL, count > destMax,
- * wrong kind), 107000 (address outside an allocation). */
+ * it with aclrtSynchronizeStream. count 0 succeeds at once. Errors: 100000
+ * (NULL, count > destMax, unknown kind), 107000 (kind does not match where
+ * dst and src live, or a range runs past its allocation). */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax,
                                          const void *src, size_t count,
                                          aclrtMemcpyKind kind);
@@ -403,8 +406,10 @@ ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId,
                                                   aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId,
                                                     aclrtStream stream);
-/* Runs pending callbacks of the streams the calling thread subscribed to,
- * waiting at most timeout ms (-1 forever) for one: 107019 on timeout. */
+/* Runs one pending callback of the streams the calling thread subscribed to,
+ * waiting at most timeout ms (-1 forever) for it.
+ * Errors: ACL_ERROR_RT_THREAD_SUBSCRIBE (107012) when the thread subscribed
+ * to nothing, ACL_ERROR_RT_REPORT_TIMEOUT (507012) on timeout. */
 ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
 
 /* ---------------------------------------------------------------------------

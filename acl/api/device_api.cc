@@ -1,0 +1,116 @@
+// ACL entry points: devices and contexts.
+#include "acl/acl_rt.h"
+#include "acl/api/api_util.h"
+
+using ascend::acl::Runtime;
+
+extern "C" {
+
+aclError aclrtSetDevice(int32_t deviceId) {
+  ACL_GATE();
+  return ACL_RESULT(Runtime().SetDevice(deviceId));
+}
+
+aclError aclrtResetDevice(int32_t deviceId) {
+  ACL_GATE();
+  return ACL_RESULT(Runtime().ResetDevice(deviceId, /*force=*/false));
+}
+
+aclError aclrtResetDeviceForce(int32_t deviceId) {
+  ACL_GATE();
+  return ACL_RESULT(Runtime().ResetDevice(deviceId, /*force=*/true));
+}
+
+aclError aclrtGetDevice(int32_t* deviceId) {
+  ACL_REQUIRE_NOT_NULL(deviceId);
+  ACL_RETURN_VALUE(deviceId, Runtime().GetDevice());
+}
+
+aclError aclrtGetDeviceCount(uint32_t* count) {
+  ACL_REQUIRE_NOT_NULL(count);
+  *count = static_cast<uint32_t>(Runtime().DeviceCount());
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeDevice(void) {
+  return ACL_RESULT(Runtime().SynchronizeDevice(absl::InfiniteFuture()));
+}
+
+aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
+  absl::Time deadline;
+  if (!ascend::acl::DeadlineFromTimeout(timeout, &deadline)) {
+    return ascend::rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                                       "timeout must be -1 or positive");
+  }
+  absl::Status status = Runtime().SynchronizeDevice(deadline);
+  if (status.code() == absl::StatusCode::kDeadlineExceeded) {
+    return ascend::rt::ReportErrorCode(
+        __func__, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, status.message());
+  }
+  return ACL_RESULT(status);
+}
+
+aclError aclrtQueryDeviceStatus(int32_t deviceId,
+                                aclrtDeviceStatus* deviceStatus) {
+  ACL_REQUIRE_NOT_NULL(deviceStatus);
+  absl::StatusOr<bool> abnormal = Runtime().DeviceAbnormal(deviceId);
+  if (!abnormal.ok()) return ACL_RESULT(abnormal.status());
+  *deviceStatus =
+      *abnormal ? ACL_RT_DEVICE_STATUS_ABNORMAL : ACL_RT_DEVICE_STATUS_NORMAL;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId,
+                                  int32_t peerDeviceId) {
+  ACL_REQUIRE_NOT_NULL(canAccessPeer);
+  absl::StatusOr<bool> can = Runtime().CanAccessPeer(deviceId, peerDeviceId);
+  if (!can.ok()) return ACL_RESULT(can.status());
+  *canAccessPeer = *can ? 1 : 0;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
+  return ACL_RESULT(Runtime().EnablePeerAccess(peerDeviceId, flags));
+}
+
+aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
+  return ACL_RESULT(Runtime().DisablePeerAccess(peerDeviceId));
+}
+
+aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(context);
+  ACL_RETURN_VALUE(context, Runtime().CreateContext(deviceId));
+}
+
+aclError aclrtDestroyContext(aclrtContext context) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(context);
+  return ACL_RESULT(Runtime().DestroyContext(context));
+}
+
+aclError aclrtSetCurrentContext(aclrtContext context) {
+  ACL_REQUIRE_NOT_NULL(context);
+  return ACL_RESULT(Runtime().SetCurrentContext(context));
+}
+
+aclError aclrtGetCurrentContext(aclrtContext* context) {
+  ACL_REQUIRE_NOT_NULL(context);
+  ACL_RETURN_VALUE(context, Runtime().GetCurrentContext());
+}
+
+aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
+  ACL_REQUIRE_NOT_NULL(stream);
+  ACL_RETURN_VALUE(stream, Runtime().CurrentDefaultStream());
+}
+
+aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority,
+                                           int32_t* greatestPriority) {
+  ACL_REQUIRE_NOT_NULL(leastPriority);
+  ACL_REQUIRE_NOT_NULL(greatestPriority);
+  *leastPriority = 7;
+  *greatestPriority = 0;
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,89 @@
+// ACL entry points: device and host memory, copies, fills, value wait/write.
+#include "acl/acl_rt.h"
+#include "acl/api/api_util.h"
+
+using ascend::acl::Runtime;
+
+extern "C" {
+
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(devPtr);
+  ACL_RETURN_VALUE(devPtr, Runtime().Malloc(size, policy));
+}
+
+aclError aclrtFree(void* devPtr) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(devPtr);
+  return ACL_RESULT(Runtime().Free(devPtr));
+}
+
+aclError aclrtMallocHost(void** hostPtr, size_t size) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(hostPtr);
+  ACL_RETURN_VALUE(hostPtr, Runtime().MallocHost(size));
+}
+
+aclError aclrtFreeHost(void* hostPtr) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(hostPtr);
+  return ACL_RESULT(Runtime().FreeHost(hostPtr));
+}
+
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
+  ACL_REQUIRE_NOT_NULL(free);
+  ACL_REQUIRE_NOT_NULL(total);
+  absl::StatusOr<ascend::device::MemoryInfo> info = Runtime().GetMemInfo(attr);
+  if (!info.ok()) return ACL_RESULT(info.status());
+  *free = static_cast<size_t>(info->free_bytes);
+  *total = static_cast<size_t>(info->total_bytes);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
+                     aclrtMemcpyKind kind) {
+  // Zero-length copies return at once, without blocking (as the reference).
+  if (count == 0) return ACL_SUCCESS;
+  ACL_GATE();
+  return ACL_RESULT(Runtime().Memcpy(dst, destMax, src, count, kind));
+}
+
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src,
+                          size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream) {
+  if (count == 0) return ACL_SUCCESS;
+  ACL_GATE();
+  return ACL_RESULT(
+      Runtime().MemcpyAsync(dst, destMax, src, count, kind, stream));
+}
+
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value,
+                     size_t count) {
+  if (count == 0) return ACL_SUCCESS;
+  ACL_GATE();
+  return ACL_RESULT(Runtime().Memset(devPtr, maxCount, value, count));
+}
+
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value,
+                          size_t count, aclrtStream stream) {
+  if (count == 0) return ACL_SUCCESS;
+  ACL_GATE();
+  return ACL_RESULT(
+      Runtime().MemsetAsync(devPtr, maxCount, value, count, stream));
+}
+
+aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag,
+                        aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(devAddr);
+  return ACL_RESULT(Runtime().ValueWait(devAddr, value, flag, stream));
+}
+
+aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag,
+                         aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(devAddr);
+  return ACL_RESULT(Runtime().ValueWrite(devAddr, value, flag, stream));
+}
+
+}  // extern "C"

@@ -1,0 +1,90 @@
+// Events and notifies: the synchronisation objects streams record and wait
+// on.
+//
+// An Event counts records: Record() (at enqueue time) hands out a sequence
+// number, and the stream's task completes that sequence when it runs. The
+// event is complete when its latest record has run; a never-recorded event is
+// complete (CONTRACT item 28). A Notify is a one-shot flag: Record sets it,
+// WaitAndReset waits for it and clears it.
+#ifndef ASCENDCL_RUNTIME_EVENT_H_
+#define ASCENDCL_RUNTIME_EVENT_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+
+namespace ascend::rt {
+
+class Event {
+ public:
+  Event(int32_t device_id, uint32_t id, uint32_t flags)
+      : device_id_(device_id), id_(id), flags_(flags) {}
+
+  int32_t device_id() const { return device_id_; }
+  uint32_t id() const { return id_; }
+  uint32_t flags() const { return flags_; }
+
+  // A new record; the returned sequence completes when Complete(seq) runs.
+  uint64_t BeginRecord();
+  // Marks `seq` complete, stamping the completion time.
+  void Complete(uint64_t seq);
+  // The latest record at call time (what a stream wait waits for).
+  uint64_t LatestRecord() const;
+  // Waits until `seq` is complete or `deadline` passes.
+  bool WaitFor(uint64_t seq, absl::Time deadline) const;
+  bool IsComplete() const;
+  // Forgets the completion time (aclrtResetEvent, in stream order).
+  void Reset();
+  // Completion time of the latest record, if it completed and was not reset.
+  std::optional<absl::Time> Timestamp() const;
+
+  // Saved and restored with the snapshot's resource tables.
+  struct State {
+    uint64_t recorded = 0;
+    uint64_t completed = 0;
+    std::optional<absl::Time> timestamp;
+  };
+  State SaveState() const;
+  void RestoreState(const State& state);
+
+ private:
+  const int32_t device_id_;
+  const uint32_t id_;
+  const uint32_t flags_;
+  mutable absl::Mutex mu_;
+  uint64_t recorded_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t completed_ ABSL_GUARDED_BY(mu_) = 0;
+  std::optional<absl::Time> timestamp_ ABSL_GUARDED_BY(mu_);
+};
+
+class Notify {
+ public:
+  Notify(int32_t device_id, uint32_t id) : device_id_(device_id), id_(id) {}
+
+  int32_t device_id() const { return device_id_; }
+  uint32_t id() const { return id_; }
+
+  void Record();
+  // Waits for a record then clears it. kDeadlineExceeded on timeout.
+  absl::Status WaitAndReset(absl::Time deadline);
+  // Releases waiters without a record (stream discarded).
+  void Cancel();
+
+  bool SaveState() const;
+  void RestoreState(bool signaled);
+
+ private:
+  const int32_t device_id_;
+  const uint32_t id_;
+  mutable absl::Mutex mu_;
+  bool signaled_ ABSL_GUARDED_BY(mu_) = false;
+  uint64_t cancels_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+}  // namespace ascend::rt
+
+#endif  // ASCENDCL_RUNTIME_EVENT_H_

@@ -1,0 +1,441 @@
+// CONTRACT §6 targets for the snapshot gate, each printed as a ratio against a
+// baseline measured in the same run:
+//   * the gate (ApiScope enter + exit, RUNNING) vs one atomic acquire load:
+//     within 2x;
+//   * Lock with 8 parked background threads and 8 idle API threads: < 1 ms;
+//   * Unlock -> a caller blocked in the gate running again: < 1 ms;
+// the last two against a mutex + condition-variable notify round trip.
+//
+//   bazel run -c opt //runtime:global_state_benchmark
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "benchmark/benchmark.h"
+#include "runtime/global_state.h"
+
+namespace ascend::rt {
+namespace {
+
+constexpr int kBackgroundThreads = 8;
+constexpr int kIdleApiThreads = 8;
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+// Spins (yielding) until `pred` holds; false after 10 s.
+template <typename Pred>
+bool SpinUntil(Pred pred) {
+  const Clock::time_point deadline = Clock::now() + std::chrono::seconds(10);
+  while (!pred()) {
+    if (Clock::now() > deadline) return false;
+    std::this_thread::yield();
+  }
+  return true;
+}
+
+// --- a. The gate vs one atomic acquire load -------------------------------
+
+std::atomic<int> g_word{0};
+
+void BM_AtomicAcquireLoad(benchmark::State& state) {
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(g_word.load(std::memory_order_acquire));
+  }
+}
+BENCHMARK(BM_AtomicAcquireLoad);
+
+void BM_GateEnterExit(benchmark::State& state) {
+  static GlobalState* const gs = new GlobalState(GlobalState::Options{});
+  { ApiScope warm(*gs); }  // the thread's slot exists before timing
+  for (auto _ : state) {
+    ApiScope scope(*gs);
+  }
+}
+BENCHMARK(BM_GateEnterExit);
+
+// --- Baseline for b. and c.: a mutex + condvar notify round trip ------------
+
+void BM_MutexCondvarRoundTrip(benchmark::State& state) {
+  std::mutex mu;
+  std::condition_variable to_partner;
+  std::condition_variable to_main;
+  int64_t ping = 0;
+  int64_t pong = 0;
+  bool stop = false;
+  std::thread partner([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    for (;;) {
+      to_partner.wait(lock, [&] { return ping != pong || stop; });
+      if (stop) return;
+      pong = ping;
+      to_main.notify_one();
+    }
+  });
+  for (auto _ : state) {
+    const Clock::time_point start = Clock::now();
+    {
+      std::unique_lock<std::mutex> lock(mu);
+      ++ping;
+      to_partner.notify_one();
+      to_main.wait(lock, [&] { return pong == ping; });
+    }
+    state.SetIterationTime(Seconds(start, Clock::now()));
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    stop = true;
+  }
+  to_partner.notify_one();
+  partner.join();
+}
+BENCHMARK(BM_MutexCondvarRoundTrip)->UseManualTime();
+
+// --- The process model for b. and c. ---------------------------------------
+
+// A runtime background thread: blocked waiting for work; its wake function
+// interrupts the wait so that it reaches ParkIfLocked.
+class BackgroundThread {
+ public:
+  explicit BackgroundThread(GlobalState& gs) {
+    handle_ = gs.RegisterBackgroundThread("bench", [this] {
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        woken_ = true;
+      }
+      cv_.notify_one();
+    });
+    thread_ = std::thread([this] {
+      for (;;) {
+        handle_->ParkIfLocked();
+        std::unique_lock<std::mutex> lock(mu_);
+        ++waits_;
+        cv_.wait(lock, [this] { return woken_ || stop_; });
+        woken_ = false;
+        if (stop_) return;
+      }
+    });
+  }
+  ~BackgroundThread() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_one();
+    thread_.join();
+    handle_.reset();
+  }
+  // How many times it went back to waiting for work.
+  int64_t waits() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return waits_;
+  }
+
+ private:
+  std::unique_ptr<GlobalState::BackgroundThread> handle_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool woken_ = false;
+  bool stop_ = false;
+  int64_t waits_ = 0;
+  std::thread thread_;
+};
+
+// An application thread that made gated calls and is now idle.
+class IdleApiThread {
+ public:
+  explicit IdleApiThread(GlobalState& gs) {
+    thread_ = std::thread([this, g = &gs] {
+      for (int i = 0; i < 100; ++i) ApiScope scope(*g);
+      std::unique_lock<std::mutex> lock(mu_);
+      idle_ = true;
+      cv_.wait(lock, [this] { return stop_; });
+    });
+  }
+  ~IdleApiThread() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_one();
+    thread_.join();
+  }
+  bool idle() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return idle_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool idle_ = false;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+struct Process {
+  explicit Process(int background_threads) {
+    GlobalState::Options options;
+    options.timeout = absl::Seconds(10);
+    gs = std::make_unique<GlobalState>(options);
+    for (int i = 0; i < background_threads; ++i) {
+      background.push_back(std::make_unique<BackgroundThread>(*gs));
+    }
+    for (int i = 0; i < kIdleApiThreads; ++i) {
+      api.push_back(std::make_unique<IdleApiThread>(*gs));
+    }
+  }
+  ~Process() {
+    gs->ForceUnlock();
+    background.clear();
+    api.clear();
+  }
+  // Snapshot of the background threads' wait counters.
+  std::vector<int64_t> Waits() {
+    std::vector<int64_t> w;
+    for (auto& b : background) w.push_back(b->waits());
+    return w;
+  }
+  // True once every background thread waits for work again after `since`.
+  bool AllWaitingSince(const std::vector<int64_t>& since) {
+    for (size_t i = 0; i < background.size(); ++i) {
+      if (background[i]->waits() <= since[i]) return false;
+    }
+    return true;
+  }
+  bool Settled() {
+    for (auto& b : background) {
+      if (b->waits() == 0) return false;
+    }
+    for (auto& a : api) {
+      if (!a->idle()) return false;
+    }
+    return true;
+  }
+
+  std::unique_ptr<GlobalState> gs;
+  std::vector<std::unique_ptr<BackgroundThread>> background;
+  std::vector<std::unique_ptr<IdleApiThread>> api;
+};
+
+// --- b. Lock latency ---------------------------------------------------------
+
+void BM_Lock(benchmark::State& state) {
+  Process p(static_cast<int>(state.range(0)));
+  if (!SpinUntil([&] { return p.Settled(); })) {
+    state.SkipWithError("threads did not settle");
+    return;
+  }
+  for (auto _ : state) {
+    const std::vector<int64_t> before = p.Waits();
+    const Clock::time_point start = Clock::now();
+    absl::Status s = p.gs->Lock();
+    const Clock::time_point end = Clock::now();
+    if (!s.ok()) {
+      state.SkipWithError(s.ToString().c_str());
+      break;
+    }
+    state.SetIterationTime(Seconds(start, end));
+    s = p.gs->Unlock();
+    if (!s.ok()) {
+      state.SkipWithError(s.ToString().c_str());
+      break;
+    }
+    // Untimed: back to "blocked waiting for work" before the next Lock.
+    if (!SpinUntil([&] { return p.AllWaitingSince(before); })) {
+      state.SkipWithError("background threads did not resume");
+      break;
+    }
+  }
+}
+BENCHMARK(BM_Lock)->Arg(kBackgroundThreads)->UseManualTime();
+
+// --- c. Unlock -> blocked caller running ------------------------------------
+
+void BM_UnlockToBlockedCaller(benchmark::State& state) {
+  Process p(static_cast<int>(state.range(0)));
+  if (!SpinUntil([&] { return p.Settled(); })) {
+    state.SkipWithError("threads did not settle");
+    return;
+  }
+  std::mutex mu;
+  std::condition_variable cv;
+  int64_t requested = 0;
+  bool stop = false;
+  std::atomic<int64_t> served{0};
+  std::atomic<int64_t> ran_at_ns{0};
+  GlobalState& gs = *p.gs;
+  std::thread caller([&] {
+    int64_t seen = 0;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mu);
+        cv.wait(lock, [&] { return requested != seen || stop; });
+        if (stop) return;
+        seen = requested;
+      }
+      ApiScope scope(gs);
+      ran_at_ns.store(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          Clock::now().time_since_epoch())
+                          .count());
+      served.store(seen);
+    }
+  });
+  int64_t round = 0;
+  for (auto _ : state) {
+    ++round;
+    const std::vector<int64_t> before = p.Waits();
+    absl::Status s = gs.Lock();
+    if (!s.ok()) {
+      state.SkipWithError(s.ToString().c_str());
+      break;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      requested = round;
+    }
+    cv.notify_one();
+    if (!SpinUntil([&] { return gs.blocked_callers() == 1; })) {
+      state.SkipWithError("caller did not block");
+      break;
+    }
+    const Clock::time_point start = Clock::now();
+    s = gs.Unlock();
+    if (!s.ok()) {
+      state.SkipWithError(s.ToString().c_str());
+      break;
+    }
+    if (!SpinUntil([&] { return served.load() == round; })) {
+      state.SkipWithError("caller did not run");
+      break;
+    }
+    const int64_t start_ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(
+            start.time_since_epoch())
+            .count();
+    state.SetIterationTime(static_cast<double>(ran_at_ns.load() - start_ns) *
+                           1e-9);
+    if (!SpinUntil([&] { return p.AllWaitingSince(before); })) {
+      state.SkipWithError("background threads did not resume");
+      break;
+    }
+  }
+  gs.ForceUnlock();
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    stop = true;
+  }
+  cv.notify_one();
+  caller.join();
+}
+BENCHMARK(BM_UnlockToBlockedCaller)
+    ->Arg(0)
+    ->Arg(kBackgroundThreads)
+    ->UseManualTime();
+
+// --- Ratios --------------------------------------------------------------
+
+// The console output, plus the best per-iteration real time (seconds) of
+// every benchmark that ran without error.
+class RecordingReporter : public benchmark::ConsoleReporter {
+ public:
+  RecordingReporter() : ConsoleReporter(OO_Tabular) {}
+  void ReportRuns(const std::vector<Run>& reports) override {
+    ConsoleReporter::ReportRuns(reports);
+    for (const Run& run : reports) {
+      if (run.run_type != Run::RT_Iteration || run.error_occurred ||
+          run.iterations <= 0) {
+        continue;
+      }
+      const double per_iteration =
+          run.real_accumulated_time / static_cast<double>(run.iterations);
+      auto [it, inserted] = best_.emplace(run.benchmark_name(), per_iteration);
+      if (!inserted) it->second = std::min(it->second, per_iteration);
+    }
+  }
+  // Looks a benchmark up by the start of its name ("BM_Lock/8/...").
+  bool Find(const std::string& prefix, double* seconds) const {
+    for (const auto& [name, value] : best_) {
+      if (name.rfind(prefix, 0) == 0) {
+        *seconds = value;
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  std::map<std::string, double> best_;
+};
+
+void PrintRatio(const RecordingReporter& r, const char* label,
+                const std::string& what, const std::string& baseline,
+                double target_ratio) {
+  double t = 0;
+  double b = 0;
+  if (!r.Find(what, &t) || !r.Find(baseline, &b) || b <= 0) {
+    std::printf("RATIO %s: not measured\n", label);
+    return;
+  }
+  const double ratio = t / b;
+  std::printf("RATIO %s: %.3f ns / %.3f ns = %.2fx (target <= %.1fx) %s\n",
+              label, t * 1e9, b * 1e9, ratio, target_ratio,
+              ratio <= target_ratio ? "MET" : "MISSED");
+}
+
+void PrintLatency(const RecordingReporter& r, const char* label,
+                  const std::string& what, const std::string& baseline,
+                  double target_seconds) {
+  double t = 0;
+  double b = 0;
+  if (!r.Find(what, &t) || !r.Find(baseline, &b) || b <= 0) {
+    std::printf("RATIO %s: not measured\n", label);
+    return;
+  }
+  std::printf(
+      "RATIO %s: %.1f us = %.2fx the mutex+condvar round trip (%.1f us); "
+      "target < %.0f us %s\n",
+      label, t * 1e6, t / b, b * 1e6, target_seconds * 1e6,
+      t < target_seconds ? "MET" : "MISSED");
+}
+
+}  // namespace
+}  // namespace ascend::rt
+
+int main(int argc, char** argv) {
+  using ascend::rt::RecordingReporter;
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  RecordingReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  std::printf("\n");
+  ascend::rt::PrintRatio(reporter, "gate enter+exit vs atomic acquire load",
+                         "BM_GateEnterExit", "BM_AtomicAcquireLoad", 2.0);
+  ascend::rt::PrintLatency(reporter,
+                           "Lock, 8 parked background + 8 idle API threads",
+                           "BM_Lock/8", "BM_MutexCondvarRoundTrip", 1e-3);
+  ascend::rt::PrintLatency(
+      reporter, "Unlock -> blocked caller running (no background threads)",
+      "BM_UnlockToBlockedCaller/0", "BM_MutexCondvarRoundTrip", 1e-3);
+  ascend::rt::PrintLatency(
+      reporter, "Unlock -> blocked caller running, 8 background threads",
+      "BM_UnlockToBlockedCaller/8", "BM_MutexCondvarRoundTrip", 1e-3);
+  return 0;
+}

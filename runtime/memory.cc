@@ -1,0 +1,384 @@
+// Device and host memory, synchronous and stream-ordered copies, fills and
+// 64-bit value waits/writes.
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "acl/error_codes/rt_error_codes.h"
+#include "device/base/status_macros.h"
+#include "runtime/base/error.h"
+#include "runtime/runtime.h"
+
+namespace ascend::rt {
+namespace {
+
+constexpr uint64_t kDeviceAlignment = 512;
+constexpr size_t kHostAlignment = 64;
+
+uint64_t Addr(const void* p) { return reinterpret_cast<uint64_t>(p); }
+
+bool ValueSatisfies(uint64_t current, uint64_t value, uint32_t flag) {
+  switch (flag) {
+    case ACL_STREAM_WAIT_VALUE_GEQ:
+      return static_cast<int64_t>(current - value) >= 0;
+    case ACL_STREAM_WAIT_VALUE_EQ:
+      return current == value;
+    case ACL_STREAM_WAIT_VALUE_AND:
+      return (current & value) != 0;
+    case ACL_STREAM_WAIT_VALUE_NOR:
+      return ~(current | value) != 0;
+    default:
+      return false;
+  }
+}
+
+const char* KindName(aclrtMemcpyKind kind) {
+  switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST:
+      return "host-to-host";
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
+      return "host-to-device";
+    case ACL_MEMCPY_DEVICE_TO_HOST:
+      return "device-to-host";
+    default:
+      return "device-to-device";
+  }
+}
+
+}  // namespace
+
+Runtime::Location Runtime::Locate(const void* ptr) const {
+  std::vector<std::shared_ptr<device::Device>> open;
+  {
+    absl::MutexLock lock(&mu_);
+    for (const DeviceEntry& entry : devices_) {
+      if (entry.device) open.push_back(entry.device);
+    }
+  }
+  for (auto& device : open) {
+    if (auto allocation = device->FindAllocation(Addr(ptr))) {
+      return Location{device, *allocation};
+    }
+  }
+  return Location{};
+}
+
+void Runtime::MemoryWritten() {
+  absl::MutexLock lock(&epoch_mu_);
+  ++memory_epoch_;
+}
+
+absl::StatusOr<void*> Runtime::Malloc(size_t size,
+                                      aclrtMemMallocPolicy policy) {
+  if (size == 0) {
+    return Error(ACL_ERROR_INVALID_PARAM, "allocation size must be non-zero");
+  }
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
+                          CurrentDevice());
+  absl::StatusOr<device::DeviceAddr> addr =
+      device->Allocate(size, kDeviceAlignment);
+  if (!addr.ok()) {
+    if (addr.status().code() == absl::StatusCode::kResourceExhausted) {
+      return Error(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                   absl::StrCat("device ", device->id(), " cannot allocate ",
+                                size, " bytes: ", addr.status().message()));
+    }
+    return addr.status();
+  }
+  return reinterpret_cast<void*>(*addr);
+}
+
+absl::Status Runtime::Free(void* dev_ptr) {
+  Location where = Locate(dev_ptr);
+  if (!where.device || where.allocation.addr != Addr(dev_ptr)) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 "not the address of a live device allocation");
+  }
+  return where.device->Free(Addr(dev_ptr));
+}
+
+absl::StatusOr<void*> Runtime::MallocHost(size_t size) {
+  if (size == 0) {
+    return Error(ACL_ERROR_INVALID_PARAM, "allocation size must be non-zero");
+  }
+  size_t rounded = (size + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
+  void* ptr = std::aligned_alloc(kHostAlignment, rounded);
+  if (ptr == nullptr) {
+    return Error(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                 absl::StrCat("cannot allocate ", size, " bytes of host memory"));
+  }
+  absl::MutexLock lock(&mu_);
+  host_allocations_[ptr] = size;
+  return ptr;
+}
+
+absl::Status Runtime::FreeHost(void* host_ptr) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (host_allocations_.erase(host_ptr) == 0) {
+      return Error(ACL_ERROR_RT_PARAM_INVALID,
+                   "not an address returned by aclrtMallocHost");
+    }
+  }
+  std::free(host_ptr);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<device::MemoryInfo> Runtime::GetMemInfo(aclrtMemAttr attr) {
+  if (static_cast<int>(attr) < ACL_DDR_MEM ||
+      static_cast<int>(attr) > ACL_HBM_MEM_P2P_HUGE1G) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("unknown memory attribute ", attr));
+  }
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
+                          CurrentDevice());
+  return device->GetMemoryInfo();
+}
+
+absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareCopy(
+    void* dst, size_t dest_max, const void* src, size_t count,
+    aclrtMemcpyKind kind) {
+  if (dst == nullptr || src == nullptr) {
+    return Error(ACL_ERROR_INVALID_PARAM, "copy with a NULL pointer");
+  }
+  if (count > dest_max) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("copy of ", count,
+                              " bytes exceeds the destination size ", dest_max));
+  }
+  if (static_cast<int>(kind) < ACL_MEMCPY_HOST_TO_HOST ||
+      static_cast<int>(kind) > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("unknown memcpy kind ", kind));
+  }
+  Location to = Locate(dst);
+  Location from = Locate(src);
+  aclrtMemcpyKind actual =
+      to.device ? (from.device ? ACL_MEMCPY_DEVICE_TO_DEVICE
+                               : ACL_MEMCPY_HOST_TO_DEVICE)
+                : (from.device ? ACL_MEMCPY_DEVICE_TO_HOST
+                               : ACL_MEMCPY_HOST_TO_HOST);
+  aclrtMemcpyKind wanted = kind;
+  if (kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) wanted = ACL_MEMCPY_HOST_TO_DEVICE;
+  if (kind == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE ||
+      kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
+    wanted = ACL_MEMCPY_DEVICE_TO_DEVICE;
+  }
+  if (kind != ACL_MEMCPY_DEFAULT && wanted != actual) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("memcpy kind is ", KindName(wanted),
+                              " but the pointers make it ", KindName(actual)));
+  }
+  for (const Location* side : {&to, &from}) {
+    const uint64_t p = Addr(side == &to ? dst : src);
+    if (side->device &&
+        p + count > side->allocation.addr + side->allocation.size) {
+      return Error(ACL_ERROR_RT_PARAM_INVALID,
+                   absl::StrCat("copy of ", count, " bytes runs past the end of "
+                                "the device allocation at 0x",
+                                absl::Hex(side->allocation.addr)));
+    }
+  }
+  const uint64_t d = Addr(dst);
+  const uint64_t s = Addr(src);
+  std::function<absl::Status()> copy;
+  switch (actual) {
+    case ACL_MEMCPY_HOST_TO_HOST:
+      copy = [dst, src, count] {
+        std::memmove(dst, src, count);
+        return absl::OkStatus();
+      };
+      break;
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+      copy = [dev = to.device, d, src, count] {
+        return dev->CopyToDevice(d, src, count);
+      };
+      break;
+    case ACL_MEMCPY_DEVICE_TO_HOST:
+      copy = [dev = from.device, dst, s, count] {
+        return dev->CopyFromDevice(dst, s, count);
+      };
+      break;
+    default:
+      if (to.device == from.device) {
+        copy = [dev = to.device, d, s, count] {
+          return dev->CopyWithinDevice(d, s, count);
+        };
+      } else {
+        copy = [backend = backend_.get(), dd = to.device, sd = from.device, d,
+                s, count] { return backend->CopyPeer(*dd, d, *sd, s, count); };
+      }
+      break;
+  }
+  return std::function<absl::Status()>(
+      [this, copy = std::move(copy)]() -> absl::Status {
+        absl::Status status = copy();
+        MemoryWritten();
+        if (status.code() == absl::StatusCode::kDataLoss) {
+          return Error(ACL_ERROR_RT_SYS_DMA, status.message());
+        }
+        return status;
+      });
+}
+
+absl::Status Runtime::Memcpy(void* dst, size_t dest_max, const void* src,
+                             size_t count, aclrtMemcpyKind kind) {
+  if (count == 0) return absl::OkStatus();
+  ASCEND_ASSIGN_OR_RETURN(auto copy,
+                          PrepareCopy(dst, dest_max, src, count, kind));
+  return copy();
+}
+
+absl::Status Runtime::MemcpyAsync(void* dst, size_t dest_max, const void* src,
+                                  size_t count, aclrtMemcpyKind kind,
+                                  void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  if (count == 0) return absl::OkStatus();
+  ASCEND_ASSIGN_OR_RETURN(auto copy,
+                          PrepareCopy(dst, dest_max, src, count, kind));
+  s->Enqueue(Task{std::move(copy), nullptr});
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareMemset(
+    void* ptr, size_t max_count, int32_t value, size_t count) {
+  if (ptr == nullptr) {
+    return Error(ACL_ERROR_INVALID_PARAM, "memset of a NULL pointer");
+  }
+  if (count > max_count) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("memset of ", count,
+                              " bytes exceeds the buffer size ", max_count));
+  }
+  Location where = Locate(ptr);
+  const uint8_t byte = static_cast<uint8_t>(value);
+  if (!where.device) {
+    // The reference accepts host pointers here too.
+    return std::function<absl::Status()>([ptr, byte, count] {
+      std::memset(ptr, byte, count);
+      return absl::OkStatus();
+    });
+  }
+  if (Addr(ptr) + count > where.allocation.addr + where.allocation.size) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 "memset runs past the end of the device allocation");
+  }
+  return std::function<absl::Status()>(
+      [this, dev = where.device, addr = Addr(ptr), byte, count] {
+        absl::Status status = dev->Fill(addr, byte, count);
+        MemoryWritten();
+        return status;
+      });
+}
+
+absl::Status Runtime::Memset(void* ptr, size_t max_count, int32_t value,
+                             size_t count) {
+  if (count == 0) return absl::OkStatus();
+  ASCEND_ASSIGN_OR_RETURN(auto fill,
+                          PrepareMemset(ptr, max_count, value, count));
+  return fill();
+}
+
+absl::Status Runtime::MemsetAsync(void* ptr, size_t max_count, int32_t value,
+                                  size_t count, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  if (count == 0) return absl::OkStatus();
+  ASCEND_ASSIGN_OR_RETURN(auto fill,
+                          PrepareMemset(ptr, max_count, value, count));
+  s->Enqueue(Task{std::move(fill), nullptr});
+  return absl::OkStatus();
+}
+
+absl::Status Runtime::WaitForValue(const Location& where, uint64_t addr,
+                                   uint64_t value, uint32_t flag,
+                                   const Stream& stream) {
+  auto* host = static_cast<uint64_t*>(where.device->HostPointer(addr));
+  for (;;) {
+    uint64_t epoch;
+    {
+      absl::MutexLock lock(&epoch_mu_);
+      epoch = memory_epoch_;
+    }
+    uint64_t current = 0;
+    if (host != nullptr) {
+      current = __atomic_load_n(host, __ATOMIC_ACQUIRE);
+    } else {
+      ASCEND_RETURN_IF_ERROR(
+          where.device->CopyFromDevice(&current, addr, sizeof(current)));
+    }
+    if (ValueSatisfies(current, value, flag)) return absl::OkStatus();
+    if (stream.aborting()) return absl::CancelledError("stream destroyed");
+    // Runtime writes bump the epoch; the short timeout also catches host
+    // functions and host threads writing simulated device memory directly.
+    std::pair<Runtime*, uint64_t> args(this, epoch);
+    absl::MutexLock lock(&epoch_mu_);
+    epoch_mu_.AwaitWithTimeout(
+        absl::Condition(
+            +[](std::pair<Runtime*, uint64_t>* a)
+                 ABSL_NO_THREAD_SAFETY_ANALYSIS {
+                   return a->first->memory_epoch_ != a->second;
+                 },
+            &args),
+        absl::Milliseconds(2));
+  }
+}
+
+absl::Status Runtime::ValueWait(void* dev_addr, uint64_t value, uint32_t flag,
+                                void* stream) {
+  if (flag > ACL_STREAM_WAIT_VALUE_NOR) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("unknown value-wait flag ", flag));
+  }
+  if (Addr(dev_addr) % sizeof(uint64_t) != 0) {
+    return Error(ACL_ERROR_RT_ADDR_UNALIGNED,
+                 "value-wait address must be 8-byte aligned");
+  }
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  Location where = Locate(dev_addr);
+  if (!where.device || Addr(dev_addr) + sizeof(uint64_t) >
+                           where.allocation.addr + where.allocation.size) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 "value-wait address is not in device memory");
+  }
+  Stream* raw = s.get();
+  s->Enqueue(Task{[this, where, addr = Addr(dev_addr), value, flag, raw] {
+                    return WaitForValue(where, addr, value, flag, *raw);
+                  },
+                  nullptr});
+  return absl::OkStatus();
+}
+
+absl::Status Runtime::ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
+                                 void* stream) {
+  if (flag != 0) {
+    return Error(ACL_ERROR_INVALID_PARAM, "value-write flag must be 0");
+  }
+  if (Addr(dev_addr) % sizeof(uint64_t) != 0) {
+    return Error(ACL_ERROR_RT_ADDR_UNALIGNED,
+                 "value-write address must be 8-byte aligned");
+  }
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  Location where = Locate(dev_addr);
+  if (!where.device || Addr(dev_addr) + sizeof(uint64_t) >
+                           where.allocation.addr + where.allocation.size) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 "value-write address is not in device memory");
+  }
+  s->Enqueue(Task{[this, dev = where.device, addr = Addr(dev_addr), value] {
+                    absl::Status status;
+                    if (auto* host =
+                            static_cast<uint64_t*>(dev->HostPointer(addr))) {
+                      __atomic_store_n(host, value, __ATOMIC_RELEASE);
+                    } else {
+                      status = dev->CopyToDevice(addr, &value, sizeof(value));
+                    }
+                    MemoryWritten();
+                    return status;
+                  },
+                  nullptr});
+  return absl::OkStatus();
+}
+
+}  // namespace ascend::rt

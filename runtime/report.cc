@@ -1,0 +1,104 @@
+#include "runtime/report.h"
+
+#include "absl/strings/str_cat.h"
+#include "acl/error_codes/rt_error_codes.h"
+#include "runtime/base/error.h"
+
+namespace ascend::rt {
+
+absl::Status ReportHub::Subscribe(uint64_t thread_id, const void* stream) {
+  absl::MutexLock lock(&mu_);
+  if (subscriber_.contains(stream)) {
+    return Error(ACL_ERROR_RT_STREAM_SUBSCRIBE,
+                 "stream already has a report subscriber");
+  }
+  subscriber_[stream] = thread_id;
+  ++subscriptions_[thread_id];
+  return absl::OkStatus();
+}
+
+absl::Status ReportHub::Unsubscribe(uint64_t thread_id, const void* stream) {
+  absl::MutexLock lock(&mu_);
+  auto it = subscriber_.find(stream);
+  if (it == subscriber_.end() || it->second != thread_id) {
+    return Error(ACL_ERROR_RT_STREAM_SUBSCRIBE,
+                 absl::StrCat("thread ", thread_id,
+                              " is not subscribed to this stream"));
+  }
+  subscriber_.erase(it);
+  if (--subscriptions_[thread_id] == 0) subscriptions_.erase(thread_id);
+  return absl::OkStatus();
+}
+
+void ReportHub::ForgetStream(const void* stream) {
+  absl::MutexLock lock(&mu_);
+  auto it = subscriber_.find(stream);
+  if (it == subscriber_.end()) return;
+  if (--subscriptions_[it->second] == 0) subscriptions_.erase(it->second);
+  subscriber_.erase(it);
+}
+
+absl::StatusOr<uint64_t> ReportHub::Subscriber(const void* stream) const {
+  absl::MutexLock lock(&mu_);
+  auto it = subscriber_.find(stream);
+  if (it == subscriber_.end()) {
+    return Error(ACL_ERROR_RT_STREAM_NO_CB_REG,
+                 "no thread is subscribed to the stream's reports");
+  }
+  return it->second;
+}
+
+std::shared_ptr<ReportHub::Item> ReportHub::Post(uint64_t thread_id,
+                                                 Callback fn,
+                                                 void* user_data) {
+  auto item = std::make_shared<Item>();
+  item->fn = fn;
+  item->user_data = user_data;
+  absl::MutexLock lock(&mu_);
+  queues_[thread_id].push_back(item);
+  return item;
+}
+
+bool ReportHub::WaitDone(const std::shared_ptr<Item>& item,
+                         absl::Time deadline) {
+  absl::MutexLock lock(&mu_);
+  return mu_.AwaitWithDeadline(
+      absl::Condition(
+          +[](Item* i) ABSL_NO_THREAD_SAFETY_ANALYSIS { return i->done; },
+          item.get()),
+      deadline);
+}
+
+absl::Status ReportHub::ProcessOne(uint64_t thread_id, absl::Time deadline) {
+  std::shared_ptr<Item> item;
+  {
+    absl::MutexLock lock(&mu_);
+    if (!subscriptions_.contains(thread_id) && queues_[thread_id].empty()) {
+      return Error(ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                   "the calling thread is not subscribed to any stream");
+    }
+    struct Args {
+      ReportHub* hub;
+      uint64_t thread;
+    } args{this, thread_id};
+    bool ready = mu_.AwaitWithDeadline(
+        absl::Condition(
+            +[](Args* a) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+              return !a->hub->queues_[a->thread].empty();
+            },
+            &args),
+        deadline);
+    if (!ready) {
+      return Error(ACL_ERROR_RT_REPORT_TIMEOUT,
+                   "no callback arrived before the timeout");
+    }
+    item = queues_[thread_id].front();
+    queues_[thread_id].pop_front();
+  }
+  item->fn(item->user_data);
+  absl::MutexLock lock(&mu_);
+  item->done = true;
+  return absl::OkStatus();
+}
+
+}  // namespace ascend::rt

@@ -1,0 +1,59 @@
+// Report callbacks (aclrtLaunchCallback): a stream hands callbacks to the
+// host thread subscribed to it (aclrtSubscribeReport), which runs them when it
+// calls aclrtProcessReport. Thread ids are pthread_self() values, which is
+// what std::this_thread::get_id() prints on Linux.
+#ifndef ASCENDCL_RUNTIME_REPORT_H_
+#define ASCENDCL_RUNTIME_REPORT_H_
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+
+namespace ascend::rt {
+
+class ReportHub {
+ public:
+  using Callback = void (*)(void*);
+
+  // One callback handed to a subscriber; `done` turns true after it ran.
+  struct Item {
+    Callback fn = nullptr;
+    void* user_data = nullptr;
+    bool done = false;
+  };
+
+  // 107011 when the stream already has a subscriber.
+  absl::Status Subscribe(uint64_t thread_id, const void* stream);
+  // 107011 when (thread, stream) is not subscribed.
+  absl::Status Unsubscribe(uint64_t thread_id, const void* stream);
+  // Drops the subscription of a destroyed stream.
+  void ForgetStream(const void* stream);
+  // The subscriber of `stream`; 107015 when there is none.
+  absl::StatusOr<uint64_t> Subscriber(const void* stream) const;
+
+  // Queues an item for `thread_id` and returns it.
+  std::shared_ptr<Item> Post(uint64_t thread_id, Callback fn, void* user_data);
+  // Waits until `item` ran or `deadline`; false on deadline.
+  bool WaitDone(const std::shared_ptr<Item>& item, absl::Time deadline);
+  // Runs one pending item of the calling thread, waiting until `deadline`.
+  // 107012 if the thread subscribed to nothing; 507012 on timeout.
+  absl::Status ProcessOne(uint64_t thread_id, absl::Time deadline);
+
+ private:
+  mutable absl::Mutex mu_;
+  absl::flat_hash_map<const void*, uint64_t> subscriber_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<uint64_t, int> subscriptions_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<uint64_t, std::deque<std::shared_ptr<Item>>> queues_
+      ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace ascend::rt
+
+#endif  // ASCENDCL_RUNTIME_REPORT_H_

@@ -1,0 +1,575 @@
+// Devices, contexts and streams. Memory is in memory.cc, events, notifies and
+// host functions in sync_objects.cc.
+#include "runtime/runtime.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "acl/error_codes/rt_error_codes.h"
+#include "device/backend_registry.h"
+#include "device/base/status_macros.h"
+#include "glog/logging.h"
+#include "runtime/base/error.h"
+#include "runtime/default_device.h"
+#include "runtime/global_state.h"
+#include "runtime/health_monitor.h"
+
+namespace ascend::rt {
+namespace {
+
+// The calling thread's current context (validated against the live table on
+// use, so a context destroyed by another thread is never used).
+thread_local std::shared_ptr<Context> tls_current_context;
+
+// Streams support priorities 0 (highest) .. 7 (lowest).
+constexpr uint32_t kLowestPriority = 7;
+
+}  // namespace
+
+Runtime::Runtime(std::unique_ptr<device::Backend> backend)
+    : backend_(std::move(backend)),
+      device_count_(backend_ ? backend_->DeviceCount() : 0) {
+  devices_.resize(device_count_);
+  if (backend_) {
+    health_monitor_ = std::make_unique<HealthMonitor>(
+        GlobalState::Get(), *backend_,
+        [this](const device::HealthEvent& e) { OnHealthEvent(e); });
+  }
+}
+
+Runtime::~Runtime() {
+  health_monitor_.reset();
+  std::vector<Teardown> teardowns;
+  {
+    absl::MutexLock lock(&mu_);
+    for (int32_t id = 0; id < device_count_; ++id) {
+      if (devices_[id].device) teardowns.push_back(CloseDeviceLocked(id));
+    }
+  }
+  teardowns.clear();
+}
+
+Runtime& Runtime::Get() {
+  static Runtime* const runtime = [] {
+    absl::StatusOr<std::unique_ptr<device::Backend>> backend =
+        device::CreateBackendFromEnvironment();
+    if (!backend.ok()) {
+      LOG(ERROR) << "no device backend: " << backend.status()
+                 << "; the runtime reports zero devices";
+      return new Runtime(nullptr);
+    }
+    LOG(INFO) << "device backend \"" << (*backend)->name() << "\" with "
+              << (*backend)->DeviceCount() << " device(s)";
+    return new Runtime(*std::move(backend));
+  }();
+  return *runtime;
+}
+
+int32_t Runtime::DeviceCount() const { return device_count_; }
+
+absl::Status Runtime::ValidDeviceId(int32_t device_id) const {
+  if (device_id < 0 || device_id >= device_count_) {
+    return Error(ACL_ERROR_RT_INVALID_DEVICEID,
+                 absl::StrCat("device id ", device_id, " is out of range [0, ",
+                              device_count_, ")"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Runtime::OpenDeviceLocked(int32_t device_id) {
+  DeviceEntry& entry = devices_[device_id];
+  if (entry.device) return absl::OkStatus();
+  ASCEND_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> device,
+                          backend_->Open(device_id));
+  ASCEND_ASSIGN_OR_RETURN(uint32_t stream_id,
+                          device->AllocateId(device::ResourceKind::kStream));
+  auto primary = std::make_shared<Context>(device_id, /*primary=*/true);
+  primary->default_stream_ =
+      std::make_shared<Stream>(device_id, stream_id, 0, 0);
+  entry.device = std::move(device);
+  entry.primary = primary;
+  entry.abnormal = false;
+  contexts_[primary.get()] = primary;
+  streams_[primary->default_stream_.get()] =
+      StreamEntry{primary->default_stream_, primary.get()};
+  VLOG(1) << "device " << device_id << " opened";
+  return absl::OkStatus();
+}
+
+Runtime::Teardown Runtime::CloseDeviceLocked(int32_t device_id) {
+  Teardown teardown;
+  DeviceEntry& entry = devices_[device_id];
+  for (auto it = streams_.begin(); it != streams_.end();) {
+    if (it->second.stream->device_id() == device_id) {
+      teardown.streams.push_back(it->second.stream);
+      reports_.ForgetStream(it->first);
+      streams_.erase(it++);
+    } else {
+      ++it;
+    }
+  }
+  for (auto it = contexts_.begin(); it != contexts_.end();) {
+    if (it->second->device_id() == device_id) {
+      it->second->alive_.store(false, std::memory_order_release);
+      contexts_.erase(it++);
+    } else {
+      ++it;
+    }
+  }
+  for (auto it = events_.begin(); it != events_.end();) {
+    if (it->second->device_id() == device_id) {
+      events_.erase(it++);
+    } else {
+      ++it;
+    }
+  }
+  for (auto it = notifies_.begin(); it != notifies_.end();) {
+    if (it->second->device_id() == device_id) {
+      it->second->Cancel();
+      notifies_.erase(it++);
+    } else {
+      ++it;
+    }
+  }
+  teardown.device = std::move(entry.device);
+  entry = DeviceEntry{};
+  VLOG(1) << "device " << device_id << " closed";
+  return teardown;
+}
+
+absl::Status Runtime::SetDevice(int32_t device_id) {
+  ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
+  std::shared_ptr<Context> primary;
+  {
+    absl::MutexLock lock(&mu_);
+    ASCEND_RETURN_IF_ERROR(OpenDeviceLocked(device_id));
+    DeviceEntry& entry = devices_[device_id];
+    ++entry.refcount;
+    primary = entry.primary;
+  }
+  tls_current_context = std::move(primary);
+  return absl::OkStatus();
+}
+
+absl::Status Runtime::ResetDevice(int32_t device_id, bool force) {
+  ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
+  Teardown teardown;
+  {
+    absl::MutexLock lock(&mu_);
+    DeviceEntry& entry = devices_[device_id];
+    if (!entry.device) {
+      return Error(ACL_ERROR_RT_INVALID_DEVICEID,
+                   absl::StrCat("device ", device_id, " is not set"));
+    }
+    if (!force && --entry.refcount > 0) return absl::OkStatus();
+    teardown = CloseDeviceLocked(device_id);
+  }
+  if (tls_current_context && tls_current_context->device_id() == device_id) {
+    tls_current_context.reset();
+  }
+  // Streams are destroyed (executors joined) and the device closed here,
+  // outside the lock.
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::shared_ptr<Context>> Runtime::CurrentContext() {
+  std::shared_ptr<Context> ctx = tls_current_context;
+  if (ctx && ctx->alive()) return ctx;
+  tls_current_context.reset();
+  if (std::optional<int32_t> id = DefaultDevice(); id.has_value()) {
+    // CONTRACT item 4: threads that never set a device use the default one.
+    ASCEND_RETURN_IF_ERROR(SetDevice(*id));
+    return tls_current_context;
+  }
+  return Error(ACL_ERROR_RT_CONTEXT_NULL,
+               "no current context: call aclrtSetDevice or "
+               "aclrtSetCurrentContext first");
+}
+
+absl::StatusOr<std::shared_ptr<device::Device>> Runtime::CurrentDevice() {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
+  absl::MutexLock lock(&mu_);
+  std::shared_ptr<device::Device> device = devices_[ctx->device_id()].device;
+  if (!device) return Error(ACL_ERROR_RT_CONTEXT_NULL, "device is closed");
+  return device;
+}
+
+absl::StatusOr<int32_t> Runtime::GetDevice() {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
+  return ctx->device_id();
+}
+
+absl::Status Runtime::SynchronizeDevice(absl::Time deadline) {
+  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
+  std::vector<std::shared_ptr<Stream>> streams;
+  {
+    absl::MutexLock lock(&mu_);
+    for (auto& [handle, entry] : streams_) {
+      if (entry.stream->device_id() == device_id) {
+        streams.push_back(entry.stream);
+      }
+    }
+  }
+  absl::Status first;
+  for (auto& stream : streams) {
+    absl::Status s = stream->Synchronize(deadline);
+    if (first.ok()) first = s;
+  }
+  return first;
+}
+
+absl::StatusOr<bool> Runtime::DeviceAbnormal(int32_t device_id) const {
+  ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
+  absl::MutexLock lock(&mu_);
+  return devices_[device_id].abnormal;
+}
+
+absl::StatusOr<bool> Runtime::CanAccessPeer(int32_t device_id,
+                                            int32_t peer) const {
+  ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
+  ASCEND_RETURN_IF_ERROR(ValidDeviceId(peer));
+  if (device_id == peer) return false;
+  return backend_->CanAccessPeer(device_id, peer);
+}
+
+absl::Status Runtime::EnablePeerAccess(int32_t peer, uint32_t flags) {
+  if (flags != 0) {
+    return Error(ACL_ERROR_INVALID_PARAM, "peer access flags must be 0");
+  }
+  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
+  ASCEND_ASSIGN_OR_RETURN(bool can, CanAccessPeer(device_id, peer));
+  if (!can) {
+    return Error(ACL_ERROR_RT_INVALID_DEVICEID,
+                 absl::StrCat("device ", device_id, " cannot access device ",
+                              peer));
+  }
+  absl::MutexLock lock(&mu_);
+  devices_[device_id].peers.insert(peer);
+  return absl::OkStatus();
+}
+
+absl::Status Runtime::DisablePeerAccess(int32_t peer) {
+  ASCEND_RETURN_IF_ERROR(ValidDeviceId(peer));
+  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
+  absl::MutexLock lock(&mu_);
+  if (devices_[device_id].peers.erase(peer) == 0) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("peer access to device ", peer,
+                              " is not enabled"));
+  }
+  return absl::OkStatus();
+}
+
+// --- Contexts ----------------------------------------------------------------
+
+absl::StatusOr<void*> Runtime::CreateContext(int32_t device_id) {
+  ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
+  std::shared_ptr<Context> ctx;
+  {
+    absl::MutexLock lock(&mu_);
+    ASCEND_RETURN_IF_ERROR(OpenDeviceLocked(device_id));
+    DeviceEntry& entry = devices_[device_id];
+    ASCEND_ASSIGN_OR_RETURN(
+        uint32_t stream_id,
+        entry.device->AllocateId(device::ResourceKind::kStream));
+    ctx = std::make_shared<Context>(device_id, /*primary=*/false);
+    ctx->default_stream_ = std::make_shared<Stream>(device_id, stream_id, 0, 0);
+    ++entry.refcount;
+    contexts_[ctx.get()] = ctx;
+    streams_[ctx->default_stream_.get()] =
+        StreamEntry{ctx->default_stream_, ctx.get()};
+  }
+  tls_current_context = ctx;
+  return ctx.get();
+}
+
+absl::Status Runtime::DestroyContext(void* context) {
+  std::vector<std::shared_ptr<Stream>> streams;
+  Teardown teardown;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = contexts_.find(context);
+    if (it == contexts_.end()) {
+      return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live context");
+    }
+    std::shared_ptr<Context> ctx = it->second;
+    if (ctx->primary()) {
+      return Error(ACL_ERROR_RT_PARAM_INVALID,
+                   "the default context is released by aclrtResetDevice");
+    }
+    ctx->alive_.store(false, std::memory_order_release);
+    contexts_.erase(it);
+    for (auto s = streams_.begin(); s != streams_.end();) {
+      if (s->second.context == ctx.get()) {
+        streams.push_back(s->second.stream);
+        reports_.ForgetStream(s->first);
+        ReleaseId(ctx->device_id(), device::ResourceKind::kStream,
+                  s->second.stream->id());
+        streams_.erase(s++);
+      } else {
+        ++s;
+      }
+    }
+    DeviceEntry& entry = devices_[ctx->device_id()];
+    if (--entry.refcount <= 0) teardown = CloseDeviceLocked(ctx->device_id());
+  }
+  if (tls_current_context.get() == context) tls_current_context.reset();
+  return absl::OkStatus();
+}
+
+absl::Status Runtime::SetCurrentContext(void* context) {
+  absl::MutexLock lock(&mu_);
+  auto it = contexts_.find(context);
+  if (it == contexts_.end()) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live context");
+  }
+  tls_current_context = it->second;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<void*> Runtime::GetCurrentContext() {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
+  return ctx.get();
+}
+
+absl::StatusOr<void*> Runtime::CurrentDefaultStream() {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
+  return ctx->default_stream_.get();
+}
+
+// --- Streams -----------------------------------------------------------------
+
+absl::StatusOr<uint32_t> Runtime::AllocateId(int32_t device_id,
+                                             device::ResourceKind kind) {
+  std::shared_ptr<device::Device> device = DeviceObject(device_id);
+  if (!device) return Error(ACL_ERROR_RT_CONTEXT_NULL, "device is closed");
+  absl::StatusOr<uint32_t> id = device->AllocateId(kind);
+  if (!id.ok() && id.status().code() == absl::StatusCode::kResourceExhausted) {
+    static constexpr int32_t kCodes[] = {ACL_ERROR_RT_NO_STREAM_RESOURCE,
+                                         ACL_ERROR_RT_NO_EVENT_RESOURCE,
+                                         ACL_ERROR_RT_NO_NOTIFY_RESOURCE};
+    return Error(kCodes[static_cast<int>(kind)], id.status().message());
+  }
+  return id;
+}
+
+void Runtime::ReleaseId(int32_t device_id, device::ResourceKind kind,
+                        uint32_t id) {
+  // Called with or without mu_: devices_ entries are only replaced under
+  // mu_, and callers that do not hold it go through DeviceObject.
+  if (auto device = devices_[device_id].device) device->ReleaseId(kind, id);
+}
+
+absl::StatusOr<void*> Runtime::CreateStream(uint32_t priority,
+                                            uint32_t flags) {
+  if (priority > kLowestPriority) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("stream priority ", priority,
+                              " outside [0, 7]"));
+  }
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
+  ASCEND_ASSIGN_OR_RETURN(
+      uint32_t id, AllocateId(ctx->device_id(), device::ResourceKind::kStream));
+  auto stream = std::make_shared<Stream>(ctx->device_id(), id, flags, priority);
+  absl::MutexLock lock(&mu_);
+  if (!ctx->alive()) {
+    ReleaseId(ctx->device_id(), device::ResourceKind::kStream, id);
+    return Error(ACL_ERROR_RT_CONTEXT_NULL, "context destroyed concurrently");
+  }
+  streams_[stream.get()] = StreamEntry{stream, ctx.get()};
+  return stream.get();
+}
+
+absl::Status Runtime::DestroyStream(void* handle, bool force) {
+  std::shared_ptr<Stream> stream;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = streams_.find(handle);
+    if (it == streams_.end()) {
+      return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live stream");
+    }
+    if (it->second.context->default_stream_.get() == handle) {
+      return Error(ACL_ERROR_RT_PARAM_INVALID,
+                   "a context's default stream cannot be destroyed");
+    }
+    stream = it->second.stream;
+    streams_.erase(it);
+    reports_.ForgetStream(handle);
+  }
+  if (force) {
+    stream->Abort();
+  } else {
+    // Pending work finishes first; its failure is not the destroy's.
+    (void)stream->Synchronize(absl::InfiniteFuture());
+  }
+  ReleaseId(stream->device_id(), device::ResourceKind::kStream, stream->id());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::shared_ptr<Stream>> Runtime::ResolveStream(void* handle) {
+  if (handle == nullptr) {
+    ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
+    return ctx->default_stream_;
+  }
+  absl::MutexLock lock(&mu_);
+  auto it = streams_.find(handle);
+  if (it == streams_.end()) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live stream");
+  }
+  return it->second.stream;
+}
+
+absl::Status Runtime::SynchronizeStream(void* handle, absl::Time deadline) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream,
+                          ResolveStream(handle));
+  absl::Status status = stream->Synchronize(deadline);
+  if (status.code() == absl::StatusCode::kDeadlineExceeded) {
+    return Error(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, status.message());
+  }
+  return status;
+}
+
+absl::StatusOr<bool> Runtime::StreamIdle(void* handle) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream,
+                          ResolveStream(handle));
+  return stream->Idle();
+}
+
+absl::StatusOr<StreamInfo> Runtime::GetStreamInfo(void* handle) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream,
+                          ResolveStream(handle));
+  return StreamInfo{stream->device_id(), stream->id(), stream->flags(),
+                    stream->priority()};
+}
+
+absl::Status Runtime::SetStreamFailureMode(void* handle, uint64_t mode) {
+  if (mode != ACL_CONTINUE_ON_FAILURE && mode != ACL_STOP_ON_FAILURE) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("unknown stream failure mode ", mode));
+  }
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream,
+                          ResolveStream(handle));
+  stream->SetStopOnFailure(mode == ACL_STOP_ON_FAILURE);
+  return absl::OkStatus();
+}
+
+// --- Snapshot support ----------------------------------------------------------
+
+std::vector<int32_t> Runtime::OpenDevices() const {
+  std::vector<int32_t> open;
+  absl::MutexLock lock(&mu_);
+  for (int32_t id = 0; id < device_count_; ++id) {
+    if (devices_[id].device) open.push_back(id);
+  }
+  return open;
+}
+
+absl::Status Runtime::DrainAllStreams(absl::Time deadline) {
+  std::vector<std::shared_ptr<Stream>> streams;
+  {
+    absl::MutexLock lock(&mu_);
+    for (auto& [handle, entry] : streams_) streams.push_back(entry.stream);
+  }
+  for (auto& stream : streams) {
+    absl::Status status = stream->Synchronize(deadline);
+    // A task failure is the application's to collect; only a stream that
+    // cannot drain stops the snapshot. Keep the error for the application.
+    if (status.code() == absl::StatusCode::kDeadlineExceeded) return status;
+    if (!status.ok()) {
+      LOG(WARNING) << "stream " << stream->id()
+                   << " had a failed task while draining: " << status;
+    }
+  }
+  return absl::OkStatus();
+}
+
+std::shared_ptr<device::Device> Runtime::DeviceObject(int32_t device_id) const {
+  if (device_id < 0 || device_id >= device_count_) return nullptr;
+  absl::MutexLock lock(&mu_);
+  return devices_[device_id].device;
+}
+
+absl::StatusOr<ResourceTables> Runtime::SaveTables(int32_t device_id) const {
+  ResourceTables tables;
+  absl::MutexLock lock(&mu_);
+  if (!devices_[device_id].device) {
+    return Error(ACL_ERROR_RT_CONTEXT_NULL, "device is not open");
+  }
+  for (auto& [handle, entry] : streams_) {
+    if (entry.stream->device_id() == device_id) {
+      tables.stream_ids.push_back(entry.stream->id());
+    }
+  }
+  for (auto& [handle, event] : events_) {
+    if (event->device_id() == device_id) {
+      tables.events.emplace_back(event->id(), event->SaveState());
+    }
+  }
+  for (auto& [handle, notify] : notifies_) {
+    if (notify->device_id() == device_id) {
+      tables.notifies.emplace_back(notify->id(), notify->SaveState());
+    }
+  }
+  std::sort(tables.stream_ids.begin(), tables.stream_ids.end());
+  return tables;
+}
+
+absl::Status Runtime::RestoreTables(int32_t device_id,
+                                    const ResourceTables& tables) {
+  std::shared_ptr<device::Device> device = DeviceObject(device_id);
+  if (!device) return Error(ACL_ERROR_RT_CONTEXT_NULL, "device is not open");
+  for (uint32_t id : tables.stream_ids) {
+    ASCEND_RETURN_IF_ERROR(device->ClaimId(device::ResourceKind::kStream, id));
+  }
+  for (auto& [id, state] : tables.events) {
+    ASCEND_RETURN_IF_ERROR(device->ClaimId(device::ResourceKind::kEvent, id));
+  }
+  for (auto& [id, state] : tables.notifies) {
+    ASCEND_RETURN_IF_ERROR(device->ClaimId(device::ResourceKind::kNotify, id));
+  }
+  absl::MutexLock lock(&mu_);
+  for (auto& [id, state] : tables.events) {
+    for (auto& [handle, event] : events_) {
+      if (event->device_id() == device_id && event->id() == id) {
+        event->RestoreState(state);
+      }
+    }
+  }
+  for (auto& [id, signaled] : tables.notifies) {
+    for (auto& [handle, notify] : notifies_) {
+      if (notify->device_id() == device_id && notify->id() == id) {
+        notify->RestoreState(signaled);
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+void Runtime::MarkDeviceHealthy(int32_t device_id) {
+  absl::MutexLock lock(&mu_);
+  if (device_id >= 0 && device_id < device_count_) {
+    devices_[device_id].abnormal = false;
+  }
+}
+
+void Runtime::OnHealthEvent(const device::HealthEvent& event) {
+  LOG(WARNING) << "device " << event.device_id
+               << " health event: " << event.description;
+  absl::MutexLock lock(&mu_);
+  if (event.device_id >= 0 && event.device_id < device_count_ &&
+      event.device_abnormal) {
+    devices_[event.device_id].abnormal = true;
+  }
+}
+
+absl::Status Runtime::InjectFault(int32_t device_id, device::Fault fault) {
+  if (!backend_) return Error(ACL_ERROR_INVALID_PARAM, "no device backend");
+  if (device_id < 0 || device_id >= device_count_) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("device ", device_id, " does not exist"));
+  }
+  return backend_->InjectFault(device_id, fault);
+}
+
+}  // namespace ascend::rt

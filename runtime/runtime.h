@@ -1,0 +1,254 @@
+// The runtime: devices, contexts, streams, events, notifies, device memory,
+// host functions and report callbacks, over one device backend.
+//
+// Handles given to the application are the addresses of runtime objects;
+// every call validates a handle against the live tables before use, so a
+// stale or foreign handle returns ACL_ERROR_RT_PARAM_INVALID instead of
+// crashing. Methods return absl::Status carrying the exact ACL/RT code
+// (runtime/base/error.h); argument checks the ACL layer does (NULL outputs)
+// are not repeated here.
+//
+// Locking: one mutex guards the tables and is never held while waiting on a
+// stream or copying memory. Device objects are shared_ptrs so a copy in
+// progress keeps its device alive across a concurrent reset.
+//
+// The process instance is Runtime::Get(); tests may build their own with a
+// backend of their choice.
+#ifndef ASCENDCL_RUNTIME_RUNTIME_H_
+#define ASCENDCL_RUNTIME_RUNTIME_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "acl/acl_rt.h"
+#include "device/device.h"
+#include "runtime/event.h"
+#include "runtime/report.h"
+#include "runtime/stream.h"
+
+namespace ascend::rt {
+
+class HealthMonitor;
+
+class Context {
+ public:
+  Context(int32_t device_id, bool primary)
+      : device_id_(device_id), primary_(primary) {}
+  int32_t device_id() const { return device_id_; }
+  bool primary() const { return primary_; }
+  bool alive() const { return alive_.load(std::memory_order_acquire); }
+
+ private:
+  friend class Runtime;
+  const int32_t device_id_;
+  const bool primary_;
+  std::atomic<bool> alive_{true};
+  std::shared_ptr<Stream> default_stream_;  // set once at creation
+};
+
+struct StreamInfo {
+  int32_t device_id = 0;
+  uint32_t id = 0;
+  uint32_t flags = 0;
+  uint32_t priority = 0;
+};
+
+// The ids a device handed out to this process's streams, events and
+// notifies, plus the host-side state of events and notifies: what a snapshot
+// saves and re-claims.
+struct ResourceTables {
+  std::vector<uint32_t> stream_ids;
+  std::vector<std::pair<uint32_t, Event::State>> events;
+  std::vector<std::pair<uint32_t, bool>> notifies;
+};
+
+class Runtime {
+ public:
+  explicit Runtime(std::unique_ptr<device::Backend> backend);
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+  ~Runtime();
+
+  // The process runtime (never destroyed), over the backend named by
+  // ACL_DEVICE_BACKEND (default "sim"). If that backend cannot be created the
+  // runtime reports zero devices and logs why.
+  static Runtime& Get();
+
+  device::Backend* backend() { return backend_.get(); }
+
+  // --- Devices --------------------------------------------------------------
+  int32_t DeviceCount() const;
+  absl::Status SetDevice(int32_t device_id);
+  absl::Status ResetDevice(int32_t device_id, bool force);
+  // Device of the current context (or the default device).
+  absl::StatusOr<int32_t> GetDevice();
+  absl::Status SynchronizeDevice(absl::Time deadline);
+  absl::StatusOr<bool> DeviceAbnormal(int32_t device_id) const;
+  absl::StatusOr<bool> CanAccessPeer(int32_t device_id, int32_t peer) const;
+  absl::Status EnablePeerAccess(int32_t peer, uint32_t flags);
+  absl::Status DisablePeerAccess(int32_t peer);
+
+  // --- Contexts -------------------------------------------------------------
+  absl::StatusOr<void*> CreateContext(int32_t device_id);
+  absl::Status DestroyContext(void* context);
+  absl::Status SetCurrentContext(void* context);
+  absl::StatusOr<void*> GetCurrentContext();
+  absl::StatusOr<void*> CurrentDefaultStream();
+
+  // --- Streams (a null stream means the current default stream) -------------
+  absl::StatusOr<void*> CreateStream(uint32_t priority, uint32_t flags);
+  absl::Status DestroyStream(void* stream, bool force);
+  absl::Status SynchronizeStream(void* stream, absl::Time deadline);
+  absl::StatusOr<bool> StreamIdle(void* stream);
+  absl::StatusOr<StreamInfo> GetStreamInfo(void* stream);
+  absl::Status SetStreamFailureMode(void* stream, uint64_t mode);
+  absl::Status StreamWaitEvent(void* stream, void* event);
+
+  // --- Events and notifies --------------------------------------------------
+  absl::StatusOr<void*> CreateEvent(uint32_t flags);
+  absl::Status DestroyEvent(void* event);
+  absl::Status RecordEvent(void* event, void* stream);
+  absl::Status ResetEvent(void* event, void* stream);
+  absl::StatusOr<bool> EventComplete(void* event);
+  absl::Status SynchronizeEvent(void* event, absl::Time deadline);
+  // Microseconds since the Unix epoch.
+  absl::StatusOr<uint64_t> EventTimestamp(void* event);
+  absl::StatusOr<float> EventElapsedMs(void* start, void* end);
+  absl::StatusOr<void*> CreateNotify(uint64_t flags);
+  absl::Status DestroyNotify(void* notify);
+  absl::Status RecordNotify(void* notify, void* stream);
+  absl::Status WaitAndResetNotify(void* notify, void* stream,
+                                  uint32_t timeout_ms);
+  absl::StatusOr<uint32_t> NotifyId(void* notify);
+
+  // --- Memory ----------------------------------------------------------------
+  absl::StatusOr<void*> Malloc(size_t size, aclrtMemMallocPolicy policy);
+  absl::Status Free(void* dev_ptr);
+  absl::StatusOr<void*> MallocHost(size_t size);
+  absl::Status FreeHost(void* host_ptr);
+  absl::StatusOr<device::MemoryInfo> GetMemInfo(aclrtMemAttr attr);
+  absl::Status Memcpy(void* dst, size_t dest_max, const void* src,
+                      size_t count, aclrtMemcpyKind kind);
+  absl::Status MemcpyAsync(void* dst, size_t dest_max, const void* src,
+                           size_t count, aclrtMemcpyKind kind, void* stream);
+  absl::Status Memset(void* ptr, size_t max_count, int32_t value,
+                      size_t count);
+  absl::Status MemsetAsync(void* ptr, size_t max_count, int32_t value,
+                           size_t count, void* stream);
+  absl::Status ValueWait(void* dev_addr, uint64_t value, uint32_t flag,
+                         void* stream);
+  absl::Status ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
+                          void* stream);
+
+  // --- Host functions and report callbacks ------------------------------------
+  absl::Status LaunchHostFunc(void* stream, aclrtHostFunc fn, void* args);
+  absl::Status LaunchCallback(aclrtCallback fn, void* user_data,
+                              aclrtCallbackBlockType block, void* stream);
+  absl::Status SubscribeReport(uint64_t thread_id, void* stream);
+  absl::Status UnsubscribeReport(uint64_t thread_id, void* stream);
+  absl::Status ProcessReport(int32_t timeout_ms);
+
+  // --- Faults (simulator) -----------------------------------------------------
+  absl::Status InjectFault(int32_t device_id, device::Fault fault);
+
+  // --- Snapshot support (used by //snapshot; not gated) ------------------------
+  // Open devices in ascending id.
+  std::vector<int32_t> OpenDevices() const;
+  // Synchronises every stream of every context.
+  absl::Status DrainAllStreams(absl::Time deadline);
+  std::shared_ptr<device::Device> DeviceObject(int32_t device_id) const;
+  absl::StatusOr<ResourceTables> SaveTables(int32_t device_id) const;
+  // After Device::Reopen: claims the saved ids again and restores event and
+  // notify state. Fails (kAlreadyExists) if an id cannot be re-claimed.
+  absl::Status RestoreTables(int32_t device_id, const ResourceTables& tables);
+  // Clears the abnormal mark a health event set (after a restore).
+  void MarkDeviceHealthy(int32_t device_id);
+  // Records a device health event (called by the health monitor).
+  void OnHealthEvent(const device::HealthEvent& event);
+
+ private:
+  struct DeviceEntry {
+    std::shared_ptr<device::Device> device;  // null while closed
+    int64_t refcount = 0;
+    std::shared_ptr<Context> primary;
+    absl::flat_hash_set<int32_t> peers;
+    bool abnormal = false;
+  };
+  struct StreamEntry {
+    std::shared_ptr<Stream> stream;
+    Context* context = nullptr;
+  };
+  // Where a pointer lives.
+  struct Location {
+    std::shared_ptr<device::Device> device;  // null: host memory
+    device::Allocation allocation;
+  };
+
+  absl::Status ValidDeviceId(int32_t device_id) const;
+  absl::Status OpenDeviceLocked(int32_t device_id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Removes every object of a device from the tables; returns what must be
+  // torn down outside the lock.
+  struct Teardown {
+    std::vector<std::shared_ptr<Stream>> streams;
+    std::shared_ptr<device::Device> device;
+  };
+  Teardown CloseDeviceLocked(int32_t device_id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::StatusOr<std::shared_ptr<Context>> CurrentContext();
+  absl::StatusOr<std::shared_ptr<Stream>> ResolveStream(void* stream);
+  absl::StatusOr<std::shared_ptr<Event>> ResolveEvent(void* event) const;
+  absl::StatusOr<std::shared_ptr<Notify>> ResolveNotify(void* notify) const;
+  absl::StatusOr<std::shared_ptr<device::Device>> CurrentDevice();
+  absl::StatusOr<uint32_t> AllocateId(int32_t device_id,
+                                      device::ResourceKind kind);
+  void ReleaseId(int32_t device_id, device::ResourceKind kind, uint32_t id);
+  Location Locate(const void* ptr) const;
+  // Validates a copy and returns a function performing it.
+  absl::StatusOr<std::function<absl::Status()>> PrepareCopy(
+      void* dst, size_t dest_max, const void* src, size_t count,
+      aclrtMemcpyKind kind);
+  absl::StatusOr<std::function<absl::Status()>> PrepareMemset(
+      void* ptr, size_t max_count, int32_t value, size_t count);
+  // Bumps the memory epoch so value waits re-check.
+  void MemoryWritten();
+  absl::Status WaitForValue(const Location& where, uint64_t addr,
+                            uint64_t value, uint32_t flag,
+                            const Stream& stream);
+
+  std::unique_ptr<device::Backend> backend_;
+  const int32_t device_count_;
+
+  mutable absl::Mutex mu_;
+  std::vector<DeviceEntry> devices_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<const void*, std::shared_ptr<Context>> contexts_
+      ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<const void*, StreamEntry> streams_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<const void*, std::shared_ptr<Event>> events_
+      ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<const void*, std::shared_ptr<Notify>> notifies_
+      ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<const void*, size_t> host_allocations_
+      ABSL_GUARDED_BY(mu_);
+
+  absl::Mutex epoch_mu_;
+  uint64_t memory_epoch_ ABSL_GUARDED_BY(epoch_mu_) = 0;
+
+  ReportHub reports_;
+  std::unique_ptr<HealthMonitor> health_monitor_;
+};
+
+}  // namespace ascend::rt
+
+#endif  // ASCENDCL_RUNTIME_RUNTIME_H_

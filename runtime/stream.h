@@ -1,0 +1,85 @@
+// A stream: an in-order queue of tasks executed asynchronously by the stream's
+// own executor thread.
+//
+//   Stream s(device_id, stream_id, flags, priority);
+//   s.Enqueue(Task{[&] { return DoCopy(); }});
+//   ASCEND_RETURN_IF_ERROR(s.Synchronize(absl::InfiniteFuture()));
+//
+// A failing task records its status; Synchronize returns (and clears) the
+// first failure since the previous Synchronize. In ACL_STOP_ON_FAILURE mode
+// the tasks after a failure are skipped until then. Executors never park on a
+// snapshot lock (CONTRACT item 14): Backup drains them.
+#ifndef ASCENDCL_RUNTIME_STREAM_H_
+#define ASCENDCL_RUNTIME_STREAM_H_
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <thread>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+
+namespace ascend::rt {
+
+struct Task {
+  // Runs on the executor thread, in stream order.
+  std::function<absl::Status()> run;
+  // Called instead of `run` when the task is discarded (forced destroy or
+  // device reset) or skipped after a failure, so waiters are released.
+  std::function<void()> cancel;
+};
+
+class Stream {
+ public:
+  Stream(int32_t device_id, uint32_t id, uint32_t flags, uint32_t priority);
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  // Discards pending tasks and joins the executor.
+  ~Stream();
+
+  int32_t device_id() const { return device_id_; }
+  uint32_t id() const { return id_; }
+  uint32_t flags() const { return flags_; }
+  uint32_t priority() const { return priority_; }
+
+  void Enqueue(Task task);
+  // Waits until every task enqueued before the call has finished, or
+  // `deadline` passes (kDeadlineExceeded). Returns the first task failure
+  // since the previous Synchronize.
+  absl::Status Synchronize(absl::Time deadline);
+  // True when no task is pending or running.
+  bool Idle() const;
+  void SetStopOnFailure(bool stop);
+  // Discards tasks that have not started (their cancel runs).
+  void DiscardPending();
+  // Discards pending tasks and tells a running blocking task (a wait) to give
+  // up: such tasks poll aborting() while they wait.
+  void Abort();
+  bool aborting() const { return aborting_.load(std::memory_order_acquire); }
+
+ private:
+  void Run();
+
+  const int32_t device_id_;
+  const uint32_t id_;
+  const uint32_t flags_;
+  const uint32_t priority_;
+
+  mutable absl::Mutex mu_;
+  std::deque<Task> queue_ ABSL_GUARDED_BY(mu_);
+  uint64_t enqueued_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t finished_ ABSL_GUARDED_BY(mu_) = 0;
+  absl::Status error_ ABSL_GUARDED_BY(mu_);
+  bool stop_on_failure_ ABSL_GUARDED_BY(mu_) = false;
+  bool shutdown_ ABSL_GUARDED_BY(mu_) = false;
+  std::atomic<bool> aborting_{false};
+  std::thread executor_;
+};
+
+}  // namespace ascend::rt
+
+#endif  // ASCENDCL_RUNTIME_STREAM_H_
