@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "acl/error_codes/rt_error_codes.h"
-#include "device/backend_registry.h"
+#include "device/builtin_backends.h"
 #include "device/base/status_macros.h"
 #include "glog/logging.h"
 #include "runtime/base/error.h"

@@ -35,11 +35,11 @@ _ABSL = {
     "absl/numeric": {"bits": [], "int128": ["absl_int128"]},
     "absl/random": {"random": ["absl_random_internal_pool_urbg", "absl_random_internal_randen", "absl_random_seed_sequences"]},
     "absl/status": {
-        "status": ["absl_status", "absl_cord", "absl_strings"],
+        "status": ["absl_status", "absl_cord", "absl_cordz_info", "absl_cord_internal", "absl_cordz_functions", "absl_cordz_handle", "absl_strings"],
         "statusor": ["absl_statusor", "absl_status"],
     },
     "absl/strings": {
-        "cord": ["absl_cord"],
+        "cord": ["absl_cord", "absl_cordz_info", "absl_cord_internal", "absl_cordz_functions", "absl_cordz_handle"],
         "str_format": ["absl_str_format_internal"],
         "strings": ["absl_strings", "absl_strings_internal", "absl_int128", "absl_throw_delegate"],
     },
