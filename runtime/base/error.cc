@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/strings/cord.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "glog/logging.h"
@@ -68,8 +69,7 @@ int32_t ErrorCode(const absl::Status& status) {
   if (status.ok()) return 0;
   if (auto payload = status.GetPayload(kCodePayload)) {
     int32_t code = 0;
-    for (char c : std::string(*payload)) code = code * 10 + (c - '0');
-    return code;
+    if (absl::SimpleAtoi(std::string(*payload), &code)) return code;
   }
   return MapCanonical(status.code());
 }

@@ -1,5 +1,6 @@
 #include "runtime/base/error.h"
 
+#include <cstdint>
 #include <string>
 
 #include "acl/acl_base.h"
@@ -13,6 +14,10 @@ TEST(ErrorTest, ExactCodeSurvivesAsPayload) {
   EXPECT_FALSE(s.ok());
   EXPECT_EQ(ErrorCode(s), 507906);
   EXPECT_EQ(ErrorCode(Error(ACL_ERROR_INVALID_PARAM, "x")), 100000);
+  // A callback's own failure code is passed through verbatim, sign included.
+  EXPECT_EQ(ErrorCode(Error(-7, "x")), -7);
+  EXPECT_EQ(ErrorCode(Error(INT32_MIN, "x")), INT32_MIN);
+  EXPECT_EQ(ErrorCode(Error(INT32_MAX, "x")), INT32_MAX);
 }
 
 TEST(ErrorTest, CanonicalCodesMapToRuntimeCodes) {

@@ -182,36 +182,63 @@ typedef struct aclrtSnapShotRestoreArgs {
  * ------------------------------------------------------------------------- */
 
 /* Initialises ACL. configPath may be NULL or "" (no config) or name a JSON
- * file of at most 10 MiB with nesting depth at most 10.
+ * file of at most 10 MiB with `{` and `[` each nested at most 10 deep.
+ * Notifies init callbacks in the order ACL_REG_TYPE_ACL_MODEL,
+ * ACL_REG_TYPE_ACL_OP_EXECUTOR (only with a non-empty configPath),
+ * ACL_REG_TYPE_ACL_DVPP, ACL_REG_TYPE_OTHER, each with the raw file bytes
+ * ("" and 0 without a file). Opens no device.
  * Returns 0; ACL_ERROR_REPEAT_INITIALIZE (100002) when already initialised
- * (the reference count is still incremented); ACL_ERROR_INVALID_FILE (100003)
- * for a path that cannot be read or is too large; ACL_ERROR_PARSE_FILE
- * (100006) for invalid JSON; ACL_ERROR_INVALID_PARAM (100000) when the content
- * differs from the first successful init or a key has a bad value;
- * ACL_ERROR_FAILURE (500001) for malformed defaultDevice/StackSize/printf
- * settings; or the code of the first failing init callback. */
+ * (the reference count is still incremented; nothing is read or notified);
+ * ACL_ERROR_INVALID_FILE (100003) for a path that is not a readable regular
+ * file or is too large; ACL_ERROR_PARSE_FILE (100006) for invalid JSON or
+ * deeper nesting; ACL_ERROR_INVALID_PARAM (100000) when the content differs
+ * from that of the first successful aclInit of the process (NULL, "" and an
+ * empty file all count as empty content) or err_msg_mode /
+ * acl_graph.event_mode is not the string "0" or "1"; ACL_ERROR_FAILURE
+ * (500001) for a malformed defaultDevice, StackSize or printf FIFO size; or
+ * the code of the first failing init callback, unchanged. A failure undoes
+ * nothing (callbacks already notified stay initialised).
+ * Thread safety: aclInit, aclFinalize and aclFinalizeReference are
+ * serialised. A callback may call them: aclInit from an init callback
+ * returns 100002 and the running aclInit, if it succeeds, holds that extra
+ * reference. */
 ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath);
 
-/* Finalizes ACL whatever the reference count. Returns 0;
- * ACL_ERROR_REPEAT_FINALIZE (100037) when not initialised (no callback runs);
- * or the code of the first failing finalize callback (state unchanged). */
+/* Finalizes ACL whatever the reference count: notifies finalize callbacks
+ * in the order ACL_REG_TYPE_ACL_OP_COMPILER, ACL_REG_TYPE_ACL_MODEL,
+ * ACL_REG_TYPE_ACL_DVPP, ACL_REG_TYPE_OTHER and sets the count to 0. Does not
+ * reset devices. Returns 0; ACL_ERROR_REPEAT_FINALIZE (100037) when not
+ * initialised, including a process that never called aclInit (CANN runs the
+ * finalize callbacks there; this runtime runs none), and when called from a
+ * finalize callback; or the code of the first failing finalize callback,
+ * unchanged (the count is kept, so the call can be retried). */
 ACL_FUNC_VISIBILITY aclError aclFinalize(void);
 
-/* Drops one reference; finalizes when the count goes from 1 to 0. Writes the
- * remaining count to *refCount when refCount is not NULL. Returns 0,
- * ACL_ERROR_REPEAT_FINALIZE (100037) at count 0, or a finalize callback's
+/* Drops one reference; finalizes (as aclFinalize) when the count goes from
+ * 1 to 0. Writes the count left to *refCount when refCount is not NULL (on a
+ * failure: the unchanged count). Returns 0, ACL_ERROR_REPEAT_FINALIZE
+ * (100037) at count 0 or from a finalize callback, or a finalize callback's
  * failure code. */
 ACL_FUNC_VISIBILITY aclError aclFinalizeReference(uint64_t *refCount);
 
-/* Register a callback for a component type. Every type except
- * ACL_REG_TYPE_OTHER holds one callback (a second registration returns
- * ACL_ERROR_INTERNAL_ERROR, 500000). NULL cbFunc returns 100000. An init
- * callback registered while ACL is initialised runs at once (its result is
- * ignored). Callbacks may call these functions and the lifecycle functions. */
+/* Register a callback for a component type (any value is accepted as a
+ * type). Every type except ACL_REG_TYPE_OTHER holds one callback (a second
+ * registration returns ACL_ERROR_INTERNAL_ERROR, 500000); OTHER holds any
+ * number, duplicates included, called in registration order. NULL cbFunc
+ * returns ACL_ERROR_INVALID_PARAM (100000). Registrations last across
+ * init/finalize cycles. An init callback registered while ACL is
+ * initialised runs at once with the current config bytes (its result is
+ * ignored); one registered during an aclInit that has already notified its
+ * type runs when that aclInit succeeds. Finalize callbacks never run at
+ * registration. userData is owned by the caller and passed back unchanged.
+ * Callbacks may call these functions and the lifecycle functions; a change
+ * made from a callback applies to the notifications that start after it. */
 ACL_FUNC_VISIBILITY aclError aclInitCallbackRegister(
     aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, void *userData);
-/* Removes the first registration of (type, cbFunc): 0, 100000 for NULL, or
- * 500000 when not registered. */
+/* Removes the first registration of (type, cbFunc), whatever its userData:
+ * 0, 100000 for NULL, or 500000 when not registered. Called from another
+ * thread than a running aclInit/finalize, it waits for it to finish, so the
+ * callback is not called once this returns. */
 ACL_FUNC_VISIBILITY aclError aclInitCallbackUnRegister(
     aclRegisterCallbackType type, aclInitCallbackFunc cbFunc);
 ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackRegister(
@@ -457,6 +484,140 @@ ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackRegister(
 /* Errors: 107000 (bad stage, NULL, or not registered). */
 ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackUnregister(
     aclrtSnapShotStage stage, aclrtSnapShotCallBack callback);
+
+/* ---------------------------------------------------------------------------
+ * System information and package versions (implemented in acl/sysinfo).
+ * None of these needs aclInit; all are callable from any thread and change
+ * no state.
+ * ------------------------------------------------------------------------- */
+
+/* Size of the caller's buffer for aclsysGetVersionStr, terminating NUL
+ * included, and of the parts of a version (see the numeric encoding). */
+#define ACL_PKG_VERSION_MAX_SIZE 128
+#define ACL_PKG_VERSION_PARTS_MAX_SIZE 64
+
+/* Values written by aclrtGetDeviceCapability. */
+#define ACL_DEV_FEATURE_SUPPORT 0x00000001
+#define ACL_DEV_FEATURE_NOT_SUPPORT 0x00000000
+
+typedef enum aclrtDevFeatureType {
+  ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV = 1,
+  ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV = 21
+} aclrtDevFeatureType;
+
+typedef enum aclrtErrorType {
+  ACL_RT_NO_ERROR = 0,
+  ACL_RT_ERROR_MEMORY = 1,
+  ACL_RT_ERROR_L2 = 2,
+  ACL_RT_ERROR_AICORE = 3,
+  ACL_RT_ERROR_LINK = 4,
+  ACL_RT_ERROR_OTHERS = 0xFFFF
+} aclrtErrorType;
+
+typedef enum aclrtAicoreErrorType {
+  ACL_RT_AICORE_ERROR_UNKNOWN = 0,
+  ACL_RT_AICORE_ERROR_SW = 1,
+  ACL_RT_AICORE_ERROR_HW_LOCAL = 2
+} aclrtAicoreErrorType;
+
+#define UCE_INFO_RESERVED_SIZE 14
+#define ACL_RT_MEM_UCE_INFO_MAX_NUM 20
+
+/* A device memory range hit by an uncorrectable error. */
+typedef struct aclrtMemUceInfo {
+  void *addr;
+  size_t len;
+  size_t reserved[UCE_INFO_RESERVED_SIZE];
+} aclrtMemUceInfo;
+
+typedef struct aclrtMemUceInfoArray {
+  size_t arraySize;
+  aclrtMemUceInfo memUceInfoArray[ACL_RT_MEM_UCE_INFO_MAX_NUM];
+} aclrtMemUceInfoArray;
+
+typedef union aclrtErrorInfoDetail {
+  aclrtMemUceInfoArray uceInfo;       /* errorType ACL_RT_ERROR_MEMORY */
+  aclrtAicoreErrorType aicoreErrType; /* errorType ACL_RT_ERROR_AICORE */
+} aclrtErrorInfoDetail;
+
+typedef struct aclrtErrorInfo {
+  uint8_t tryRepair; /* 1: the error can be repaired in place */
+  uint8_t hasDetail; /* 1: detail holds the member named by errorType */
+  uint8_t reserved[2];
+  aclrtErrorType errorType;
+  aclrtErrorInfoDetail detail;
+} aclrtErrorInfo;
+
+/* Package versions. aclsysGetVersionStr and aclsysGetVersionNum read
+ *   $ASCEND_HOME_PATH/share/info/<pkgName>/version.info
+ * (an installed tree has share/info/runtime/version.info, and its set_env.sh
+ * exports ASCEND_HOME_PATH). The version is the value of the first line that
+ * starts with "Version=" (leading blanks ignored), with surrounding blanks
+ * removed. If the file is missing and pkgName contains '-', the name with
+ * every '-' replaced by '_' is tried instead (otherwise, if it contains '_',
+ * with '_' replaced by '-'), as CANN's packages use both spellings.
+ *
+ * Numeric encoding (aclsysGetVersionNum) of version text
+ *   MAJOR.MINOR.PATCH[[SEP]TAG[[SEP]N]]      SEP: '.' or '-'
+ *   TAG: alpha, beta or rc, in any case; N defaults to 0
+ *   num = MAJOR * 10000000 + MINOR * 100000 + PATCH * 1000 - W + N
+ *   W: alpha 300, beta 200, rc 100, no TAG 0
+ * where MAJOR <= 213 (so num fits in int32_t), MINOR, PATCH and N <= 99, and
+ * each number has fewer than ACL_PKG_VERSION_PARTS_MAX_SIZE digits. Examples:
+ * 9.0.0 -> 90000000, 8.5.1 -> 80501000, 8.5.0.beta.1 -> 80499801, 8.5.0-rc2
+ * -> 80499902: numbers grow with the release, and alpha < beta < rc <
+ * release. Other text (for example "8.0.RC1", "8.5", "8.5.0.1") has no
+ * number. */
+
+/* Copies the version text of pkgName, NUL-terminated, to versionStr, which
+ * must hold ACL_PKG_VERSION_MAX_SIZE bytes (at most strlen + 1 are written).
+ * Errors (versionStr untouched):
+ *  ACL_ERROR_INVALID_PARAM (100000): a NULL argument, or a pkgName that is
+ *    empty, "." or "..", or contains '/';
+ *  ACL_ERROR_INVALID_FILE (100003): ASCEND_HOME_PATH unset or empty, no
+ *    readable version.info for the package, or no non-empty Version= line
+ *    (what CANN returns when a package is not installed);
+ *  ACL_ERROR_INTERNAL_ERROR (500000): the version text has
+ *    ACL_PKG_VERSION_MAX_SIZE characters or more (as CANN). */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName,
+                                                 char *versionStr);
+
+/* The version of pkgName in the numeric encoding above. Errors as
+ * aclsysGetVersionStr, plus ACL_ERROR_INTERNAL_ERROR (500000), as CANN, for
+ * version text that has no numeric encoding (*versionNum untouched). */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName,
+                                                 int32_t *versionNum);
+
+/* *runMode = ACL_HOST: this runtime always runs on the host.
+ * Errors: 100000 for NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
+
+/* *canCompatible = 1 when code built for socVersion runs on the current
+ * devices, that is when socVersion equals aclrtGetSocName() exactly (the
+ * simulator is compatible only with its own name), else 0 (also when there
+ * is no SoC name). Errors: 100000 for a NULL argument. */
+ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(
+    const char *socVersion, int32_t *canCompatible);
+
+/* *value = ACL_DEV_FEATURE_SUPPORT or ACL_DEV_FEATURE_NOT_SUPPORT for one
+ * feature of device deviceId. This runtime supports neither feature (no AI
+ * Core task update, no cross-device memory-queue events), so *value is
+ * ACL_DEV_FEATURE_NOT_SUPPORT. Errors: 100000 for a NULL value or a
+ * devFeatureType that is not an aclrtDevFeatureType value;
+ * ACL_ERROR_RT_INVALID_DEVICEID (107001) for a device id out of range. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(
+    int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t *value);
+
+/* The error record of device deviceId, written to *errorInfo (zeroed
+ * first): errorType ACL_RT_NO_ERROR when no error is recorded, or
+ * ACL_RT_ERROR_OTHERS while the device is abnormal (aclrtQueryDeviceStatus
+ * reports ACL_RT_DEVICE_STATUS_ABNORMAL, for example after a simulated
+ * memory-loss fault, until a snapshot restore or re-opening the device).
+ * tryRepair and hasDetail are always 0: this runtime has no in-place repair
+ * (restore from a snapshot instead). Works whether or not the device is set.
+ * Errors: 100000 for NULL; 107001 for a device id out of range. */
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId,
+                                                  aclrtErrorInfo *errorInfo);
 
 #ifdef __cplusplus
 }

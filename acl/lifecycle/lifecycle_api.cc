@@ -1,0 +1,73 @@
+// The C entry points of the ACL lifecycle (declared in acl/acl_rt.h): each
+// maps its arguments onto ProcessLifecycle() and reports the status through
+// runtime/base/error (the thread's last error, the log, the numeric code).
+#include <cstring>
+
+#include "acl/acl_rt.h"
+#include "acl/lifecycle/lifecycle.h"
+#include "runtime/base/error.h"
+#include "runtime/base/logging.h"
+
+namespace {
+
+using ::ascend::acl::CallbackType;
+using ::ascend::acl::ProcessLifecycle;
+using ::ascend::rt::ReportError;
+
+// Callers may pass any integer as the type (types are not range-checked);
+// copying the bits avoids loading an out-of-range value as the enum type.
+CallbackType Key(aclRegisterCallbackType type) {
+  static_assert(sizeof(type) == sizeof(CallbackType));
+  CallbackType key;
+  std::memcpy(&key, &type, sizeof(key));
+  return key;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclInit(const char* configPath) {
+  ascend::rt::InitLogging();
+  return ReportError("aclInit", ProcessLifecycle().Init(configPath));
+}
+
+aclError aclFinalize(void) {
+  return ReportError("aclFinalize", ProcessLifecycle().Finalize());
+}
+
+aclError aclFinalizeReference(uint64_t* refCount) {
+  return ReportError("aclFinalizeReference",
+                     ProcessLifecycle().FinalizeReference(refCount));
+}
+
+aclError aclInitCallbackRegister(aclRegisterCallbackType type,
+                                 aclInitCallbackFunc cbFunc, void* userData) {
+  return ReportError(
+      "aclInitCallbackRegister",
+      ProcessLifecycle().RegisterInitCallback(Key(type), cbFunc, userData));
+}
+
+aclError aclInitCallbackUnRegister(aclRegisterCallbackType type,
+                                   aclInitCallbackFunc cbFunc) {
+  return ReportError(
+      "aclInitCallbackUnRegister",
+      ProcessLifecycle().UnregisterInitCallback(Key(type), cbFunc));
+}
+
+aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type,
+                                     aclFinalizeCallbackFunc cbFunc,
+                                     void* userData) {
+  return ReportError(
+      "aclFinalizeCallbackRegister",
+      ProcessLifecycle().RegisterFinalizeCallback(Key(type), cbFunc, userData));
+}
+
+aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type,
+                                       aclFinalizeCallbackFunc cbFunc) {
+  return ReportError(
+      "aclFinalizeCallbackUnRegister",
+      ProcessLifecycle().UnregisterFinalizeCallback(Key(type), cbFunc));
+}
+
+}  // extern "C"

@@ -1,0 +1,42 @@
+// A process whose first lifecycle call is aclFinalize (reference §1.6 row 15
+// as changed by CONTRACT item 1), and aclInit's logging set-up: both need a
+// fresh process, so this is its own binary with a single test.
+#include <cstdlib>
+
+#include "acl/acl.h"
+#include "acl/lifecycle/test_util.h"
+#include "glog/logging.h"
+#include "gtest/gtest.h"
+#include "testing/status_matchers.h"
+
+namespace ascend::acl {
+namespace {
+
+using ::ascend::acl::testing::FinalizeFn;
+using ::ascend::acl::testing::Probe;
+using ::ascend::acl::testing::Recorder;
+
+TEST(LifecycleApiFinalizeFirstTest, FinalizeBeforeAnyInitRunsNothing) {
+  Recorder log;
+  Probe fin("fin", &log);
+  ASSERT_ACL_OK(
+      aclFinalizeCallbackRegister(ACL_REG_TYPE_OTHER, FinalizeFn<0>, &fin));
+
+  EXPECT_ACL_ERROR(ACL_ERROR_REPEAT_FINALIZE, aclFinalize());
+  EXPECT_ACL_ERROR(ACL_ERROR_REPEAT_FINALIZE, aclFinalize());
+  uint64_t count = 9;
+  EXPECT_ACL_ERROR(ACL_ERROR_REPEAT_FINALIZE, aclFinalizeReference(&count));
+  EXPECT_EQ(count, 0u);
+  EXPECT_EQ(fin.calls, 0);
+
+  // aclInit sets up logging from ASCEND_GLOBAL_LOG_LEVEL.
+  ASSERT_EQ(setenv("ASCEND_GLOBAL_LOG_LEVEL", "1", 1), 0);
+  ASSERT_ACL_OK(aclInit(nullptr));
+  EXPECT_TRUE(FLAGS_logtostderr);
+  EXPECT_EQ(FLAGS_minloglevel, google::GLOG_INFO);
+  EXPECT_ACL_OK(aclFinalize());
+  EXPECT_EQ(fin.calls, 1);
+}
+
+}  // namespace
+}  // namespace ascend::acl
