@@ -11,6 +11,7 @@
 #include "device/base/status_macros.h"
 #include "glog/logging.h"
 #include "runtime/base/error.h"
+#include "runtime/base/logging.h"
 #include "runtime/default_device.h"
 #include "runtime/global_state.h"
 #include "runtime/health_monitor.h"
@@ -52,6 +53,7 @@ Runtime::~Runtime() {
 
 Runtime& Runtime::Get() {
   static Runtime* const runtime = [] {
+    InitLogging();  // ASCEND_GLOBAL_LOG_LEVEL applies without aclInit too
     absl::StatusOr<std::unique_ptr<device::Backend>> backend =
         device::CreateBackendFromEnvironment();
     if (!backend.ok()) {

@@ -81,7 +81,8 @@ int32_t ReportErrorCode(absl::string_view api, int32_t code,
   last.code = code;
   last.message = absl::StrCat(api, ": ", message, " (error ", code, ")");
   last.has_message = true;
-  LOG(WARNING) << last.message;
+  // Shown at CANN's default log level (ERROR): bad input gets a clear line.
+  LOG(ERROR) << last.message;
   return code;
 }
 
