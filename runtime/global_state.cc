@@ -94,8 +94,6 @@ absl::Duration TimeoutFromEnvironment() {
 
 }  // namespace
 
-thread_local uint64_t GlobalState::tls_owner_ = 0;
-thread_local internal::GateSlot* GlobalState::tls_slot_ = nullptr;
 
 const char* ProcessStateName(int32_t state) {
   switch (state) {
@@ -138,7 +136,7 @@ internal::GateSlot* GlobalState::CurrentSlotSlow() {
   }
   auto slot = std::make_shared<internal::GateSlot>();
   {
-    absl::MutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     // Prune slots of exited threads while we hold the lock anyway.
     std::vector<std::shared_ptr<internal::GateSlot>> live;
     live.reserve(slots_.size() + 1);
@@ -161,7 +159,7 @@ void GlobalState::EnterSlow(internal::GateSlot* slot) {
   for (;;) {
     slot->depth.store(0, std::memory_order_release);
     internal::LightBarrier();
-    absl::MutexLock lock(&mu_);  // unlocking re-evaluates Lock's condition
+    ascend::MutexLock lock(&mu_);  // unlocking re-evaluates Lock's condition
     ++blocked_;
     mu_.Await(absl::Condition(
         +[](std::atomic<int32_t>* state) {
@@ -172,7 +170,7 @@ void GlobalState::EnterSlow(internal::GateSlot* slot) {
     --blocked_;
     slot->depth.store(1, std::memory_order_relaxed);
     internal::LightBarrier();
-    if (state_.load(std::memory_order_relaxed) ==
+    if (state_.load(std::memory_order_acquire) ==
         static_cast<int32_t>(ProcessState::kRunning)) {
       return;
     }
@@ -180,8 +178,8 @@ void GlobalState::EnterSlow(internal::GateSlot* slot) {
 }
 
 void GlobalState::NotifyDrain() {
-  // absl::Mutex re-evaluates waiters' conditions when it is released.
-  absl::MutexLock lock(&mu_);
+  // ascend::Mutex re-evaluates waiters' conditions when it is released.
+  ascend::MutexLock lock(&mu_);
 }
 
 int GlobalState::BusySlotsLocked() {
@@ -198,13 +196,14 @@ bool GlobalState::QuiescentLocked() {
 }
 
 absl::Status GlobalState::Lock() {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   if (state() != ProcessState::kRunning) {
     return Error(ACL_ERROR_SNAPSHOT_LOCK_FAILED,
                  absl::StrCat("cannot lock: process state is ",
                               ProcessStateName(state_.load())));
   }
   state_.store(static_cast<int32_t>(ProcessState::kLocked));
+  const uint64_t epoch = ++lock_epoch_;
   drain_waiters_.store(1);
   // After this, every thread either sees LOCKED at the gate or has its
   // in-flight mark visible to the scan below.
@@ -213,12 +212,13 @@ absl::Status GlobalState::Lock() {
     if (bg->wake_) bg->wake_();
   }
   const absl::Time deadline = absl::Now() + options_.timeout;
-  auto done = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    return state() != ProcessState::kLocked || QuiescentLocked();
+  auto done = [this, epoch]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return state() != ProcessState::kLocked || lock_epoch_ != epoch ||
+           QuiescentLocked();
   };
   bool quiescent = mu_.AwaitWithDeadline(absl::Condition(&done), deadline);
   drain_waiters_.store(0);
-  if (state() != ProcessState::kLocked) {
+  if (state() != ProcessState::kLocked || lock_epoch_ != epoch) {
     return Error(ACL_ERROR_SNAPSHOT_LOCK_FAILED,
                  "process state changed while waiting for the lock");
   }
@@ -236,7 +236,7 @@ absl::Status GlobalState::Lock() {
 }
 
 absl::Status GlobalState::Unlock() {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   if (state() == ProcessState::kRunning) {
     return Error(ACL_ERROR_SNAPSHOT_UNLOCK_FAILED,
                  "cannot unlock: process is RUNNING");
@@ -260,19 +260,19 @@ absl::Status GlobalState::Unlock() {
 
 bool GlobalState::CompareAndSetState(ProcessState expected,
                                      ProcessState desired) {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   if (state() != expected) return false;
   state_.store(static_cast<int32_t>(desired));
   return true;
 }
 
 void GlobalState::ForceUnlock() {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   state_.store(static_cast<int32_t>(ProcessState::kRunning));
 }
 
 int GlobalState::blocked_callers() const {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   return blocked_;
 }
 
@@ -281,13 +281,13 @@ GlobalState::RegisterBackgroundThread(std::string name,
                                       std::function<void()> wake) {
   std::unique_ptr<BackgroundThread> bg(
       new BackgroundThread(this, std::move(name), std::move(wake)));
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   background_.push_back(bg.get());
   return bg;
 }
 
 GlobalState::BackgroundThread::~BackgroundThread() {
-  absl::MutexLock lock(&owner_->mu_);
+  ascend::MutexLock lock(&owner_->mu_);
   auto& list = owner_->background_;
   for (auto it = list.begin(); it != list.end(); ++it) {
     if (*it == this) {
@@ -300,7 +300,7 @@ GlobalState::BackgroundThread::~BackgroundThread() {
 
 void GlobalState::BackgroundThread::ParkIfLocked() {
   if (owner_->state() == ProcessState::kRunning) return;
-  absl::MutexLock lock(&owner_->mu_);
+  ascend::MutexLock lock(&owner_->mu_);
   if (owner_->state() == ProcessState::kRunning) return;
   parked_ = true;
   ++owner_->parked_;

@@ -10,7 +10,7 @@
 //   while (running) { bg->ParkIfLocked(); ...wait for work...; }
 //
 // The gate's fast path (state RUNNING) is a thread-local store, a compiler
-// barrier and one relaxed load of the state: the heavy half of the
+// barrier and one acquire load of the state: the heavy half of the
 // store/load ordering is paid by Lock, through membarrier(2) (an asymmetric
 // barrier), with a seq_cst fence on the fast path only where membarrier is
 // unavailable. This lets Lock guarantee that when it returns success no
@@ -36,6 +36,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
+#include "device/base/mutex.h"
 #include "absl/time/time.h"
 
 namespace ascend::rt {
@@ -109,7 +110,9 @@ class GlobalState {
     slot->depth.store(slot->depth.load(std::memory_order_relaxed) + 1,
                       std::memory_order_relaxed);
     internal::LightBarrier();
-    if (ABSL_PREDICT_FALSE(state_.load(std::memory_order_relaxed) !=
+    // Acquire (a plain load on x86): a call that starts after an Unlock sees
+    // what the lock holder wrote while the state was not RUNNING.
+    if (ABSL_PREDICT_FALSE(state_.load(std::memory_order_acquire) !=
                            static_cast<int32_t>(ProcessState::kRunning))) {
       EnterSlow(slot);
     }
@@ -157,7 +160,9 @@ class GlobalState {
     bool parked_ = false;  // guarded by owner_->mu_
   };
   // Registers a runtime background thread. `wake` must make the thread reach
-  // ParkIfLocked promptly (e.g. interrupt its wait); Lock calls it.
+  // ParkIfLocked promptly (e.g. interrupt its wait); Lock calls it with this
+  // object's mutex held, so `wake` must not call into this GlobalState, and
+  // the thread must not hold a lock `wake` takes when it calls ParkIfLocked.
   std::unique_ptr<BackgroundThread> RegisterBackgroundThread(
       std::string name, std::function<void()> wake);
 
@@ -175,19 +180,24 @@ class GlobalState {
   bool QuiescentLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   int BusySlotsLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  static thread_local uint64_t tls_owner_
-      ABSL_ATTRIBUTE_INITIAL_EXEC;  // id_ of the instance tls_slot_ belongs to
-  static thread_local internal::GateSlot* tls_slot_ ABSL_ATTRIBUTE_INITIAL_EXEC;
+  // Defined here (not in the .cc) so the fast path needs no TLS-init call.
+  // id_ of the instance tls_slot_ belongs to.
+  static inline thread_local uint64_t tls_owner_ ABSL_ATTRIBUTE_INITIAL_EXEC =
+      0;
+  static inline thread_local internal::GateSlot* tls_slot_
+      ABSL_ATTRIBUTE_INITIAL_EXEC = nullptr;
 
   const Options options_;
   const uint64_t id_;
   std::atomic<int32_t> state_{static_cast<int32_t>(ProcessState::kRunning)};
   std::atomic<int32_t> drain_waiters_{0};
 
-  mutable absl::Mutex mu_;
+  mutable ascend::Mutex mu_;
   std::vector<std::shared_ptr<internal::GateSlot>> slots_ ABSL_GUARDED_BY(mu_);
   std::vector<BackgroundThread*> background_ ABSL_GUARDED_BY(mu_);
   int parked_ ABSL_GUARDED_BY(mu_) = 0;
+  // Incremented by every Lock, so a Lock that waits notices a newer one.
+  uint64_t lock_epoch_ ABSL_GUARDED_BY(mu_) = 0;
   int blocked_ ABSL_GUARDED_BY(mu_) = 0;
 };
 

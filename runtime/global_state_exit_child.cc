@@ -10,7 +10,8 @@
 //     INSTANCE: singleton (default) | private (a GlobalState that no exit
 //               hook knows about; its exit must hang: the test's control)
 //
-// Exit status 0 on a clean exit; 2..6 name the step that went wrong.
+// Exit status 0 on a clean exit; 2..6 name the step that went wrong. Just
+// before exiting it writes "exiting" to the file named by $GS_EXIT_MARKER.
 #include <unistd.h>
 
 #include <atomic>
@@ -33,6 +34,17 @@ namespace ascend::rt {
 namespace {
 
 constexpr int kGateThreads = 3;
+
+// Records, in the file named by $GS_EXIT_MARKER, that the process is about
+// to exit while locked, so the parent can tell a hang in exit from one before.
+void MarkExiting() {
+  const char* path = std::getenv("GS_EXIT_MARKER");
+  if (path == nullptr) return;
+  if (FILE* f = std::fopen(path, "w")) {
+    std::fputs("exiting\n", f);
+    std::fclose(f);
+  }
+}
 
 bool WaitFor(bool (*pred)(void*), void* arg, absl::Duration limit) {
   const absl::Time deadline = absl::Now() + limit;
@@ -136,8 +148,14 @@ int Run(int argc, char** argv) {
           &gs, absl::Seconds(5))) {
     return 5;
   }
-  if (mode == "return") return 0;
-  if (mode == "exit") std::exit(0);
+  if (mode == "return") {
+    MarkExiting();
+    return 0;
+  }
+  if (mode == "exit") {
+    MarkExiting();
+    std::exit(0);
+  }
   if (mode == "exit_from_thread") {
     // Another thread exits while this one is itself blocked in the gate.
     std::thread([g = &gs] {
@@ -149,6 +167,7 @@ int Run(int argc, char** argv) {
               g, absl::Seconds(5))) {
         _exit(5);
       }
+      MarkExiting();
       std::exit(0);
     }).detach();
     ApiScope scope(gs);

@@ -409,16 +409,31 @@ TEST(GateTest, NestedEntryWhileLockedDoesNotBlockButNewCallDoes) {
   // A thread that is inside a gated call when the state leaves RUNNING (here
   // by CompareAndSetState, so nothing waits for it) can still nest.
   GlobalState gs(WithTimeout(absl::Seconds(2)));
-  internal::GateSlot* outer = gs.EnterApi();
+  std::atomic<bool> outer_entered{false};
+  std::atomic<bool> proceed{false};
+  std::atomic<bool> nested_done{false};
+  std::atomic<int> ran{0};
+  Threads threads([&] {
+    proceed.store(true);
+    gs.ForceUnlock();
+  });
+  threads.Start([&] {
+    internal::GateSlot* outer = gs.EnterApi();
+    outer_entered.store(true);
+    WaitFor([&] { return proceed.load(); });
+    {
+      ApiScope nested(gs);
+      ApiScope nested_again(gs);
+    }
+    nested_done.store(true);
+    gs.ExitApi(outer);
+  });
+  ASSERT_TRUE(WaitFor([&] { return outer_entered.load(); }));
   ASSERT_TRUE(
       gs.CompareAndSetState(ProcessState::kRunning, ProcessState::kLocked));
-  {
-    ApiScope nested(gs);
-    ApiScope nested_again(gs);
-  }
-  gs.ExitApi(outer);
-  std::atomic<int> ran{0};
-  Threads threads([&] { gs.ForceUnlock(); });
+  proceed.store(true);
+  ASSERT_TRUE(WaitFor([&] { return nested_done.load(); }));
+  EXPECT_EQ(gs.blocked_callers(), 0);
   StartGateCaller(threads, gs, ran);
   ASSERT_TRUE(WaitFor([&] { return gs.blocked_callers() == 1; }));
   EXPECT_EQ(ran.load(), 0);
@@ -488,7 +503,11 @@ class FenceFallback {
 // (non-atomic) cell inside the gate, and reads a plain value that the lock
 // holder writes only while locked: under TSan this checks that the gate
 // orders memory in both directions, not just that the counter drops to zero.
-void HammerLockCycles(int cycles) {
+// Runs `cycles` lock sessions, or as many as fit in `budget` (at least
+// `kMinCycles`), so that slow sanitizer builds stay quick.
+void HammerLockCycles(int cycles, absl::Duration budget) {
+  constexpr int kMinCycles = 20;
+  const absl::Time soft_deadline = absl::Now() + budget;
   constexpr int kWorkers = 4;
   GlobalState gs(WithTimeout(absl::Seconds(5)));
   std::atomic<bool> stop{false};
@@ -518,7 +537,9 @@ void HammerLockCycles(int cycles) {
     });
   }
   int violations = 0;
-  for (int cycle = 0; cycle < cycles; ++cycle) {
+  int cycle = 0;
+  for (; cycle < cycles; ++cycle) {
+    if (cycle >= kMinCycles && absl::Now() > soft_deadline) break;
     const int64_t before = ops.load();
     // Let the workers run (and be inside their critical sections) first.
     ASSERT_TRUE(WaitFor([&] { return ops.load() > before + kWorkers; }))
@@ -540,6 +561,7 @@ void HammerLockCycles(int cycles) {
     ASSERT_OK(gs.Unlock()) << "cycle " << cycle;
   }
   EXPECT_EQ(violations, 0);
+  EXPECT_GE(cycle, kMinCycles);
   stop.store(true);
   threads.JoinAll();
   EXPECT_EQ(stale_reads.load(), 0);
@@ -549,7 +571,7 @@ void HammerLockCycles(int cycles) {
 }
 
 TEST(InFlightTest, NoGatedCallInProgressOnceLockSucceeds) {
-  HammerLockCycles(150);
+  HammerLockCycles(150, absl::Seconds(2));
 }
 
 TEST(InFlightTest, HoldsWithTheFullFenceFallback) {
@@ -557,7 +579,7 @@ TEST(InFlightTest, HoldsWithTheFullFenceFallback) {
   // runs, and every thread that does is started after the change and joined
   // before it is undone.
   FenceFallback fallback;
-  HammerLockCycles(60);
+  HammerLockCycles(60, absl::Seconds(1));
 }
 
 TEST(InFlightTest, CallStuckInFlightMakesLockTimeOutWith507905) {
@@ -705,7 +727,9 @@ TEST(BackgroundTest, ParkIfLockedReturnsAtOnceWhenRunning) {
 }
 
 TEST(BackgroundTest, ThreadThatNeverParksMakesLockTimeOutAndRollsBack) {
-  GlobalState gs(WithTimeout(absl::Milliseconds(300)));
+  // Long enough for the callers below to block while Lock still waits, even
+  // on a loaded machine.
+  GlobalState gs(WithTimeout(absl::Seconds(1)));
   Worker stubborn(gs, "stubborn", /*parks=*/false);
   std::atomic<int> ran{0};
   absl::Status lock_status = absl::UnknownError("not run");
@@ -729,8 +753,8 @@ TEST(BackgroundTest, ThreadThatNeverParksMakesLockTimeOutAndRollsBack) {
   EXPECT_NE(lock_status.message().find("1 background thread(s) not parked"),
             absl::string_view::npos)
       << lock_status;
-  EXPECT_GE(took, absl::Milliseconds(290));
-  EXPECT_LT(took, absl::Seconds(3));
+  EXPECT_GE(took, absl::Milliseconds(990));
+  EXPECT_LT(took, absl::Seconds(4));
   EXPECT_EQ(gs.state(), ProcessState::kRunning);
   EXPECT_TRUE(WaitFor([&] { return ran.load() == 2; }));
   EXPECT_EQ(stubborn.wakes(), 1);
@@ -839,7 +863,7 @@ TEST(BackgroundTest, ForceUnlockWhileLockWaitsFailsLockWith507906) {
 }
 
 TEST(BackgroundTest, SecondLockWhileTheFirstWaitsFailsWith507906) {
-  GlobalState gs(WithTimeout(absl::Milliseconds(300)));
+  GlobalState gs(WithTimeout(absl::Seconds(1)));
   Worker stubborn(gs, "stubborn", /*parks=*/false);
   absl::Status first = absl::UnknownError("not run");
   std::atomic<bool> first_returned{false};

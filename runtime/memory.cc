@@ -52,7 +52,7 @@ const char* KindName(aclrtMemcpyKind kind) {
 Runtime::Location Runtime::Locate(const void* ptr) const {
   std::vector<std::shared_ptr<device::Device>> open;
   {
-    absl::MutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     for (const DeviceEntry& entry : devices_) {
       if (entry.device) open.push_back(entry.device);
     }
@@ -66,7 +66,7 @@ Runtime::Location Runtime::Locate(const void* ptr) const {
 }
 
 void Runtime::MemoryWritten() {
-  absl::MutexLock lock(&epoch_mu_);
+  ascend::MutexLock lock(&epoch_mu_);
   ++memory_epoch_;
 }
 
@@ -109,14 +109,14 @@ absl::StatusOr<void*> Runtime::MallocHost(size_t size) {
     return Error(ACL_ERROR_RT_MEMORY_ALLOCATION,
                  absl::StrCat("cannot allocate ", size, " bytes of host memory"));
   }
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   host_allocations_[ptr] = size;
   return ptr;
 }
 
 absl::Status Runtime::FreeHost(void* host_ptr) {
   {
-    absl::MutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     if (host_allocations_.erase(host_ptr) == 0) {
       return Error(ACL_ERROR_RT_PARAM_INVALID,
                    "not an address returned by aclrtMallocHost");
@@ -298,7 +298,7 @@ absl::Status Runtime::WaitForValue(const Location& where, uint64_t addr,
   for (;;) {
     uint64_t epoch;
     {
-      absl::MutexLock lock(&epoch_mu_);
+      ascend::MutexLock lock(&epoch_mu_);
       epoch = memory_epoch_;
     }
     uint64_t current = 0;
@@ -313,7 +313,7 @@ absl::Status Runtime::WaitForValue(const Location& where, uint64_t addr,
     // Runtime writes bump the epoch; the short timeout also catches host
     // functions and host threads writing simulated device memory directly.
     std::pair<Runtime*, uint64_t> args(this, epoch);
-    absl::MutexLock lock(&epoch_mu_);
+    ascend::MutexLock lock(&epoch_mu_);
     epoch_mu_.AwaitWithTimeout(
         absl::Condition(
             +[](std::pair<Runtime*, uint64_t>* a)

@@ -7,7 +7,7 @@
 namespace ascend::rt {
 
 absl::Status ReportHub::Subscribe(uint64_t thread_id, const void* stream) {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   if (subscriber_.contains(stream)) {
     return Error(ACL_ERROR_RT_STREAM_SUBSCRIBE,
                  "stream already has a report subscriber");
@@ -18,7 +18,7 @@ absl::Status ReportHub::Subscribe(uint64_t thread_id, const void* stream) {
 }
 
 absl::Status ReportHub::Unsubscribe(uint64_t thread_id, const void* stream) {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   auto it = subscriber_.find(stream);
   if (it == subscriber_.end() || it->second != thread_id) {
     return Error(ACL_ERROR_RT_STREAM_SUBSCRIBE,
@@ -31,7 +31,7 @@ absl::Status ReportHub::Unsubscribe(uint64_t thread_id, const void* stream) {
 }
 
 void ReportHub::ForgetStream(const void* stream) {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   auto it = subscriber_.find(stream);
   if (it == subscriber_.end()) return;
   if (--subscriptions_[it->second] == 0) subscriptions_.erase(it->second);
@@ -39,7 +39,7 @@ void ReportHub::ForgetStream(const void* stream) {
 }
 
 absl::StatusOr<uint64_t> ReportHub::Subscriber(const void* stream) const {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   auto it = subscriber_.find(stream);
   if (it == subscriber_.end()) {
     return Error(ACL_ERROR_RT_STREAM_NO_CB_REG,
@@ -54,14 +54,14 @@ std::shared_ptr<ReportHub::Item> ReportHub::Post(uint64_t thread_id,
   auto item = std::make_shared<Item>();
   item->fn = fn;
   item->user_data = user_data;
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   queues_[thread_id].push_back(item);
   return item;
 }
 
 bool ReportHub::WaitDone(const std::shared_ptr<Item>& item,
                          absl::Time deadline) {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   return mu_.AwaitWithDeadline(
       absl::Condition(
           +[](Item* i) ABSL_NO_THREAD_SAFETY_ANALYSIS { return i->done; },
@@ -72,7 +72,7 @@ bool ReportHub::WaitDone(const std::shared_ptr<Item>& item,
 absl::Status ReportHub::ProcessOne(uint64_t thread_id, absl::Time deadline) {
   std::shared_ptr<Item> item;
   {
-    absl::MutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     if (!subscriptions_.contains(thread_id) && queues_[thread_id].empty()) {
       return Error(ACL_ERROR_RT_THREAD_SUBSCRIBE,
                    "the calling thread is not subscribed to any stream");
@@ -96,7 +96,7 @@ absl::Status ReportHub::ProcessOne(uint64_t thread_id, absl::Time deadline) {
     queues_[thread_id].pop_front();
   }
   item->fn(item->user_data);
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   item->done = true;
   return absl::OkStatus();
 }

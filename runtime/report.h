@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "device/base/mutex.h"
 #include "absl/time/time.h"
 
 namespace ascend::rt {
@@ -47,7 +48,7 @@ class ReportHub {
   absl::Status ProcessOne(uint64_t thread_id, absl::Time deadline);
 
  private:
-  mutable absl::Mutex mu_;
+  mutable ascend::Mutex mu_;
   absl::flat_hash_map<const void*, uint64_t> subscriber_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<uint64_t, int> subscriptions_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<uint64_t, std::deque<std::shared_ptr<Item>>> queues_

@@ -43,7 +43,7 @@ Runtime::~Runtime() {
   health_monitor_.reset();
   std::vector<Teardown> teardowns;
   {
-    absl::MutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     for (int32_t id = 0; id < device_count_; ++id) {
       if (devices_[id].device) teardowns.push_back(CloseDeviceLocked(id));
     }
@@ -144,7 +144,7 @@ absl::Status Runtime::SetDevice(int32_t device_id) {
   ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
   std::shared_ptr<Context> primary;
   {
-    absl::MutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     ASCEND_RETURN_IF_ERROR(OpenDeviceLocked(device_id));
     DeviceEntry& entry = devices_[device_id];
     ++entry.refcount;
@@ -158,7 +158,7 @@ absl::Status Runtime::ResetDevice(int32_t device_id, bool force) {
   ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
   Teardown teardown;
   {
-    absl::MutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     DeviceEntry& entry = devices_[device_id];
     if (!entry.device) {
       return Error(ACL_ERROR_RT_INVALID_DEVICEID,
@@ -191,7 +191,7 @@ absl::StatusOr<std::shared_ptr<Context>> Runtime::CurrentContext() {
 
 absl::StatusOr<std::shared_ptr<device::Device>> Runtime::CurrentDevice() {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   std::shared_ptr<device::Device> device = devices_[ctx->device_id()].device;
   if (!device) return Error(ACL_ERROR_RT_CONTEXT_NULL, "device is closed");
   return device;
@@ -206,7 +206,7 @@ absl::Status Runtime::SynchronizeDevice(absl::Time deadline) {
   ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
   std::vector<std::shared_ptr<Stream>> streams;
   {
-    absl::MutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     for (auto& [handle, entry] : streams_) {
       if (entry.stream->device_id() == device_id) {
         streams.push_back(entry.stream);
@@ -223,7 +223,7 @@ absl::Status Runtime::SynchronizeDevice(absl::Time deadline) {
 
 absl::StatusOr<bool> Runtime::DeviceAbnormal(int32_t device_id) const {
   ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   return devices_[device_id].abnormal;
 }
 
@@ -246,7 +246,7 @@ absl::Status Runtime::EnablePeerAccess(int32_t peer, uint32_t flags) {
                  absl::StrCat("device ", device_id, " cannot access device ",
                               peer));
   }
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   devices_[device_id].peers.insert(peer);
   return absl::OkStatus();
 }
@@ -254,7 +254,7 @@ absl::Status Runtime::EnablePeerAccess(int32_t peer, uint32_t flags) {
 absl::Status Runtime::DisablePeerAccess(int32_t peer) {
   ASCEND_RETURN_IF_ERROR(ValidDeviceId(peer));
   ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   if (devices_[device_id].peers.erase(peer) == 0) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("peer access to device ", peer,
@@ -269,7 +269,7 @@ absl::StatusOr<void*> Runtime::CreateContext(int32_t device_id) {
   ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
   std::shared_ptr<Context> ctx;
   {
-    absl::MutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     ASCEND_RETURN_IF_ERROR(OpenDeviceLocked(device_id));
     DeviceEntry& entry = devices_[device_id];
     ASCEND_ASSIGN_OR_RETURN(
@@ -290,7 +290,7 @@ absl::Status Runtime::DestroyContext(void* context) {
   std::vector<std::shared_ptr<Stream>> streams;
   Teardown teardown;
   {
-    absl::MutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     auto it = contexts_.find(context);
     if (it == contexts_.end()) {
       return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live context");
@@ -321,7 +321,7 @@ absl::Status Runtime::DestroyContext(void* context) {
 }
 
 absl::Status Runtime::SetCurrentContext(void* context) {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   auto it = contexts_.find(context);
   if (it == contexts_.end()) {
     return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live context");
@@ -374,7 +374,7 @@ absl::StatusOr<void*> Runtime::CreateStream(uint32_t priority,
   ASCEND_ASSIGN_OR_RETURN(
       uint32_t id, AllocateId(ctx->device_id(), device::ResourceKind::kStream));
   auto stream = std::make_shared<Stream>(ctx->device_id(), id, flags, priority);
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   if (!ctx->alive()) {
     ReleaseId(ctx->device_id(), device::ResourceKind::kStream, id);
     return Error(ACL_ERROR_RT_CONTEXT_NULL, "context destroyed concurrently");
@@ -386,7 +386,7 @@ absl::StatusOr<void*> Runtime::CreateStream(uint32_t priority,
 absl::Status Runtime::DestroyStream(void* handle, bool force) {
   std::shared_ptr<Stream> stream;
   {
-    absl::MutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     auto it = streams_.find(handle);
     if (it == streams_.end()) {
       return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live stream");
@@ -414,7 +414,7 @@ absl::StatusOr<std::shared_ptr<Stream>> Runtime::ResolveStream(void* handle) {
     ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
     return ctx->default_stream_;
   }
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   auto it = streams_.find(handle);
   if (it == streams_.end()) {
     return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live stream");
@@ -460,7 +460,7 @@ absl::Status Runtime::SetStreamFailureMode(void* handle, uint64_t mode) {
 
 std::vector<int32_t> Runtime::OpenDevices() const {
   std::vector<int32_t> open;
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   for (int32_t id = 0; id < device_count_; ++id) {
     if (devices_[id].device) open.push_back(id);
   }
@@ -470,7 +470,7 @@ std::vector<int32_t> Runtime::OpenDevices() const {
 absl::Status Runtime::DrainAllStreams(absl::Time deadline) {
   std::vector<std::shared_ptr<Stream>> streams;
   {
-    absl::MutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     for (auto& [handle, entry] : streams_) streams.push_back(entry.stream);
   }
   for (auto& stream : streams) {
@@ -488,13 +488,13 @@ absl::Status Runtime::DrainAllStreams(absl::Time deadline) {
 
 std::shared_ptr<device::Device> Runtime::DeviceObject(int32_t device_id) const {
   if (device_id < 0 || device_id >= device_count_) return nullptr;
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   return devices_[device_id].device;
 }
 
 absl::StatusOr<ResourceTables> Runtime::SaveTables(int32_t device_id) const {
   ResourceTables tables;
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   if (!devices_[device_id].device) {
     return Error(ACL_ERROR_RT_CONTEXT_NULL, "device is not open");
   }
@@ -530,7 +530,7 @@ absl::Status Runtime::RestoreTables(int32_t device_id,
   for (auto& [id, state] : tables.notifies) {
     ASCEND_RETURN_IF_ERROR(device->ClaimId(device::ResourceKind::kNotify, id));
   }
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   for (auto& [id, state] : tables.events) {
     for (auto& [handle, event] : events_) {
       if (event->device_id() == device_id && event->id() == id) {
@@ -549,7 +549,7 @@ absl::Status Runtime::RestoreTables(int32_t device_id,
 }
 
 void Runtime::MarkDeviceHealthy(int32_t device_id) {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   if (device_id >= 0 && device_id < device_count_) {
     devices_[device_id].abnormal = false;
   }
@@ -558,7 +558,7 @@ void Runtime::MarkDeviceHealthy(int32_t device_id) {
 void Runtime::OnHealthEvent(const device::HealthEvent& event) {
   LOG(WARNING) << "device " << event.device_id
                << " health event: " << event.description;
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   if (event.device_id >= 0 && event.device_id < device_count_ &&
       event.device_abnormal) {
     devices_[event.device_id].abnormal = true;

@@ -30,6 +30,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "device/base/mutex.h"
 #include "absl/time/time.h"
 #include "acl/acl_rt.h"
 #include "device/device.h"
@@ -230,7 +231,7 @@ class Runtime {
   std::unique_ptr<device::Backend> backend_;
   const int32_t device_count_;
 
-  mutable absl::Mutex mu_;
+  mutable ascend::Mutex mu_;
   std::vector<DeviceEntry> devices_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<const void*, std::shared_ptr<Context>> contexts_
       ABSL_GUARDED_BY(mu_);
@@ -242,7 +243,7 @@ class Runtime {
   absl::flat_hash_map<const void*, size_t> host_allocations_
       ABSL_GUARDED_BY(mu_);
 
-  absl::Mutex epoch_mu_;
+  ascend::Mutex epoch_mu_;
   uint64_t memory_epoch_ ABSL_GUARDED_BY(epoch_mu_) = 0;
 
   ReportHub reports_;

@@ -15,14 +15,14 @@ Stream::Stream(int32_t device_id, uint32_t id, uint32_t flags,
 Stream::~Stream() {
   Abort();
   {
-    absl::MutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     shutdown_ = true;
   }
   executor_.join();
 }
 
 void Stream::Enqueue(Task task) {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   queue_.push_back(std::move(task));
   ++enqueued_;
 }
@@ -32,7 +32,7 @@ void Stream::Run() {
     Task task;
     bool skip = false;
     {
-      absl::MutexLock lock(&mu_);
+      ascend::MutexLock lock(&mu_);
       mu_.Await(absl::Condition(
           +[](Stream* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
             return s->shutdown_ || !s->queue_.empty();
@@ -49,7 +49,7 @@ void Stream::Run() {
     } else if (task.run) {
       status = task.run();
     }
-    absl::MutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     if (!status.ok() && error_.ok()) {
       error_ = absl::Status(status.code(),
                             absl::StrCat("stream ", id_, ": ", status.message()));
@@ -62,7 +62,7 @@ void Stream::Run() {
 }
 
 absl::Status Stream::Synchronize(absl::Time deadline) {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   const uint64_t target = enqueued_;
   struct Args {
     Stream* s;
@@ -86,12 +86,12 @@ absl::Status Stream::Synchronize(absl::Time deadline) {
 }
 
 bool Stream::Idle() const {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   return finished_ == enqueued_;
 }
 
 void Stream::SetStopOnFailure(bool stop) {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   stop_on_failure_ = stop;
 }
 
@@ -103,7 +103,7 @@ void Stream::Abort() {
 void Stream::DiscardPending() {
   std::deque<Task> discarded;
   {
-    absl::MutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     discarded.swap(queue_);
     finished_ += discarded.size();
   }

@@ -21,6 +21,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
+#include "device/base/mutex.h"
 #include "absl/time/time.h"
 
 namespace ascend::rt {
@@ -69,7 +70,7 @@ class Stream {
   const uint32_t flags_;
   const uint32_t priority_;
 
-  mutable absl::Mutex mu_;
+  mutable ascend::Mutex mu_;
   std::deque<Task> queue_ ABSL_GUARDED_BY(mu_);
   uint64_t enqueued_ ABSL_GUARDED_BY(mu_) = 0;
   uint64_t finished_ ABSL_GUARDED_BY(mu_) = 0;

@@ -19,7 +19,7 @@ constexpr absl::Duration kWaitSlice = absl::Milliseconds(20);
 
 absl::StatusOr<std::shared_ptr<Event>> Runtime::ResolveEvent(
     void* event) const {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   auto it = events_.find(event);
   if (it == events_.end()) {
     return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live event");
@@ -29,7 +29,7 @@ absl::StatusOr<std::shared_ptr<Event>> Runtime::ResolveEvent(
 
 absl::StatusOr<std::shared_ptr<Notify>> Runtime::ResolveNotify(
     void* notify) const {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   auto it = notifies_.find(notify);
   if (it == notifies_.end()) {
     return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live notify");
@@ -42,7 +42,7 @@ absl::StatusOr<void*> Runtime::CreateEvent(uint32_t flags) {
   ASCEND_ASSIGN_OR_RETURN(uint32_t id,
                           AllocateId(device_id, device::ResourceKind::kEvent));
   auto event = std::make_shared<Event>(device_id, id, flags);
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   events_[event.get()] = event;
   return event.get();
 }
@@ -50,7 +50,7 @@ absl::StatusOr<void*> Runtime::CreateEvent(uint32_t flags) {
 absl::Status Runtime::DestroyEvent(void* handle) {
   std::shared_ptr<Event> event;
   {
-    absl::MutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     auto it = events_.find(handle);
     if (it == events_.end()) {
       return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live event");
@@ -149,13 +149,13 @@ absl::StatusOr<void*> Runtime::CreateNotify(uint64_t flags) {
   ASCEND_ASSIGN_OR_RETURN(uint32_t id,
                           AllocateId(device_id, device::ResourceKind::kNotify));
   auto notify = std::make_shared<Notify>(device_id, id);
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   notifies_[notify.get()] = notify;
   return notify.get();
 }
 
 absl::Status Runtime::DestroyNotify(void* handle) {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   auto it = notifies_.find(handle);
   if (it == notifies_.end()) {
     return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live notify");

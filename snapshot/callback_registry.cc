@@ -25,7 +25,7 @@ absl::Status CallbackRegistry::Register(int32_t stage,
                                         rtSnapShotCallBack callback,
                                         void* args) {
   if (absl::Status s = CheckArgs(stage, callback); !s.ok()) return s;
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   for (const Entry& e : stages_[stage]) {
     if (e.callback == callback) {
       return rt::Error(ACL_ERROR_SNAPSHOT_REGISTER_CALLBACK_FAILED,
@@ -40,7 +40,7 @@ absl::Status CallbackRegistry::Register(int32_t stage,
 absl::Status CallbackRegistry::Unregister(int32_t stage,
                                           rtSnapShotCallBack callback) {
   if (absl::Status s = CheckArgs(stage, callback); !s.ok()) return s;
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   std::vector<Entry>& list = stages_[stage];
   for (auto it = list.begin(); it != list.end(); ++it) {
     if (it->callback == callback) {
@@ -56,7 +56,7 @@ absl::Status CallbackRegistry::Invoke(int32_t stage,
                                       const std::vector<int32_t>& device_ids) {
   std::vector<Entry> entries;
   {
-    absl::MutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     entries = stages_[stage];
   }
   for (const Entry& e : entries) {
@@ -74,7 +74,7 @@ absl::Status CallbackRegistry::Invoke(int32_t stage,
 }
 
 int CallbackRegistry::Count(int32_t stage) const {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   if (stage < 0 || stage >= kStageCount) return 0;
   return static_cast<int>(stages_[stage].size());
 }

@@ -19,6 +19,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
+#include "device/base/mutex.h"
 #include "runtime/rt_snapshot.h"
 
 namespace ascend::snapshot {
@@ -45,7 +46,7 @@ class CallbackRegistry {
     rtSnapShotCallBack callback;
     void* args;
   };
-  mutable absl::Mutex mu_;
+  mutable ascend::Mutex mu_;
   std::array<std::vector<Entry>, kStageCount> stages_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -73,7 +73,7 @@ Coordinator& Coordinator::Get() {
 }
 
 uint64_t Coordinator::backup_bytes() const {
-  absl::MutexLock lock(&op_mu_);
+  ascend::MutexLock lock(&op_mu_);
   return backup_ ? backup_->total_bytes() : 0;
 }
 
@@ -107,7 +107,7 @@ absl::Status Coordinator::Lock() {
   if (InsideCallback()) {
     return ReentrantCall(ACL_ERROR_SNAPSHOT_LOCK_FAILED, "snapshot Lock");
   }
-  absl::MutexLock op(&op_mu_);
+  ascend::MutexLock op(&op_mu_);
   // The reference runs LOCK_PRE before looking at the state (CONTRACT 11).
   ASCEND_RETURN_IF_ERROR(InvokeStage(RT_SNAPSHOT_LOCK_PRE));
   const absl::Time start = absl::Now();
@@ -120,7 +120,7 @@ absl::Status Coordinator::Unlock() {
   if (InsideCallback()) {
     return ReentrantCall(ACL_ERROR_SNAPSHOT_UNLOCK_FAILED, "snapshot Unlock");
   }
-  absl::MutexLock op(&op_mu_);
+  ascend::MutexLock op(&op_mu_);
   ASCEND_RETURN_IF_ERROR(state_.Unlock());
   return InvokeStage(RT_SNAPSHOT_UNLOCK_POST);
 }
@@ -129,7 +129,7 @@ absl::Status Coordinator::Backup() {
   if (InsideCallback()) {
     return ReentrantCall(ACL_ERROR_SNAPSHOT_BACKUP_FAILED, "snapshot Backup");
   }
-  absl::MutexLock op(&op_mu_);
+  ascend::MutexLock op(&op_mu_);
   if (state_.state() != ProcessState::kLocked) {
     return Error(ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
                  absl::StrCat("backup needs state LOCKED, process is ",
@@ -250,7 +250,7 @@ absl::Status Coordinator::Restore() {
   if (InsideCallback()) {
     return ReentrantCall(ACL_ERROR_SNAPSHOT_RESTORE_FAILED, "snapshot Restore");
   }
-  absl::MutexLock op(&op_mu_);
+  ascend::MutexLock op(&op_mu_);
   if (state_.state() != ProcessState::kBackedUp || !backup_) {
     return Error(ACL_ERROR_SNAPSHOT_RESTORE_FAILED,
                  absl::StrCat("restore needs state BACKED_UP, process is ",
@@ -272,7 +272,36 @@ absl::Status Coordinator::Restore() {
   return absl::OkStatus();
 }
 
+// Health events queued before the devices are re-opened describe the state
+// this restore replaces (an injected memory loss, say). The health monitor is
+// parked while the process is locked and would only see them after Unlock,
+// marking a device abnormal that Restore has just brought back. They go to
+// the runtime now (logged, device marked abnormal), and each device restored
+// below is then marked healthy again; a device whose restore fails keeps the
+// mark. The monitor is parked (Lock waited for it), so nothing else reads the
+// queue meanwhile.
+void Coordinator::ConsumeStaleHealthEvents() {
+  device::Backend* backend = runtime_.backend();
+  if (backend == nullptr) return;
+  // An interrupt left pending by Lock's wake-up of the monitor can answer one
+  // wait with nothing, so the queue is empty only after two empty answers.
+  // Bounded in case another thread keeps injecting faults.
+  constexpr int kMaxEvents = 4096;
+  int empty_answers = 0;
+  for (int i = 0; i < kMaxEvents && empty_answers < 2; ++i) {
+    std::optional<device::HealthEvent> event =
+        backend->WaitHealthEvent(absl::ZeroDuration());
+    if (!event.has_value()) {
+      ++empty_answers;
+      continue;
+    }
+    empty_answers = 0;
+    runtime_.OnHealthEvent(*event);
+  }
+}
+
 absl::Status Coordinator::RestoreImage(const BackupImage& image) {
+  ConsumeStaleHealthEvents();
   // Re-open every device first: contents and ids are dropped, addresses
   // stay reserved. Then claim the same ids back.
   for (const DeviceImage& d : image.devices) {
@@ -352,7 +381,7 @@ absl::Status Coordinator::ParallelFor(
   workers = std::min(workers, n);
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};
-  absl::Mutex mu;
+  ascend::Mutex mu;
   absl::Status first;
   auto work = [&] {
     for (;;) {
@@ -361,7 +390,7 @@ absl::Status Coordinator::ParallelFor(
       if (i >= n) return;
       absl::Status s = fn(i);
       if (!s.ok()) {
-        absl::MutexLock lock(&mu);
+        ascend::MutexLock lock(&mu);
         if (first.ok()) first = s;
         failed.store(true, std::memory_order_relaxed);
         return;

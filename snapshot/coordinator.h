@@ -32,6 +32,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
+#include "device/base/mutex.h"
 #include "runtime/global_state.h"
 #include "runtime/rt_snapshot.h"
 #include "runtime/runtime.h"
@@ -97,6 +98,9 @@ class Coordinator {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(op_mu_);
   absl::Status RestoreImage(const BackupImage& image)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(op_mu_);
+  // Hands the health events the backend queued while the process was locked
+  // to the runtime, before Restore replaces the device state they describe.
+  void ConsumeStaleHealthEvents() ABSL_EXCLUSIVE_LOCKS_REQUIRED(op_mu_);
   absl::Status RestoreDeviceMemory(const DeviceImage& image)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(op_mu_);
   std::unique_ptr<uint8_t[]> TakeBuffer(uint64_t size)
@@ -110,7 +114,7 @@ class Coordinator {
   CallbackRegistry& callbacks_;
   const Options options_;
 
-  mutable absl::Mutex op_mu_;
+  mutable ascend::Mutex op_mu_;
   std::unique_ptr<BackupImage> backup_ ABSL_GUARDED_BY(op_mu_);
   // Buffers of replaced backups, reused by size so a repeated backup does not
   // fault in fresh host pages every time.

@@ -47,7 +47,12 @@ class ABSL_LOCKABLE Mutex {
   void Await(const absl::Condition& cond) ABSL_EXCLUSIVE_LOCKS_REQUIRED(this) {
     std::unique_lock<std::mutex> lock(mu_, std::adopt_lock);
     ++waiters_;
-    while (!cond.Eval()) cv_.wait(lock);
+    if (!cond.Eval()) {
+      WakeOthersBeforeWaiting();
+      do {
+        cv_.wait(lock);
+      } while (!cond.Eval());
+    }
     --waiters_;
     lock.release();
   }
@@ -63,6 +68,7 @@ class ABSL_LOCKABLE Mutex {
     std::unique_lock<std::mutex> lock(mu_, std::adopt_lock);
     ++waiters_;
     bool result = cond.Eval();
+    if (!result) WakeOthersBeforeWaiting();
     while (!result &&
            cv_.wait_until(lock, until) != std::cv_status::timeout) {
       result = cond.Eval();
@@ -79,6 +85,13 @@ class ABSL_LOCKABLE Mutex {
   }
 
  private:
+  // Starting to wait releases the mutex, and what this thread changed while
+  // holding it may be what another waiter waits for (absl::Mutex re-checks
+  // waiters on every release, waiting included).
+  void WakeOthersBeforeWaiting() {
+    if (waiters_ > 1) cv_.notify_all();
+  }
+
   std::mutex mu_;
   std::condition_variable cv_;
   int waiters_ = 0;  // guarded by mu_

@@ -83,5 +83,58 @@ TEST(MutexTest, ManyWaitersAllWake) {
   EXPECT_EQ(woke.load(), 8);
 }
 
+// A thread that changes state and then waits must wake the waiters its
+// change satisfies, with no Unlock in between (absl::Mutex semantics).
+TEST(MutexTest, StartingToWaitWakesWaitersSatisfiedByThisThread) {
+  Mutex mu;
+  bool first_may_go = false;
+  bool second_may_go = false;
+  std::thread first([&] {
+    MutexLock lock(&mu);
+    mu.Await(absl::Condition(+[](bool* b) { return *b; }, &first_may_go));
+    second_may_go = true;  // satisfied by the main thread below
+  });
+  // Wait until `first` is blocked in Await.
+  for (;;) {
+    absl::SleepFor(absl::Milliseconds(5));
+    MutexLock lock(&mu);
+    if (!first_may_go) break;
+  }
+  absl::SleepFor(absl::Milliseconds(20));
+  {
+    MutexLock lock(&mu);
+    first_may_go = true;
+    // Now wait for `first` to react: our Await releases the mutex by waiting.
+    EXPECT_TRUE(mu.AwaitWithTimeout(
+        absl::Condition(+[](bool* b) { return *b; }, &second_may_go),
+        absl::Seconds(10)));
+  }
+  first.join();
+}
+
+TEST(MutexTest, WaitingThreadThatChangedStateWakesOtherWaiter) {
+  Mutex mu;
+  int parked = 0;
+  bool running = false;
+  std::thread parker([&] {
+    MutexLock lock(&mu);
+    ++parked;
+    mu.Await(absl::Condition(+[](bool* r) { return *r; }, &running));
+    --parked;  // then releases by returning (Unlock)
+  });
+  {
+    MutexLock lock(&mu);
+    ASSERT_TRUE(mu.AwaitWithTimeout(
+        absl::Condition(+[](int* p) { return *p == 1; }, &parked),
+        absl::Seconds(10)));
+    running = true;
+    // The parker can only run after we wait; it must then wake us.
+    EXPECT_TRUE(mu.AwaitWithTimeout(
+        absl::Condition(+[](int* p) { return *p == 0; }, &parked),
+        absl::Seconds(10)));
+  }
+  parker.join();
+}
+
 }  // namespace
 }  // namespace ascend
