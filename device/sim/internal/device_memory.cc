@@ -1,0 +1,136 @@
+#include "device/sim/internal/device_memory.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+
+namespace ascend::device::sim::internal {
+namespace {
+
+void* AsPointer(uint64_t addr) { return reinterpret_cast<void*>(addr); }
+
+// Returns [addr, addr + size) to the kernel; it reads as zero afterwards.
+// MADV_DONTNEED cannot fail on a private anonymous mapping we own, and
+// zero-filled fresh allocations depend on it, so failure is fatal.
+void DropPages(uint64_t addr, uint64_t size) {
+  if (madvise(AsPointer(addr), size, MADV_DONTNEED) != 0) {
+    std::fprintf(stderr,
+                 "fatal: madvise(MADV_DONTNEED) failed on simulated device "
+                 "memory: %s\n",
+                 std::strerror(errno));
+    std::abort();
+  }
+}
+
+// Best effort: if the kernel runs out of mappings the range stays
+// accessible, which only loses stray-access detection (contents are zero).
+void Protect(uint64_t addr, uint64_t size) {
+  (void)mprotect(AsPointer(addr), size, PROT_NONE);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<DeviceMemory>> DeviceMemory::Reserve(
+    uint64_t capacity) {
+  if (capacity == 0) {
+    return absl::InvalidArgumentError("device memory capacity must not be 0");
+  }
+  if (capacity > (uint64_t{1} << 56)) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("cannot reserve ", capacity, " bytes of address space"));
+  }
+  const uint64_t size = (capacity + kChunkSize - 1) / kChunkSize * kChunkSize;
+  // Over-reserve by one chunk and trim, so the window is chunk-aligned.
+  const uint64_t span = size + kChunkSize;
+  void* raw = mmap(nullptr, span, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (raw == MAP_FAILED) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("cannot reserve ", size,
+                     " bytes of address space for a simulated device: ",
+                     std::strerror(errno)));
+  }
+  const uint64_t start = reinterpret_cast<uint64_t>(raw);
+  const uint64_t base = (start + kChunkSize - 1) / kChunkSize * kChunkSize;
+  if (base > start) munmap(raw, base - start);
+  const uint64_t tail = start + span - (base + size);
+  if (tail > 0) munmap(AsPointer(base + size), tail);
+  return std::unique_ptr<DeviceMemory>(new DeviceMemory(base, size));
+}
+
+DeviceMemory::DeviceMemory(uint64_t base, uint64_t size)
+    : base_(base), size_(size), chunk_users_(size / kChunkSize, 0) {}
+
+DeviceMemory::~DeviceMemory() { munmap(AsPointer(base_), size_); }
+
+absl::Status DeviceMemory::Commit(uint64_t addr, uint64_t size) {
+  const uint64_t first = (addr - base_) / kChunkSize;
+  const uint64_t last = (addr - base_ + size - 1) / kChunkSize;
+  // Unprotect each run of unused chunks with one call.
+  std::vector<std::pair<uint64_t, uint64_t>> opened;  // [first, last] chunks
+  uint64_t c = first;
+  while (c <= last) {
+    if (chunk_users_[c] != 0) {
+      ++c;
+      continue;
+    }
+    const uint64_t run = c;
+    while (c <= last && chunk_users_[c] == 0) ++c;
+    if (mprotect(AsPointer(base_ + run * kChunkSize), (c - run) * kChunkSize,
+                 PROT_READ | PROT_WRITE) != 0) {
+      const int error = errno;
+      for (const auto& [from, to] : opened) {
+        Protect(base_ + from * kChunkSize, (to - from + 1) * kChunkSize);
+      }
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "cannot map simulated device memory: ", std::strerror(error)));
+    }
+    opened.emplace_back(run, c - 1);
+  }
+  for (c = first; c <= last; ++c) ++chunk_users_[c];
+  return absl::OkStatus();
+}
+
+void DeviceMemory::Release(uint64_t addr, uint64_t size) {
+  const uint64_t end = addr + size;
+  const uint64_t first = (addr - base_) / kChunkSize;
+  const uint64_t last = (end - 1 - base_) / kChunkSize;
+  uint64_t c = first;
+  while (c <= last) {
+    if (--chunk_users_[c] != 0) {
+      // Still used by another range: zero just our part of it.
+      const uint64_t chunk = base_ + c * kChunkSize;
+      const uint64_t from = addr > chunk ? addr : chunk;
+      const uint64_t to = end < chunk + kChunkSize ? end : chunk + kChunkSize;
+      std::memset(AsPointer(from), 0, to - from);
+      ++c;
+      continue;
+    }
+    const uint64_t run = c++;
+    while (c <= last && chunk_users_[c] == 1) --chunk_users_[c++];
+    DropPages(base_ + run * kChunkSize, (c - run) * kChunkSize);
+    Protect(base_ + run * kChunkSize, (c - run) * kChunkSize);
+  }
+}
+
+void DeviceMemory::ReleaseAll() {
+  DropPages(base_, size_);
+  Protect(base_, size_);
+  std::fill(chunk_users_.begin(), chunk_users_.end(), 0);
+}
+
+void DeviceMemory::ZeroAll() { DropPages(base_, size_); }
+
+}  // namespace ascend::device::sim::internal

@@ -1,0 +1,129 @@
+#include "device/sim/internal/device_memory.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "gtest/gtest.h"
+#include "testing/status_matchers.h"
+
+namespace ascend::device::sim::internal {
+namespace {
+
+constexpr uint64_t kChunk = DeviceMemory::kChunkSize;
+
+unsigned char* Bytes(uint64_t addr) {
+  return reinterpret_cast<unsigned char*>(addr);
+}
+
+// Number of resident pages in [addr, addr + size).
+size_t ResidentPages(uint64_t addr, uint64_t size) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> residency((size + page - 1) / page);
+  EXPECT_EQ(mincore(Bytes(addr), size, residency.data()), 0);
+  size_t resident = 0;
+  for (unsigned char r : residency) resident += r & 1;
+  return resident;
+}
+
+bool AllZero(uint64_t addr, uint64_t size) {
+  for (uint64_t i = 0; i < size; ++i) {
+    if (Bytes(addr)[i] != 0) return false;
+  }
+  return true;
+}
+
+TEST(DeviceMemoryTest, ReservesAChunkAlignedWindowWithoutCommitting) {
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<DeviceMemory> memory,
+                       DeviceMemory::Reserve(64ull << 30));
+  EXPECT_EQ(memory->base() % kChunk, 0u);
+  EXPECT_EQ(memory->size(), 64ull << 30);
+  EXPECT_EQ(ResidentPages(memory->base(), 64 * kChunk), 0u);
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<DeviceMemory> odd,
+                       DeviceMemory::Reserve(kChunk + 512));
+  EXPECT_EQ(odd->size(), 2 * kChunk);
+  EXPECT_EQ(DeviceMemory::Reserve(0).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(DeviceMemory::Reserve(~uint64_t{0}).status().code(),
+            absl::StatusCode::kResourceExhausted);
+}
+
+TEST(DeviceMemoryTest, ReleasedBytesInSharedChunksAreZeroedAndOthersKept) {
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<DeviceMemory> memory,
+                       DeviceMemory::Reserve(4 * kChunk));
+  const uint64_t a = memory->base();
+  const uint64_t b = a + 4096;
+  ASSERT_OK(memory->Commit(a, 4096));
+  ASSERT_OK(memory->Commit(b, 512));
+  std::memset(Bytes(a), 0x11, 4096);
+  std::memset(Bytes(b), 0x22, 512);
+  memory->Release(a, 4096);  // the chunk is still used by b
+  EXPECT_TRUE(AllZero(a, 4096));
+  EXPECT_EQ(Bytes(b)[0], 0x22);
+  EXPECT_EQ(Bytes(b)[511], 0x22);
+  ASSERT_OK(memory->Commit(a, 4096));
+  EXPECT_TRUE(AllZero(a, 4096));
+  memory->Release(a, 4096);
+  memory->Release(b, 512);
+}
+
+TEST(DeviceMemoryTest, ChunksNoLongerUsedAreReturnedToTheKernel) {
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<DeviceMemory> memory,
+                       DeviceMemory::Reserve(8 * kChunk));
+  // Spans chunks 1..3 partially: [1.5, 3.5) chunks.
+  const uint64_t addr = memory->base() + kChunk + kChunk / 2;
+  const uint64_t size = 2 * kChunk;
+  ASSERT_OK(memory->Commit(addr, size));
+  // A neighbour keeps chunk 3 in use.
+  const uint64_t neighbour = addr + size;
+  ASSERT_OK(memory->Commit(neighbour, 512));
+  std::memset(Bytes(addr), 0x5A, size);
+  std::memset(Bytes(neighbour), 0x6B, 512);
+  EXPECT_GT(ResidentPages(addr, size), 0u);
+  memory->Release(addr, size);
+  // Chunks 1 and 2 are gone; chunk 3 stays with its tail zeroed.
+  EXPECT_EQ(ResidentPages(memory->base() + kChunk, 2 * kChunk), 0u);
+  EXPECT_TRUE(AllZero(memory->base() + 3 * kChunk, kChunk / 2));
+  EXPECT_EQ(Bytes(neighbour)[0], 0x6B);
+  // Recommitting gives zeros again.
+  ASSERT_OK(memory->Commit(addr, size));
+  EXPECT_TRUE(AllZero(addr, size));
+}
+
+TEST(DeviceMemoryTest, ZeroAllKeepsAccessAndReleaseAllDropsEverything) {
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<DeviceMemory> memory,
+                       DeviceMemory::Reserve(4 * kChunk));
+  const uint64_t addr = memory->base() + 512;
+  ASSERT_OK(memory->Commit(addr, 3 * kChunk));
+  std::memset(Bytes(addr), 0x7F, 3 * kChunk);
+  memory->ZeroAll();
+  EXPECT_TRUE(AllZero(addr, 3 * kChunk));
+  std::memset(Bytes(addr), 0x7F, 3 * kChunk);  // still writable
+  memory->ReleaseAll();
+  EXPECT_EQ(ResidentPages(memory->base(), memory->size()), 0u);
+  // Usage counts are reset: one commit and one release make it inaccessible.
+  ASSERT_OK(memory->Commit(addr, 512));
+  EXPECT_TRUE(AllZero(addr, 512));
+  memory->Release(addr, 512);
+  EXPECT_EQ(ResidentPages(memory->base(), memory->size()), 0u);
+}
+
+TEST(DeviceMemoryDeathTest, UncommittedMemoryFaults) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<DeviceMemory> memory,
+                       DeviceMemory::Reserve(4 * kChunk));
+  ASSERT_OK(memory->Commit(memory->base(), 512));
+  memory->Release(memory->base(), 512);
+  volatile unsigned char* p = Bytes(memory->base() + kChunk);
+  EXPECT_DEATH(*p = 1, "");
+  volatile unsigned char* q = Bytes(memory->base());
+  EXPECT_DEATH(*q = 1, "");
+}
+
+}  // namespace
+}  // namespace ascend::device::sim::internal

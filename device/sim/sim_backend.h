@@ -1,0 +1,97 @@
+// The `sim` device backend: a simulated NPU whose device memory is host
+// memory (see CONTRACT.md decisions 22, 23, 25, 26 and §4).
+//
+//   ASCEND_ASSIGN_OR_RETURN(std::unique_ptr<Backend> backend,
+//                           sim::CreateSimBackend());   // reads the env
+//   ASCEND_ASSIGN_OR_RETURN(std::unique_ptr<Device> dev, backend->Open(0));
+//
+// Devices. `device_count` devices, each with `device_memory_bytes` of device
+// address space, reserved (mmap PROT_NONE, MAP_NORESERVE) when the device is
+// first opened and kept, at the same addresses, until the backend and every
+// device opened from it are gone. Memory is committed only when touched.
+// A DeviceAddr is the host address of the byte: HostPointer returns it, so
+// host code (the runtime's host functions) may read and write device memory
+// directly. Unallocated device memory is inaccessible (PROT_NONE in 2 MiB
+// chunks), so stray accesses fault.
+//
+// Memory. Sizes are rounded up to 512 B and blocks start on 512 B
+// boundaries (so every alignment up to 512 is implied; larger powers of two
+// are honoured as asked). Best-fit with coalescing. Fresh allocations are
+// zero-filled. GetMemoryInfo reports the capacity and the bytes Allocate can
+// still hand out: ranges kept reserved by Reopen are not free. Copies, fill
+// and checksum require the device range to lie inside one live allocation
+// (its requested size, not the rounding) and run at memcpy speed; copies
+// have memmove semantics. A zero-size copy of a valid address does nothing.
+// Checksum reads device memory in place (no copy) with the shared
+// device::Checksum (device/checksum.h: four independent multiply-rotate
+// lanes over 8-byte words, near memory bandwidth), so it equals the checksum
+// the runtime computes over a host copy of the same bytes.
+//
+// Ids. Per device and ResourceKind, the lowest free id in
+// [0, max_ids_per_kind); ClaimId of an id >= max_ids_per_kind is
+// kInvalidArgument. Reopen and closing drop every id.
+//
+// Reopen drops every allocation, its contents and every id, and keeps the
+// dropped ranges reserved until AllocateAt takes them back or the device is
+// closed (destroyed).
+//
+// Faults (InjectFault; any device id in range, open or not; never blocks):
+//  * kMemoryLoss: every byte of the device reads as zero at once;
+//    allocations stay live; a HealthEvent {id, description,
+//    device_abnormal=true} is queued.
+//  * kNextCopyFails: the next Copy*/CopyPeer touching the device (as
+//    destination, else as source) returns kDataLoss without copying.
+//  * kNextCopyCorrupts: the next such copy completes but flips (xor 0xFF) the
+//    middle byte of its destination, silently.
+// One-shot faults stay pending until a copy consumes them (including across
+// Reopen and close); invalid or zero-size copies do not consume them.
+//
+// Backup/RestoreProcessResources succeed and do nothing: the simulator keeps
+// no driver-side image; the runtime saves device memory itself.
+// CanAccessPeer is true for any two distinct valid devices; CopyPeer needs
+// two devices opened from the same backend.
+#ifndef ASCENDCL_DEVICE_SIM_SIM_BACKEND_H_
+#define ASCENDCL_DEVICE_SIM_SIM_BACKEND_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "device/device.h"
+
+namespace ascend::device::sim {
+
+inline constexpr absl::string_view kSimBackendName = "sim";
+
+struct SimConfig {
+  static constexpr int32_t kMaxDeviceCount = 1024;
+  static constexpr uint64_t kMaxDeviceMemoryBytes = uint64_t{1} << 44;
+
+  // ACLSIM_DEVICE_COUNT, in [0, kMaxDeviceCount].
+  int32_t device_count = 8;
+  // ACLSIM_DEVICE_MEMORY_MB (in MiB), per device; a non-zero multiple of
+  // 512 B up to kMaxDeviceMemoryBytes.
+  uint64_t device_memory_bytes = uint64_t{64} << 30;
+  // ACLSIM_SOC_NAME; must not be empty. The default names the chip the
+  // simulator imitates, marked as simulated.
+  std::string soc_name = "Ascend910B_sim";
+  // Ids per device and ResourceKind (not configurable from the environment).
+  uint32_t max_ids_per_kind = 65536;
+
+  // The defaults above, overridden by the environment variables named above
+  // when they are set and not empty. kInvalidArgument names a malformed or
+  // out-of-range variable.
+  static absl::StatusOr<SimConfig> FromEnvironment();
+};
+
+// The sim backend for `config`; kInvalidArgument when it is out of range.
+absl::StatusOr<std::unique_ptr<Backend>> CreateSimBackend(
+    const SimConfig& config);
+// The sim backend configured from the environment (SimConfig::FromEnvironment).
+absl::StatusOr<std::unique_ptr<Backend>> CreateSimBackend();
+
+}  // namespace ascend::device::sim
+
+#endif  // ASCENDCL_DEVICE_SIM_SIM_BACKEND_H_

@@ -1,0 +1,280 @@
+#include "device/sim/sim_device.h"
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/base/optimization.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "device/base/mutex.h"
+#include "device/base/status_macros.h"
+#include "device/checksum.h"
+#include "device/device.h"
+#include "device/sim/internal/range_allocator.h"
+#include "device/sim/internal/shared_mutex.h"
+
+namespace ascend::device::sim {
+namespace {
+
+using internal::RangeAllocator;
+
+void* AsPointer(DeviceAddr addr) { return reinterpret_cast<void*>(addr); }
+
+uint64_t Extent(uint64_t size) {
+  return (size + RangeAllocator::kGranularity - 1) &
+         ~(RangeAllocator::kGranularity - 1);
+}
+
+enum class CopyFault { kNone, kFail, kCorrupt };
+
+// Consumes the device's pending one-shot copy fault, if any. The relaxed
+// loads keep the common path to two plain reads.
+CopyFault TakeCopyFault(DeviceSlot& slot) {
+  if (ABSL_PREDICT_FALSE(slot.fail_next_copy.load(std::memory_order_relaxed)) &&
+      slot.fail_next_copy.exchange(false)) {
+    return CopyFault::kFail;
+  }
+  if (ABSL_PREDICT_FALSE(
+          slot.corrupt_next_copy.load(std::memory_order_relaxed)) &&
+      slot.corrupt_next_copy.exchange(false)) {
+    return CopyFault::kCorrupt;
+  }
+  return CopyFault::kNone;
+}
+
+absl::Status InjectedCopyFailure(int32_t device_id) {
+  return absl::DataLossError(absl::StrCat(
+      "copy on simulated device ", device_id, " failed (injected fault)"));
+}
+
+// The copy itself: memmove, then the injected corruption if any.
+void Move(void* dst, const void* src, uint64_t size, CopyFault fault) {
+  std::memmove(dst, src, size);
+  if (ABSL_PREDICT_FALSE(fault == CopyFault::kCorrupt)) {
+    static_cast<unsigned char*>(dst)[size / 2] ^= 0xFF;
+  }
+}
+
+}  // namespace
+
+SimDevice::SimDevice(std::shared_ptr<DeviceSlot> slot, uint64_t capacity,
+                     uint32_t max_ids_per_kind)
+    : slot_(std::move(slot)),
+      memory_(slot_->published_memory.load(std::memory_order_acquire)),
+      ranges_(memory_->base(), capacity),
+      stream_ids_(max_ids_per_kind),
+      event_ids_(max_ids_per_kind),
+      notify_ids_(max_ids_per_kind) {}
+
+SimDevice::~SimDevice() {
+  {
+    internal::WriterMutexLock lock(&mu_);
+    ranges_.Reset();
+    memory_->ReleaseAll();
+  }
+  MutexLock lock(&slot_->mu);
+  slot_->open = false;
+}
+
+absl::StatusOr<DeviceAddr> SimDevice::Allocate(uint64_t size,
+                                               uint64_t alignment) {
+  internal::WriterMutexLock lock(&mu_);
+  ASCEND_ASSIGN_OR_RETURN(const uint64_t addr,
+                          ranges_.FindFit(size, alignment));
+  ASCEND_RETURN_IF_ERROR(memory_->Commit(addr, Extent(size)));
+  absl::Status placed = ranges_.AllocateAt(addr, size);
+  if (!placed.ok()) {
+    memory_->Release(addr, Extent(size));
+    return placed;
+  }
+  return addr;
+}
+
+absl::Status SimDevice::AllocateAt(DeviceAddr addr, uint64_t size) {
+  internal::WriterMutexLock lock(&mu_);
+  ASCEND_RETURN_IF_ERROR(ranges_.CheckAllocateAt(addr, size));
+  ASCEND_RETURN_IF_ERROR(memory_->Commit(addr, Extent(size)));
+  absl::Status placed = ranges_.AllocateAt(addr, size);
+  if (!placed.ok()) memory_->Release(addr, Extent(size));
+  return placed;
+}
+
+absl::Status SimDevice::Free(DeviceAddr addr) {
+  internal::WriterMutexLock lock(&mu_);
+  ASCEND_ASSIGN_OR_RETURN(const RangeAllocator::Block block,
+                          ranges_.Free(addr));
+  memory_->Release(block.addr, block.extent);
+  return absl::OkStatus();
+}
+
+std::optional<Allocation> SimDevice::FindAllocation(DeviceAddr addr) const {
+  internal::ReaderMutexLock lock(&mu_);
+  std::optional<RangeAllocator::Block> block = ranges_.Find(addr);
+  if (!block.has_value()) return std::nullopt;
+  return Allocation{block->addr, block->size};
+}
+
+std::vector<Allocation> SimDevice::Allocations() const {
+  internal::ReaderMutexLock lock(&mu_);
+  std::vector<Allocation> allocations;
+  for (const RangeAllocator::Block& block : ranges_.Blocks()) {
+    allocations.push_back(Allocation{block.addr, block.size});
+  }
+  return allocations;
+}
+
+MemoryInfo SimDevice::GetMemoryInfo() const {
+  internal::ReaderMutexLock lock(&mu_);
+  return MemoryInfo{ranges_.capacity(), ranges_.free_bytes()};
+}
+
+absl::Status SimDevice::CheckRange(DeviceAddr addr, uint64_t size,
+                                   absl::string_view what) const {
+  std::optional<RangeAllocator::Block> block = ranges_.Find(addr);
+  if (ABSL_PREDICT_FALSE(!block.has_value() ||
+                         size > block->size - (addr - block->addr))) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        what, " range [0x", absl::Hex(addr), ", +", size,
+        ") is not inside one live allocation of simulated device ", id()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SimDevice::CopyToDevice(DeviceAddr dst, const void* src,
+                                     uint64_t size) {
+  internal::ReaderMutexLock lock(&mu_);
+  ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "destination"));
+  if (size == 0) return absl::OkStatus();
+  if (src == nullptr) {
+    return absl::InvalidArgumentError("host source is null");
+  }
+  const CopyFault fault = TakeCopyFault(*slot_);
+  if (fault == CopyFault::kFail) return InjectedCopyFailure(id());
+  Move(AsPointer(dst), src, size, fault);
+  return absl::OkStatus();
+}
+
+absl::Status SimDevice::CopyFromDevice(void* dst, DeviceAddr src,
+                                       uint64_t size) {
+  internal::ReaderMutexLock lock(&mu_);
+  ASCEND_RETURN_IF_ERROR(CheckRange(src, size, "source"));
+  if (size == 0) return absl::OkStatus();
+  if (dst == nullptr) {
+    return absl::InvalidArgumentError("host destination is null");
+  }
+  const CopyFault fault = TakeCopyFault(*slot_);
+  if (fault == CopyFault::kFail) return InjectedCopyFailure(id());
+  Move(dst, AsPointer(src), size, fault);
+  return absl::OkStatus();
+}
+
+absl::Status SimDevice::CopyWithinDevice(DeviceAddr dst, DeviceAddr src,
+                                         uint64_t size) {
+  internal::ReaderMutexLock lock(&mu_);
+  ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "destination"));
+  ASCEND_RETURN_IF_ERROR(CheckRange(src, size, "source"));
+  if (size == 0) return absl::OkStatus();
+  const CopyFault fault = TakeCopyFault(*slot_);
+  if (fault == CopyFault::kFail) return InjectedCopyFailure(id());
+  Move(AsPointer(dst), AsPointer(src), size, fault);
+  return absl::OkStatus();
+}
+
+// Lock order for two devices: ascending device id, so concurrent peer copies
+// in opposite directions cannot deadlock (the locks prefer writers: new
+// readers wait behind a waiting writer). The analysis cannot follow the
+// conditional locking.
+absl::Status SimDevice::CopyPeer(SimDevice& dst_device, DeviceAddr dst,
+                                 SimDevice& src_device, DeviceAddr src,
+                                 uint64_t size) {
+  if (&dst_device == &src_device) {
+    return dst_device.CopyWithinDevice(dst, src, size);
+  }
+  SimDevice& first =
+      dst_device.id() < src_device.id() ? dst_device : src_device;
+  SimDevice& second = &first == &dst_device ? src_device : dst_device;
+  internal::ReaderMutexLock first_lock(&first.mu_);
+  internal::ReaderMutexLock second_lock(&second.mu_);
+  ASCEND_RETURN_IF_ERROR(dst_device.CheckRange(dst, size, "destination"));
+  ASCEND_RETURN_IF_ERROR(src_device.CheckRange(src, size, "source"));
+  if (size == 0) return absl::OkStatus();
+  CopyFault fault = TakeCopyFault(*dst_device.slot_);
+  if (fault == CopyFault::kNone) fault = TakeCopyFault(*src_device.slot_);
+  if (fault == CopyFault::kFail) {
+    return absl::DataLossError(
+        absl::StrCat("peer copy from simulated device ", src_device.id(),
+                     " to ", dst_device.id(), " failed (injected fault)"));
+  }
+  Move(AsPointer(dst), AsPointer(src), size, fault);
+  return absl::OkStatus();
+}
+
+absl::Status SimDevice::Fill(DeviceAddr dst, uint8_t value, uint64_t size) {
+  internal::ReaderMutexLock lock(&mu_);
+  ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "fill"));
+  std::memset(AsPointer(dst), value, size);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<uint64_t> SimDevice::Checksum(DeviceAddr addr, uint64_t size) {
+  internal::ReaderMutexLock lock(&mu_);
+  ASCEND_RETURN_IF_ERROR(CheckRange(addr, size, "checksum"));
+  return device::Checksum(AsPointer(addr), size);
+}
+
+void* SimDevice::HostPointer(DeviceAddr addr) {
+  internal::ReaderMutexLock lock(&mu_);
+  return ranges_.Find(addr).has_value() ? AsPointer(addr) : nullptr;
+}
+
+absl::StatusOr<internal::IdAllocator*> SimDevice::Ids(ResourceKind kind) {
+  switch (kind) {
+    case ResourceKind::kStream:
+      return &stream_ids_;
+    case ResourceKind::kEvent:
+      return &event_ids_;
+    case ResourceKind::kNotify:
+      return &notify_ids_;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown resource kind ", static_cast<int>(kind)));
+}
+
+absl::StatusOr<uint32_t> SimDevice::AllocateId(ResourceKind kind) {
+  MutexLock lock(&ids_mu_);
+  ASCEND_ASSIGN_OR_RETURN(internal::IdAllocator * ids, Ids(kind));
+  return ids->Allocate();
+}
+
+absl::Status SimDevice::ClaimId(ResourceKind kind, uint32_t id) {
+  MutexLock lock(&ids_mu_);
+  ASCEND_ASSIGN_OR_RETURN(internal::IdAllocator * ids, Ids(kind));
+  return ids->Claim(id);
+}
+
+void SimDevice::ReleaseId(ResourceKind kind, uint32_t id) {
+  MutexLock lock(&ids_mu_);
+  absl::StatusOr<internal::IdAllocator*> ids = Ids(kind);
+  if (ids.ok()) (*ids)->Release(id);
+}
+
+absl::Status SimDevice::Reopen() {
+  {
+    internal::WriterMutexLock lock(&mu_);
+    ranges_.ReserveAll();
+    memory_->ReleaseAll();
+  }
+  MutexLock lock(&ids_mu_);
+  stream_ids_.Reset();
+  event_ids_.Reset();
+  notify_ids_.Reset();
+  return absl::OkStatus();
+}
+
+}  // namespace ascend::device::sim

@@ -1,0 +1,115 @@
+// Private to //device/sim: one opened simulated device, and the per-device
+// state that outlives it (the reserved memory window and pending faults).
+// See sim_backend.h for the behaviour.
+#ifndef ASCENDCL_DEVICE_SIM_SIM_DEVICE_H_
+#define ASCENDCL_DEVICE_SIM_SIM_DEVICE_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "device/base/mutex.h"
+#include "device/device.h"
+#include "device/sim/internal/device_memory.h"
+#include "device/sim/internal/id_allocator.h"
+#include "device/sim/internal/range_allocator.h"
+#include "device/sim/internal/shared_mutex.h"
+
+namespace ascend::device::sim {
+
+// What a backend keeps per device id, shared with the device while it is
+// open (so either may go first).
+struct DeviceSlot {
+  DeviceSlot(int32_t id, const void* owner) : id(id), owner(owner) {}
+
+  const int32_t id;
+  const void* const owner;  // the backend that made the slot
+
+  Mutex mu;
+  bool open ABSL_GUARDED_BY(mu) = false;
+  // Reserved at the first Open, then kept for the slot's lifetime.
+  std::unique_ptr<internal::DeviceMemory> memory ABSL_GUARDED_BY(mu);
+  // `memory`, published for lock-free readers (fault injection).
+  std::atomic<internal::DeviceMemory*> published_memory{nullptr};
+
+  // One-shot copy faults (see sim_backend.h).
+  std::atomic<bool> fail_next_copy{false};
+  std::atomic<bool> corrupt_next_copy{false};
+};
+
+class SimDevice final : public Device {
+ public:
+  // `slot` must be marked open with its memory reserved (at least
+  // `capacity` bytes).
+  SimDevice(std::shared_ptr<DeviceSlot> slot, uint64_t capacity,
+            uint32_t max_ids_per_kind);
+  ~SimDevice() override;
+
+  int32_t id() const override { return slot_->id; }
+
+  absl::StatusOr<DeviceAddr> Allocate(uint64_t size,
+                                      uint64_t alignment) override;
+  absl::Status Free(DeviceAddr addr) override;
+  std::optional<Allocation> FindAllocation(DeviceAddr addr) const override;
+  std::vector<Allocation> Allocations() const override;
+  MemoryInfo GetMemoryInfo() const override;
+
+  absl::Status CopyToDevice(DeviceAddr dst, const void* src,
+                            uint64_t size) override;
+  absl::Status CopyFromDevice(void* dst, DeviceAddr src,
+                              uint64_t size) override;
+  absl::Status CopyWithinDevice(DeviceAddr dst, DeviceAddr src,
+                                uint64_t size) override;
+  absl::Status Fill(DeviceAddr dst, uint8_t value, uint64_t size) override;
+  absl::StatusOr<uint64_t> Checksum(DeviceAddr addr, uint64_t size) override;
+  void* HostPointer(DeviceAddr addr) override;
+
+  absl::StatusOr<uint32_t> AllocateId(ResourceKind kind) override;
+  absl::Status ClaimId(ResourceKind kind, uint32_t id) override;
+  void ReleaseId(ResourceKind kind, uint32_t id) override;
+
+  absl::Status Reopen() override;
+  absl::Status AllocateAt(DeviceAddr addr, uint64_t size) override;
+
+  const void* owner() const { return slot_->owner; }
+
+  // Copies between two devices of the same backend (Backend::CopyPeer).
+  // Locks both devices in ascending id order, which the analysis cannot
+  // follow.
+  static absl::Status CopyPeer(SimDevice& dst_device, DeviceAddr dst,
+                               SimDevice& src_device, DeviceAddr src,
+                               uint64_t size) ABSL_NO_THREAD_SAFETY_ANALYSIS;
+
+ private:
+  // kInvalidArgument unless [addr, addr + size) lies in one live allocation.
+  absl::Status CheckRange(DeviceAddr addr, uint64_t size,
+                          absl::string_view what) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  absl::StatusOr<internal::IdAllocator*> Ids(ResourceKind kind)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(ids_mu_);
+
+  const std::shared_ptr<DeviceSlot> slot_;
+  internal::DeviceMemory* const memory_;
+
+  // Held shared by copies, fill and checksum (which may run in parallel) and
+  // exclusively by whatever changes the allocations. Copies therefore never
+  // race with a Free of the memory they touch.
+  mutable internal::SharedMutex mu_;
+  internal::RangeAllocator ranges_ ABSL_GUARDED_BY(mu_);
+
+  // Separate so id traffic never waits for a long copy.
+  mutable Mutex ids_mu_;
+  internal::IdAllocator stream_ids_ ABSL_GUARDED_BY(ids_mu_);
+  internal::IdAllocator event_ids_ ABSL_GUARDED_BY(ids_mu_);
+  internal::IdAllocator notify_ids_ ABSL_GUARDED_BY(ids_mu_);
+};
+
+}  // namespace ascend::device::sim
+
+#endif  // ASCENDCL_DEVICE_SIM_SIM_DEVICE_H_

@@ -1,0 +1,77 @@
+#include "testing/device_conformance/device_conformance.h"
+
+#include <cstdint>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "device/device.h"
+#include "gtest/gtest.h"
+
+namespace ascend::device::conformance {
+
+std::string BackendName(
+    const ::testing::TestParamInfo<BackendUnderTest>& info) {
+  return info.param.name;
+}
+
+void PrintTo(const BackendUnderTest& backend, std::ostream* os) {
+  *os << backend.name;
+}
+
+void DeviceConformanceTest::SetUp() {
+  const BackendUnderTest& under_test = GetParam();
+  ASSERT_TRUE(under_test.factory)
+      << "backend " << under_test.name << " has no factory";
+  absl::StatusOr<std::unique_ptr<Backend>> backend =
+      under_test.factory(options_);
+  if (backend.status().code() == absl::StatusCode::kUnavailable ||
+      backend.status().code() == absl::StatusCode::kUnimplemented) {
+    GTEST_SKIP() << "backend " << under_test.name
+                 << " is not available here: " << backend.status();
+  }
+  ASSERT_TRUE(backend.ok()) << "cannot create backend " << under_test.name
+                            << ": " << backend.status();
+  ASSERT_NE(*backend, nullptr);
+  backend_ = std::move(backend).value();
+  if (backend_->DeviceCount() <= 0) {
+    GTEST_SKIP() << "backend " << under_test.name << " reports no devices";
+  }
+  absl::StatusOr<std::unique_ptr<Device>> device = backend_->Open(0);
+  ASSERT_TRUE(device.ok()) << "cannot open device 0: " << device.status();
+  device_ = std::move(device).value();
+  ASSERT_NE(device_, nullptr);
+}
+
+void DeviceConformanceTest::TearDown() {
+  // Devices go before their backend.
+  device_.reset();
+  backend_.reset();
+}
+
+std::vector<unsigned char> Pattern(size_t size, uint32_t seed) {
+  std::vector<unsigned char> data(size);
+  uint32_t x = seed * 2654435761u + 1;
+  if (x == 0) x = 1;  // xorshift's one fixed point
+  for (auto& byte : data) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    byte = static_cast<unsigned char>(x);
+  }
+  return data;
+}
+
+absl::StatusOr<std::vector<unsigned char>> ReadBack(Device& device,
+                                                    DeviceAddr addr,
+                                                    uint64_t size) {
+  std::vector<unsigned char> data(size);
+  absl::Status status = device.CopyFromDevice(data.data(), addr, size);
+  if (!status.ok()) return status;
+  return data;
+}
+
+}  // namespace ascend::device::conformance
