@@ -7,12 +7,12 @@
 namespace ascend::rt {
 
 uint64_t Event::BeginRecord() {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   return ++recorded_;
 }
 
 void Event::Complete(uint64_t seq) {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   if (seq > completed_) {
     completed_ = seq;
     timestamp_ = absl::Now();
@@ -20,12 +20,12 @@ void Event::Complete(uint64_t seq) {
 }
 
 uint64_t Event::LatestRecord() const {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   return recorded_;
 }
 
 bool Event::WaitFor(uint64_t seq, absl::Time deadline) const {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   struct Args {
     const Event* e;
     uint64_t seq;
@@ -40,51 +40,46 @@ bool Event::WaitFor(uint64_t seq, absl::Time deadline) const {
 }
 
 bool Event::IsComplete() const {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   return completed_ >= recorded_;
 }
 
 void Event::Reset() {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   timestamp_.reset();
 }
 
 std::optional<absl::Time> Event::Timestamp() const {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   if (completed_ < recorded_) return std::nullopt;
   return timestamp_;
 }
 
 Event::State Event::SaveState() const {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   return State{recorded_, completed_, timestamp_};
 }
 
 void Event::RestoreState(const State& state) {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   recorded_ = state.recorded;
   completed_ = state.completed;
   timestamp_ = state.timestamp;
 }
 
 void Notify::Record() {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   signaled_ = true;
 }
 
 absl::Status Notify::WaitAndReset(absl::Time deadline) {
-  absl::MutexLock lock(&mu_);
-  const uint64_t cancels = cancels_;
-  struct Args {
-    Notify* n;
-    uint64_t cancels;
-  } args{this, cancels};
+  ascend::MutexLock lock(&mu_);
   bool ok = mu_.AwaitWithDeadline(
       absl::Condition(
-          +[](Args* a) ABSL_NO_THREAD_SAFETY_ANALYSIS {
-            return a->n->signaled_ || a->n->cancels_ != a->cancels;
+          +[](Notify* n) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+            return n->signaled_ || n->cancelled_;
           },
-          &args),
+          this),
       deadline);
   if (!ok) {
     return absl::DeadlineExceededError(
@@ -96,17 +91,17 @@ absl::Status Notify::WaitAndReset(absl::Time deadline) {
 }
 
 void Notify::Cancel() {
-  absl::MutexLock lock(&mu_);
-  ++cancels_;
+  ascend::MutexLock lock(&mu_);
+  cancelled_ = true;
 }
 
 bool Notify::SaveState() const {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   return signaled_;
 }
 
 void Notify::RestoreState(bool signaled) {
-  absl::MutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   signaled_ = signaled;
 }
 

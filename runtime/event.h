@@ -15,6 +15,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
+#include "device/base/mutex.h"
 #include "absl/time/time.h"
 
 namespace ascend::rt {
@@ -55,7 +56,7 @@ class Event {
   const int32_t device_id_;
   const uint32_t id_;
   const uint32_t flags_;
-  mutable absl::Mutex mu_;
+  mutable ascend::Mutex mu_;
   uint64_t recorded_ ABSL_GUARDED_BY(mu_) = 0;
   uint64_t completed_ ABSL_GUARDED_BY(mu_) = 0;
   std::optional<absl::Time> timestamp_ ABSL_GUARDED_BY(mu_);
@@ -71,7 +72,9 @@ class Notify {
   void Record();
   // Waits for a record then clears it. kDeadlineExceeded on timeout.
   absl::Status WaitAndReset(absl::Time deadline);
-  // Releases waiters without a record (stream discarded).
+  // Releases current and later waiters without a record: the notify was
+  // destroyed, so a wait queued before that but not yet started must not
+  // block its stream forever.
   void Cancel();
 
   bool SaveState() const;
@@ -80,9 +83,9 @@ class Notify {
  private:
   const int32_t device_id_;
   const uint32_t id_;
-  mutable absl::Mutex mu_;
+  mutable ascend::Mutex mu_;
   bool signaled_ ABSL_GUARDED_BY(mu_) = false;
-  uint64_t cancels_ ABSL_GUARDED_BY(mu_) = 0;
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace ascend::rt

@@ -358,8 +358,7 @@ absl::StatusOr<uint32_t> Runtime::AllocateId(int32_t device_id,
 
 void Runtime::ReleaseId(int32_t device_id, device::ResourceKind kind,
                         uint32_t id) {
-  // Called with or without mu_: devices_ entries are only replaced under
-  // mu_, and callers that do not hold it go through DeviceObject.
+  // Reads devices_: callers hold mu_.
   if (auto device = devices_[device_id].device) device->ReleaseId(kind, id);
 }
 
@@ -385,6 +384,7 @@ absl::StatusOr<void*> Runtime::CreateStream(uint32_t priority,
 
 absl::Status Runtime::DestroyStream(void* handle, bool force) {
   std::shared_ptr<Stream> stream;
+  std::weak_ptr<device::Device> owner;
   {
     ascend::MutexLock lock(&mu_);
     auto it = streams_.find(handle);
@@ -398,6 +398,7 @@ absl::Status Runtime::DestroyStream(void* handle, bool force) {
     stream = it->second.stream;
     streams_.erase(it);
     reports_.ForgetStream(handle);
+    owner = devices_[stream->device_id()].device;
   }
   if (force) {
     stream->Abort();
@@ -405,7 +406,12 @@ absl::Status Runtime::DestroyStream(void* handle, bool force) {
     // Pending work finishes first; its failure is not the destroy's.
     (void)stream->Synchronize(absl::InfiniteFuture());
   }
-  ReleaseId(stream->device_id(), device::ResourceKind::kStream, stream->id());
+  // The id goes back to the device instance that issued it. If the device
+  // was reset meanwhile, its ids went with it (and a re-opened device may
+  // have issued this id again, to another stream).
+  if (std::shared_ptr<device::Device> device = owner.lock()) {
+    device->ReleaseId(device::ResourceKind::kStream, stream->id());
+  }
   return absl::OkStatus();
 }
 

@@ -214,7 +214,8 @@ class Runtime {
   absl::StatusOr<std::shared_ptr<device::Device>> CurrentDevice();
   absl::StatusOr<uint32_t> AllocateId(int32_t device_id,
                                       device::ResourceKind kind);
-  void ReleaseId(int32_t device_id, device::ResourceKind kind, uint32_t id);
+  void ReleaseId(int32_t device_id, device::ResourceKind kind, uint32_t id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   Location Locate(const void* ptr) const;
   // Validates a copy and returns a function performing it.
   absl::StatusOr<std::function<absl::Status()>> PrepareCopy(

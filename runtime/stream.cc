@@ -28,11 +28,18 @@ void Stream::Enqueue(Task task) {
 }
 
 void Stream::Run() {
+  // One critical section per task: it records the previous task's result and
+  // takes the next one. Every release of mu_ wakes the threads waiting in
+  // Synchronize to re-check, so a second lock per task would double the
+  // wake-ups while a Synchronize waits on a long queue.
+  absl::Status status;
+  bool ran = false;
   for (;;) {
     Task task;
     bool skip = false;
     {
       ascend::MutexLock lock(&mu_);
+      if (ran) FinishLocked(std::move(status));
       mu_.Await(absl::Condition(
           +[](Stream* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
             return s->shutdown_ || !s->queue_.empty();
@@ -43,22 +50,26 @@ void Stream::Run() {
       queue_.pop_front();
       skip = stop_on_failure_ && !error_.ok();
     }
-    absl::Status status;
+    status = absl::OkStatus();
     if (skip) {
       if (task.cancel) task.cancel();
     } else if (task.run) {
       status = task.run();
     }
-    ascend::MutexLock lock(&mu_);
-    if (!status.ok() && error_.ok()) {
-      error_ = absl::Status(status.code(),
-                            absl::StrCat("stream ", id_, ": ", status.message()));
-      status.ForEachPayload([this](absl::string_view url, const absl::Cord& p) {
-        error_.SetPayload(url, p);
-      });
-    }
-    ++finished_;
+    ran = true;
   }
+}
+
+void Stream::FinishLocked(absl::Status status) {
+  if (!status.ok() && error_.ok()) {
+    absl::Status error(status.code(),
+                       absl::StrCat("stream ", id_, ": ", status.message()));
+    status.ForEachPayload([&error](absl::string_view url, const absl::Cord& p) {
+      error.SetPayload(url, p);
+    });
+    error_ = std::move(error);
+  }
+  ++finished_;
 }
 
 absl::Status Stream::Synchronize(absl::Time deadline) {

@@ -64,6 +64,8 @@ class Stream {
 
  private:
   void Run();
+  // Records a finished task's result.
+  void FinishLocked(absl::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const int32_t device_id_;
   const uint32_t id_;

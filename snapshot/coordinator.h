@@ -60,8 +60,12 @@ struct BackupImage {
 class Coordinator {
  public:
   struct Options {
-    // Bytes per verified copy chunk.
-    uint64_t chunk_bytes = 256 * 1024;
+    // Bytes per verified copy chunk. Measured (snapshot_benchmark's chunk
+    // sweep): from 512 KiB up, backups run about twice as fast as with
+    // 256 KiB chunks (long copies stream better); 1 MiB keeps each worker's
+    // working set (its chunk on both sides) small enough to stay in a
+    // many-core machine's share of the last-level cache for the checksums.
+    uint64_t chunk_bytes = uint64_t{1} << 20;
     // Worker threads for copies; 0 = one per core.
     int workers = 0;
     // Test seam: runs after a successful backup, before BACKUP_POST (e.g.

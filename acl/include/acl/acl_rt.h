@@ -575,8 +575,9 @@ typedef struct aclrtErrorInfo {
  *  ACL_ERROR_INVALID_PARAM (100000): a NULL argument, or a pkgName that is
  *    empty, "." or "..", or contains '/';
  *  ACL_ERROR_INVALID_FILE (100003): ASCEND_HOME_PATH unset or empty, no
- *    readable version.info for the package, or no non-empty Version= line
- *    (what CANN returns when a package is not installed);
+ *    readable version.info for the package, no Version= line, or an empty
+ *    value on the first one (what CANN returns when a package is not
+ *    installed);
  *  ACL_ERROR_INTERNAL_ERROR (500000): the version text has
  *    ACL_PKG_VERSION_MAX_SIZE characters or more (as CANN). */
 ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName,
@@ -596,8 +597,8 @@ ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
  * devices, that is when socVersion equals aclrtGetSocName() exactly (the
  * simulator is compatible only with its own name), else 0 (also when there
  * is no SoC name). Errors: 100000 for a NULL argument. */
-ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(
-    const char *socVersion, int32_t *canCompatible);
+ACL_FUNC_VISIBILITY aclError
+aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible);
 
 /* *value = ACL_DEV_FEATURE_SUPPORT or ACL_DEV_FEATURE_NOT_SUPPORT for one
  * feature of device deviceId. This runtime supports neither feature (no AI

@@ -1,0 +1,170 @@
+// ACL entry points: run mode, SoC name and compatibility, device
+// capabilities and error records, CANN attributes, data type sizes and
+// float16 conversion. None needs aclInit; none changes state.
+//
+// Entry points that can fail call InitLogging() first: without aclInit, a
+// failure is then logged as ASCEND_GLOBAL_LOG_LEVEL says (by default not at
+// all), not through glog's unconfigured defaults.
+#include <cstring>
+#include <iterator>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "acl/acl_base.h"
+#include "acl/acl_rt.h"
+#include "acl/api/api_util.h"
+#include "acl/sysinfo/float16.h"
+#include "runtime/base/logging.h"
+
+using ascend::acl::Runtime;
+
+namespace {
+
+// The attributes this runtime supports (see aclGetCannAttributeList).
+constexpr aclCannAttr kSupportedAttributes[] = {ACL_CANN_ATTR_INF_NAN};
+
+bool IsKnownAttribute(aclCannAttr attr) {
+  return attr == ACL_CANN_ATTR_INF_NAN || attr == ACL_CANN_ATTR_BF16 ||
+         attr == ACL_CANN_ATTR_JIT_COMPILE;
+}
+
+bool IsKnownFeature(aclrtDevFeatureType feature) {
+  return feature == ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV ||
+         feature == ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV;
+}
+
+aclError InvalidDevice(const char* api, int32_t device_id) {
+  return ascend::rt::ReportErrorCode(
+      api, ACL_ERROR_RT_INVALID_DEVICEID,
+      "device id " + std::to_string(device_id) + " is out of range");
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtGetRunMode(aclrtRunMode* runMode) {
+  ascend::rt::InitLogging();
+  ACL_REQUIRE_NOT_NULL(runMode);
+  *runMode = ACL_HOST;
+  return ACL_SUCCESS;
+}
+
+const char* aclrtGetSocName(void) {
+  // The backend is fixed for the life of the process, so is its name.
+  static const std::string* const name = [] {
+    auto* backend = Runtime().backend();
+    return new std::string(backend == nullptr ? "" : backend->SocName());
+  }();
+  return name->empty() ? nullptr : name->c_str();
+}
+
+aclError aclrtCheckArchCompatibility(const char* socVersion,
+                                     int32_t* canCompatible) {
+  ascend::rt::InitLogging();
+  ACL_REQUIRE_NOT_NULL(socVersion);
+  ACL_REQUIRE_NOT_NULL(canCompatible);
+  const char* own = aclrtGetSocName();
+  *canCompatible = own != nullptr && std::strcmp(own, socVersion) == 0 ? 1 : 0;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetDeviceCapability(int32_t deviceId,
+                                  aclrtDevFeatureType devFeatureType,
+                                  int32_t* value) {
+  ascend::rt::InitLogging();
+  ACL_REQUIRE_NOT_NULL(value);
+  if (deviceId < 0 || deviceId >= Runtime().DeviceCount()) {
+    return InvalidDevice(__func__, deviceId);
+  }
+  if (!IsKnownFeature(devFeatureType)) {
+    return ascend::rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                                       "unknown device feature type");
+  }
+  *value = ACL_DEV_FEATURE_NOT_SUPPORT;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
+  ascend::rt::InitLogging();
+  ACL_REQUIRE_NOT_NULL(errorInfo);
+  absl::StatusOr<bool> abnormal = Runtime().DeviceAbnormal(deviceId);
+  if (!abnormal.ok()) return ACL_RESULT(abnormal.status());
+  std::memset(errorInfo, 0, sizeof *errorInfo);
+  errorInfo->errorType = *abnormal ? ACL_RT_ERROR_OTHERS : ACL_RT_NO_ERROR;
+  return ACL_SUCCESS;
+}
+
+aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList,
+                                 size_t* num) {
+  ascend::rt::InitLogging();
+  ACL_REQUIRE_NOT_NULL(cannAttrList);
+  ACL_REQUIRE_NOT_NULL(num);
+  *cannAttrList = kSupportedAttributes;
+  *num = std::size(kSupportedAttributes);
+  return ACL_SUCCESS;
+}
+
+aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
+  ascend::rt::InitLogging();
+  ACL_REQUIRE_NOT_NULL(value);
+  if (!IsKnownAttribute(cannAttr)) {
+    return ascend::rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                                       "unknown CANN attribute");
+  }
+  *value = 0;
+  for (aclCannAttr supported : kSupportedAttributes) {
+    if (supported == cannAttr) *value = 1;
+  }
+  return ACL_SUCCESS;
+}
+
+size_t aclDataTypeSize(aclDataType dataType) {
+  switch (dataType) {
+    case ACL_INT8:
+    case ACL_UINT8:
+    case ACL_BOOL:
+    case ACL_HIFLOAT8:
+    case ACL_FLOAT8_E5M2:
+    case ACL_FLOAT8_E4M3FN:
+    case ACL_FLOAT8_E8M0:
+      return 1;
+    case ACL_FLOAT16:
+    case ACL_BF16:
+    case ACL_INT16:
+    case ACL_UINT16:
+      return 2;
+    case ACL_FLOAT:
+    case ACL_INT32:
+    case ACL_UINT32:
+    case ACL_COMPLEX32:
+      return 4;
+    case ACL_INT64:
+    case ACL_UINT64:
+    case ACL_DOUBLE:
+    case ACL_COMPLEX64:
+      return 8;
+    case ACL_COMPLEX128:
+      return 16;
+    case ACL_DT_UNDEFINED:
+    case ACL_STRING:
+    case ACL_INT4:
+    case ACL_UINT1:
+    case ACL_FLOAT6_E3M2:
+    case ACL_FLOAT6_E2M3:
+    case ACL_FLOAT4_E2M1:
+    case ACL_FLOAT4_E1M2:
+      return 0;
+  }
+  return 0;  // not an aclDataType value
+}
+
+aclFloat16 aclFloatToFloat16(float value) {
+  return ascend::acl::sysinfo::FloatToHalf(value);
+}
+
+float aclFloat16ToFloat(aclFloat16 value) {
+  return ascend::acl::sysinfo::HalfToFloat(value);
+}
+
+}  // extern "C"

@@ -1,0 +1,394 @@
+// CONTRACT §6: Backup and Restore of 1 GiB of device memory (integrity checks
+// included) against the machine's all-core memcpy of the same bytes, measured
+// in the same run; target >= 0.8x the memcpy throughput.
+//
+//   bazel run -c opt //snapshot:snapshot_benchmark
+//   bazel run -c opt //snapshot:snapshot_benchmark --
+//   --snapshot_bytes=268435456
+//
+// --snapshot_bytes=N (or SNAPSHOT_BENCHMARK_BYTES) sets the amount of device
+// memory (default 1 GiB), spread over four allocations. The program prints a
+// RATIO line per operation and exits non-zero if a benchmark failed or a
+// ratio could not be measured (not when a target is missed).
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclsim/aclsim.h"
+#include "benchmark/benchmark.h"
+#include "runtime/global_state.h"
+#include "runtime/rt_snapshot.h"
+#include "runtime/runtime.h"
+#include "snapshot/callback_registry.h"
+#include "snapshot/coordinator.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kAllocations = 4;
+
+uint64_t g_bytes = uint64_t{1} << 30;
+std::vector<void*> g_device;       // device allocations (host-addressable)
+std::vector<size_t> g_sizes;       // their sizes
+std::vector<uint8_t*> g_host_dst;  // memcpy baseline destinations
+bool g_setup_ok = false;
+double g_cold_backup_seconds = 0;  // the process's first backup
+
+double Seconds(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+uint8_t PatternByte(size_t allocation, size_t i) {
+  return static_cast<uint8_t>(i * 2654435761u >> 13 ^ allocation);
+}
+
+// Touches every page of a fresh host buffer so the baseline does not pay
+// first-touch page faults.
+uint8_t* NewTouchedBuffer(size_t size) {
+  auto* p = new uint8_t[size];
+  std::memset(p, 0, size);
+  return p;
+}
+
+bool Setup() {
+  if (aclrtSetDevice(0) != ACL_SUCCESS) return false;
+  const uint64_t per = g_bytes / kAllocations;
+  for (int a = 0; a < kAllocations; ++a) {
+    const size_t size =
+        a + 1 == kAllocations ? g_bytes - per * (kAllocations - 1) : per;
+    void* p = nullptr;
+    if (aclrtMalloc(&p, size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+      return false;
+    }
+    std::vector<uint8_t> host(size);
+    for (size_t i = 0; i < size; ++i) host[i] = PatternByte(a, i);
+    if (aclrtMemcpy(p, size, host.data(), size, ACL_MEMCPY_HOST_TO_DEVICE) !=
+        ACL_SUCCESS) {
+      return false;
+    }
+    g_device.push_back(p);
+    g_sizes.push_back(size);
+    g_host_dst.push_back(NewTouchedBuffer(size));
+  }
+  // The first backup of the process fills fresh host buffers (page faults);
+  // the coordinator keeps the buffers of replaced backups, so from the third
+  // backup on the buffers are warm. Time the cold one, then warm up.
+  for (int i = 0; i < 2; ++i) {
+    if (aclrtSnapShotProcessLock(getpid(), nullptr) != ACL_SUCCESS) {
+      return false;
+    }
+    const auto start = Clock::now();
+    const aclError backup = aclrtSnapShotProcessBackup(getpid(), nullptr);
+    if (i == 0) g_cold_backup_seconds = Seconds(start, Clock::now());
+    if (aclrtSnapShotProcessUnlock(getpid(), nullptr) != ACL_SUCCESS ||
+        backup != ACL_SUCCESS) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool DataIntact() {
+  for (size_t a = 0; a < g_device.size(); ++a) {
+    const auto* p = static_cast<const uint8_t*>(g_device[a]);
+    for (size_t i = 0; i < g_sizes[a]; i += 4093) {
+      if (p[i] != PatternByte(a, i)) return false;
+    }
+    if (p[g_sizes[a] - 1] != PatternByte(a, g_sizes[a] - 1)) return false;
+  }
+  return true;
+}
+
+int Pid() { return static_cast<int>(getpid()); }
+
+// --- Baseline: all-core memcpy of the same bytes
+// --------------------------------
+
+// Copies every device allocation (simulated device memory is host memory)
+// into a warm host buffer, split evenly over hardware_concurrency() threads.
+void BM_MemcpyAllCores(benchmark::State& state) {
+  if (!g_setup_ok) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  for (auto _ : state) {
+    const auto start = Clock::now();
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) {
+      pool.emplace_back([t, threads] {
+        for (size_t a = 0; a < g_device.size(); ++a) {
+          const size_t size = g_sizes[a];
+          const size_t begin = size * t / threads;
+          const size_t end = size * (t + 1) / threads;
+          std::memcpy(g_host_dst[a] + begin,
+                      static_cast<const uint8_t*>(g_device[a]) + begin,
+                      end - begin);
+        }
+      });
+    }
+    for (std::thread& th : pool) th.join();
+    state.SetIterationTime(Seconds(start, Clock::now()));
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * g_bytes));
+  state.counters["threads"] = threads;
+}
+BENCHMARK(BM_MemcpyAllCores)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// --- Backup
+// -----------------------------------------------------------------------
+
+void BM_Backup(benchmark::State& state) {
+  if (!g_setup_ok) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  for (auto _ : state) {
+    if (aclrtSnapShotProcessLock(Pid(), nullptr) != ACL_SUCCESS) {
+      state.SkipWithError("lock failed");
+      break;
+    }
+    const auto start = Clock::now();
+    const aclError backup = aclrtSnapShotProcessBackup(Pid(), nullptr);
+    const auto end = Clock::now();
+    if (aclrtSnapShotProcessUnlock(Pid(), nullptr) != ACL_SUCCESS ||
+        backup != ACL_SUCCESS) {
+      state.SkipWithError("backup or unlock failed");
+      break;
+    }
+    state.SetIterationTime(Seconds(start, end));
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * g_bytes));
+}
+BENCHMARK(BM_Backup)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// --- Restore
+// ----------------------------------------------------------------------
+
+// Each iteration: Lock, Backup, lose device memory (untimed), then the timed
+// Restore, which re-opens the device and copies every byte back, verified.
+void BM_Restore(benchmark::State& state) {
+  if (!g_setup_ok) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  for (auto _ : state) {
+    if (aclrtSnapShotProcessLock(Pid(), nullptr) != ACL_SUCCESS ||
+        aclrtSnapShotProcessBackup(Pid(), nullptr) != ACL_SUCCESS ||
+        aclsimInjectFault(0, ACLSIM_FAULT_DEVICE_MEMORY_LOSS) != ACL_SUCCESS) {
+      state.SkipWithError("lock, backup or fault injection failed");
+      break;
+    }
+    const auto start = Clock::now();
+    const aclError restore = aclrtSnapShotProcessRestore(Pid(), nullptr);
+    const auto end = Clock::now();
+    if (aclrtSnapShotProcessUnlock(Pid(), nullptr) != ACL_SUCCESS ||
+        restore != ACL_SUCCESS) {
+      state.SkipWithError("restore or unlock failed");
+      break;
+    }
+    state.SetIterationTime(Seconds(start, end));
+  }
+  if (!DataIntact()) state.SkipWithError("data differs after restore");
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * g_bytes));
+}
+BENCHMARK(BM_Restore)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// --- Chunk size sweep (private coordinator, same process state)
+// -----------------
+
+// Backup and Restore with `state.range(0)` KiB per verified chunk.
+void BM_BackupRestoreChunk(benchmark::State& state) {
+  if (!g_setup_ok) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  ascend::snapshot::CallbackRegistry registry;
+  ascend::snapshot::Coordinator::Options options;
+  options.chunk_bytes = static_cast<uint64_t>(state.range(0)) << 10;
+  ascend::snapshot::Coordinator coordinator(ascend::rt::Runtime::Get(),
+                                            ascend::rt::GlobalState::Get(),
+                                            registry, options);
+  double backup_seconds = 0;
+  double restore_seconds = 0;
+  // One Lock, Backup, memory loss, Restore, Unlock; false on failure.
+  auto round = [&](double* backup_s, double* restore_s) {
+    if (!coordinator.Lock().ok()) return false;
+    const auto start = Clock::now();
+    const bool backed_up = coordinator.Backup().ok();
+    const auto mid = Clock::now();
+    const bool lost =
+        aclsimInjectFault(0, ACLSIM_FAULT_DEVICE_MEMORY_LOSS) == ACL_SUCCESS;
+    const auto restore_start = Clock::now();
+    const bool restored = backed_up && lost && coordinator.Restore().ok();
+    const auto end = Clock::now();
+    *backup_s = Seconds(start, mid);
+    *restore_s = Seconds(restore_start, end);
+    return coordinator.Unlock().ok() && restored;
+  };
+  // Two untimed rounds, so the host buffers are warm.
+  double unused_b = 0;
+  double unused_r = 0;
+  if (!round(&unused_b, &unused_r) || !round(&unused_b, &unused_r)) {
+    state.SkipWithError("warm-up failed");
+    return;
+  }
+  for (auto _ : state) {
+    double b = 0;
+    double r = 0;
+    if (!round(&b, &r)) {
+      state.SkipWithError("backup, restore or unlock failed");
+      return;
+    }
+    backup_seconds += b;
+    restore_seconds += r;
+    state.SetIterationTime(b + r);
+  }
+  const double n = static_cast<double>(state.iterations());
+  state.counters["backup_GBps"] =
+      static_cast<double>(g_bytes) * n / backup_seconds / 1e9;
+  state.counters["restore_GBps"] =
+      static_cast<double>(g_bytes) * n / restore_seconds / 1e9;
+  if (!DataIntact()) state.SkipWithError("data differs after restore");
+}
+BENCHMARK(BM_BackupRestoreChunk)
+    ->Arg(256)
+    ->Arg(512)
+    ->Arg(1024)
+    ->Arg(4096)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+// --- Ratios
+// -----------------------------------------------------------------------
+
+// The console output plus the best per-iteration time of each benchmark that
+// ran without error.
+class RecordingReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& reports) override {
+    ConsoleReporter::ReportRuns(reports);
+    for (const Run& run : reports) {
+      if (run.run_type != Run::RT_Iteration || run.error_occurred ||
+          run.iterations <= 0) {
+        if (run.error_occurred) failed_ = true;
+        continue;
+      }
+      const double per_iteration =
+          run.real_accumulated_time / static_cast<double>(run.iterations);
+      auto [it, inserted] = best_.emplace(run.benchmark_name(), per_iteration);
+      if (!inserted) it->second = std::min(it->second, per_iteration);
+    }
+  }
+  bool Find(const std::string& prefix, double* seconds) const {
+    for (const auto& [name, value] : best_) {
+      if (name.rfind(prefix, 0) == 0) {
+        *seconds = value;
+        return true;
+      }
+    }
+    return false;
+  }
+  bool failed() const { return failed_; }
+
+ private:
+  std::map<std::string, double> best_;
+  bool failed_ = false;
+};
+
+// Prints the throughput ratio of `what` to the baseline; false if either
+// was not measured.
+bool PrintRatio(const RecordingReporter& r, const char* label, const char* what,
+                double target) {
+  double t = 0;
+  double base = 0;
+  if (!r.Find(what, &t) || !r.Find("BM_MemcpyAllCores", &base) || t <= 0 ||
+      base <= 0) {
+    std::printf("RATIO %s: not measured\n", label);
+    return false;
+  }
+  const double gbps = static_cast<double>(g_bytes) / t / 1e9;
+  const double base_gbps = static_cast<double>(g_bytes) / base / 1e9;
+  const double ratio = base / t;
+  std::printf(
+      "RATIO %s: %.2f GB/s vs all-core memcpy %.2f GB/s = %.2fx (target >= "
+      "%.1fx) %s\n",
+      label, gbps, base_gbps, ratio, target,
+      ratio >= target ? "MET" : "MISSED");
+  return true;
+}
+
+// Removes --snapshot_bytes=N from argv (benchmark rejects unknown flags).
+bool ParseBytes(int* argc, char** argv) {
+  if (const char* env = std::getenv("SNAPSHOT_BENCHMARK_BYTES")) {
+    g_bytes = std::strtoull(env, nullptr, 10);
+  }
+  int out = 1;
+  for (int i = 1; i < *argc; ++i) {
+    const char* kFlag = "--snapshot_bytes=";
+    if (std::strncmp(argv[i], kFlag, std::strlen(kFlag)) == 0) {
+      g_bytes = std::strtoull(argv[i] + std::strlen(kFlag), nullptr, 10);
+    } else {
+      argv[out++] = argv[i];
+    }
+  }
+  *argc = out;
+  return g_bytes >= kAllocations;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (!ParseBytes(&argc, argv)) {
+    std::fprintf(stderr, "bad --snapshot_bytes\n");
+    return 2;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  if (aclInit(nullptr) != ACL_SUCCESS) {
+    std::fprintf(stderr, "aclInit failed\n");
+    return 1;
+  }
+  g_setup_ok = Setup();
+  std::printf(
+      "snapshot benchmark: %llu bytes of device memory in %d "
+      "allocations, %u hardware threads\n",
+      static_cast<unsigned long long>(g_bytes), kAllocations,
+      std::thread::hardware_concurrency());
+  RecordingReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  std::printf("\n");
+  if (g_cold_backup_seconds > 0) {
+    std::printf(
+        "INFO first (cold) backup of the process, fresh host buffers: "
+        "%.2f GB/s\n",
+        static_cast<double>(g_bytes) / g_cold_backup_seconds / 1e9);
+  }
+  bool ok = g_setup_ok && !reporter.failed();
+  ok = PrintRatio(reporter, "Backup of device memory vs all-core memcpy",
+                  "BM_Backup", 0.8) &&
+       ok;
+  ok = PrintRatio(reporter, "Restore of device memory vs all-core memcpy",
+                  "BM_Restore", 0.8) &&
+       ok;
+  ok = DataIntact() && ok;
+  for (void* p : g_device) (void)aclrtFree(p);
+  for (uint8_t* p : g_host_dst) delete[] p;
+  (void)aclrtResetDeviceForce(0);
+  (void)aclFinalize();
+  if (!ok) std::printf("FAILED: a benchmark failed or was not measured\n");
+  return ok ? 0 : 1;
+}

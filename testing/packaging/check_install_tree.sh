@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Checks an ascendcl install tree made by tools/install.sh:
+#
+#   check_install_tree.sh PREFIX [VERSION_PROBE]
+#
+# the layout (headers, both library names as one file, environment scripts,
+# version.info, pkg-config and CMake files), that the environment scripts
+# export prefix-relative paths (also after the tree is moved), that the
+# version is the same everywhere, and that pkg-config reports a usable
+# compile and link line. VERSION_PROBE, when given, is a program printing
+# aclsysGetVersionStr and aclsysGetVersionNum for "runtime"; it must agree
+# with version.info. Prints one line per check; exits 1 if any failed.
+set -uo pipefail
+
+[[ $# -ge 1 && $# -le 2 ]] || {
+  echo "usage: $0 PREFIX [VERSION_PROBE]" >&2
+  exit 2
+}
+prefix=$(cd "$1" && pwd)
+probe="${2:-}"
+[[ -z "$probe" || "$probe" == /* ]] || probe="$PWD/$probe"
+failures=0
+
+pass() { echo "  ok    $*"; }
+fail() {
+  echo "  FAIL  $*"
+  failures=$((failures + 1))
+}
+check() {  # check DESCRIPTION COMMAND...
+  local what="$1"
+  shift
+  if "$@" >/dev/null 2>&1; then pass "$what"; else fail "$what"; fi
+}
+
+# --- Layout ----------------------------------------------------------------------
+for f in include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h \
+         include/acl/acl_base_rt.h include/acl/error_codes/rt_error_codes.h \
+         include/runtime/rt_snapshot.h include/aclsim/aclsim.h \
+         lib64/libascendcl.so set_env.sh bin/setenv.bash \
+         share/info/runtime/version.info lib64/pkgconfig/ascendcl.pc \
+         lib64/cmake/ascendcl/ascendclConfig.cmake \
+         lib64/cmake/ascendcl/ascendclConfigVersion.cmake \
+         share/cmake/ascendcl/ascendclConfig.cmake; do
+  check "$f" test -f "$prefix/$f"
+done
+check "lib64/libacl_rt.so is a symlink to libascendcl.so" \
+  test "$(readlink "$prefix/lib64/libacl_rt.so")" = libascendcl.so
+check "lib64/libascendcl.so is executable" test -x "$prefix/lib64/libascendcl.so"
+check "lib64/libascendcl.so exports aclsysGetVersionStr and aclrtGetSocName" \
+  bash -c "nm -D --defined-only '$prefix/lib64/libascendcl.so' |
+           grep -q ' T aclsysGetVersionStr\$' &&
+           nm -D --defined-only '$prefix/lib64/libascendcl.so' |
+           grep -q ' T aclrtGetSocName\$'"
+check "no absolute build path in the text files" \
+  bash -c "! grep -rl -e bazel-out -e execroot '$prefix/set_env.sh' \
+           '$prefix/bin' '$prefix/lib64/pkgconfig' '$prefix/lib64/cmake'"
+
+# --- One version everywhere ----------------------------------------------------------
+version=$(sed -n 's/^Version=//p' "$prefix/share/info/runtime/version.info" | head -1)
+check "version.info has a MAJOR.MINOR.PATCH Version= line ($version)" \
+  grep -Eq '^[0-9]+\.[0-9]+\.[0-9]+$' <<<"$version"
+check "ascendcl.pc has Version: $version" \
+  grep -qx "Version: $version" "$prefix/lib64/pkgconfig/ascendcl.pc"
+check "ascendclConfigVersion.cmake has $version" \
+  grep -q "set(PACKAGE_VERSION \"$version\")" \
+  "$prefix/lib64/cmake/ascendcl/ascendclConfigVersion.cmake"
+
+# --- Environment scripts ---------------------------------------------------------------
+# env_of TREE SCRIPT: the variables a clean bash gets from sourcing SCRIPT
+# (given relative to TREE) twice from /, one VAR=value per line.
+env_of() {
+  env -i PATH="$PATH" HOME="${HOME:-/}" LD_LIBRARY_PATH=/opt/other/lib \
+    bash -c 'cd / && source "$1/$2" && source "$1/$2" &&
+             for v in ASCEND_HOME_PATH ASCEND_INSTALL_PATH ASCEND_TOOLKIT_HOME \
+                      LD_LIBRARY_PATH PKG_CONFIG_PATH CMAKE_PREFIX_PATH; do
+               printf "%s=%s\n" "$v" "${!v:-}"
+             done' _ "$1" "$2"
+}
+expected_env() {
+  printf '%s\n' "ASCEND_HOME_PATH=$1" "ASCEND_INSTALL_PATH=$1" \
+    "ASCEND_TOOLKIT_HOME=$1" "LD_LIBRARY_PATH=$1/lib64:/opt/other/lib" \
+    "PKG_CONFIG_PATH=$1/lib64/pkgconfig" "CMAKE_PREFIX_PATH=$1"
+}
+check_env() {  # check_env TREE SCRIPT
+  local got
+  got=$(env_of "$1" "$2")
+  if [[ "$got" == "$(expected_env "$1")" ]]; then
+    pass "source $2 exports the tree's paths (once, however often sourced)"
+  else
+    fail "source $2 exports the tree's paths; got:"
+    sed 's/^/          /' <<<"$got"
+  fi
+}
+check_env "$prefix" set_env.sh
+check_env "$prefix" bin/setenv.bash
+
+# The tree is relocatable: a copy elsewhere describes itself.
+moved=$(mktemp -d "${TMPDIR:-/tmp}/ascendcl_moved.XXXXXX")
+trap 'rm -rf "$moved"' EXIT
+cp -a "$prefix" "$moved/tree"
+check_env "$moved/tree" set_env.sh
+check_env "$moved/tree" bin/setenv.bash
+# A shell that cannot tell the script's path gets an error, not wrong paths.
+sh_out=$(cd / && sh -c '. "$1"' _ "$moved/tree/set_env.sh" 2>&1)
+sh_status=$?
+check "sourcing set_env.sh from plain sh elsewhere fails with a message" \
+  test "$sh_status" -ne 0 -a -n "$sh_out"
+
+# --- pkg-config --------------------------------------------------------------------------
+if command -v pkg-config >/dev/null; then
+  pc() { PKG_CONFIG_PATH="$1/lib64/pkgconfig" pkg-config "${@:2}" ascendcl; }
+  check "pkg-config --modversion is $version" \
+    test "$(pc "$moved/tree" --modversion)" = "$version"
+  read -r cflags < <(pc "$moved/tree" --cflags)  # read trims the blanks
+  read -r libs < <(pc "$moved/tree" --libs)
+  incdir=${cflags#-I}
+  libdir=$(sed -n 's/^-L\([^ ]*\) .*/\1/p' <<<"$libs")
+  check "pkg-config --cflags names the moved tree's include/ ($cflags)" \
+    test "$(cd "$incdir" && pwd)" = "$moved/tree/include"
+  check "pkg-config --libs links -lascendcl from the moved tree's lib64/" \
+    bash -c "[[ '$libs' == *' -lascendcl' ]] &&
+             test \"\$(cd '$libdir' && pwd)\" = '$moved/tree/lib64'"
+else
+  fail "pkg-config is not installed (tools/setup.sh installs it)"
+fi
+
+# --- The API reads the installed version ---------------------------------------------------
+if [[ -n "$probe" ]]; then
+  out=$(env -i PATH="$PATH" bash -c 'source "$1/set_env.sh" && "$2"' _ \
+    "$moved/tree" "$probe" 2>/dev/null)
+  IFS=. read -r major minor patch <<<"$version"
+  num=$((major * 10000000 + minor * 100000 + patch * 1000))
+  check "aclsysGetVersionStr/Num(\"runtime\") report $version / $num" \
+    test "$out" = "$version $num"
+fi
+
+if [[ $failures -ne 0 ]]; then
+  echo "check_install_tree: $failures check(s) FAILED for $prefix"
+  exit 1
+fi
+echo "check_install_tree: all checks passed for $prefix"

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# Installs libascendcl.so and the public headers as a CANN-style tree:
+#
+#   bazel run //tools:install -- PREFIX
+#
+#   PREFIX/include/acl/...                 public ACL headers (#include "acl/acl.h")
+#   PREFIX/include/runtime/rt_snapshot.h   RT-layer snapshot header
+#   PREFIX/include/aclsim/aclsim.h         simulator control header
+#   PREFIX/lib64/libascendcl.so            the runtime library
+#   PREFIX/lib64/libacl_rt.so              symlink to libascendcl.so (CANN samples link either)
+#   PREFIX/lib64/pkgconfig/ascendcl.pc     pkg-config: `pkg-config --cflags --libs ascendcl`
+#   PREFIX/lib64/cmake/ascendcl/           CMake package: find_package(ascendcl) -> ascendcl::ascendcl
+#   PREFIX/share/cmake/ascendcl            symlink to it (Debian's CMake does not search lib64)
+#   PREFIX/set_env.sh, PREFIX/bin/setenv.bash
+#                                          `source` either: exports ASCEND_HOME_PATH,
+#                                          ASCEND_INSTALL_PATH, ASCEND_TOOLKIT_HOME, and
+#                                          prepends to LD_LIBRARY_PATH, PKG_CONFIG_PATH and
+#                                          CMAKE_PREFIX_PATH
+#   PREFIX/share/info/runtime/version.info "Version=<PACKAGE_VERSION>", read by
+#                                          aclsysGetVersionStr/Num("runtime")
+#
+# Every file locates the tree from its own path, so the tree can be moved or
+# copied after installation. Installing again over an existing tree replaces
+# these files and leaves others alone. A relative PREFIX is taken relative to
+# the directory `bazel run` was started from.
+#
+# Version scheme: MAJOR.MINOR is the CANN release whose runtime API the
+# headers follow (9.0: aclsysGetVersionStr/Num, the newest functions
+# implemented here, first shipped in CANN 9.0.0); PATCH counts this project's
+# releases at that API level. Applications gate on it as they do on CANN,
+# e.g. aclsysGetVersionNum("runtime") >= 80500000 for CANN 8.5 APIs.
+set -euo pipefail
+
+readonly PACKAGE_VERSION="9.0.0"
+
+usage() {
+  echo "usage: bazel run //tools:install -- PREFIX" >&2
+  exit 2
+}
+
+library=""
+manifest=""
+prefix=""
+for arg in "$@"; do
+  case "$arg" in
+    --library=*) library="${arg#*=}" ;;
+    --headers=*) manifest="${arg#*=}" ;;
+    -h | --help) usage ;;
+    -*) echo "install: unknown option $arg" >&2; usage ;;
+    *)
+      [[ -z "$prefix" ]] || usage
+      prefix="$arg"
+      ;;
+  esac
+done
+[[ -n "$prefix" && -n "$library" && -n "$manifest" ]] || usage
+
+# Inputs are runfiles paths: relative to the working directory under
+# `bazel run`, else under this script's runfiles tree.
+runfiles_root="."
+if [[ ! -f "$library" ]]; then
+  runfiles_root="${RUNFILES_DIR:-$0.runfiles}/ascendcl"
+fi
+resolve() {
+  local path="$runfiles_root/$1"
+  [[ -f "$path" ]] || { echo "install: missing input $1" >&2; exit 1; }
+  printf '%s\n' "$path"
+}
+library=$(resolve "$library")
+manifest=$(resolve "$manifest")
+
+if [[ "$prefix" != /* ]]; then
+  prefix="${BUILD_WORKING_DIRECTORY:-$PWD}/$prefix"
+fi
+mkdir -p "$prefix"
+prefix=$(cd "$prefix" && pwd -P)
+
+# --- Headers and library ------------------------------------------------------
+count=0
+while read -r include_path runfiles_path; do
+  [[ -n "$include_path" ]] || continue
+  install -D -m 0644 "$(resolve "$runfiles_path")" "$prefix/include/$include_path"
+  count=$((count + 1))
+done <"$manifest"
+[[ $count -gt 0 ]] || { echo "install: no headers in $manifest" >&2; exit 1; }
+
+install -D -m 0755 "$library" "$prefix/lib64/libascendcl.so"
+# A symlink, not a copy: a program linking both names then loads one library
+# (one runtime), since the loader recognises the same file.
+ln -sfn libascendcl.so "$prefix/lib64/libacl_rt.so"
+
+# --- Version ---------------------------------------------------------------------
+mkdir -p "$prefix/share/info/runtime"
+printf 'Version=%s\n' "$PACKAGE_VERSION" >"$prefix/share/info/runtime/version.info"
+
+# --- Environment scripts ------------------------------------------------------------
+# $1: the path from the script's directory up to the prefix.
+write_env_script() {
+  sed -e "s|@UP@|$1|" -e "s|@VERSION@|$PACKAGE_VERSION|" <<'EOF'
+# Environment for the ascendcl @VERSION@ install tree containing this file.
+# Source it from bash or zsh:  source <path>/set_env.sh
+if [ -n "${BASH_VERSION:-}" ]; then
+  eval '_ascendcl_env_file=${BASH_SOURCE[0]}'
+elif [ -n "${ZSH_VERSION:-}" ]; then
+  eval '_ascendcl_env_file=${(%):-%x}'
+else
+  _ascendcl_env_file=$0
+fi
+_ascendcl_prefix=$(CDPATH='' cd -- "$(dirname -- "$_ascendcl_env_file")@UP@" && pwd)
+unset _ascendcl_env_file
+if [ ! -f "$_ascendcl_prefix/lib64/libascendcl.so" ]; then
+  echo "ascendcl: cannot locate the install tree; source this file from bash or zsh" >&2
+  unset _ascendcl_prefix
+  return 1 2>/dev/null || exit 1
+fi
+export ASCEND_HOME_PATH="$_ascendcl_prefix"
+export ASCEND_INSTALL_PATH="$_ascendcl_prefix"
+export ASCEND_TOOLKIT_HOME="$_ascendcl_prefix"
+# Each directory goes first in its list, once however often this is sourced.
+case ":${LD_LIBRARY_PATH:-}:" in
+  *":$_ascendcl_prefix/lib64:"*) ;;
+  *) export LD_LIBRARY_PATH="$_ascendcl_prefix/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ;;
+esac
+case ":${PKG_CONFIG_PATH:-}:" in
+  *":$_ascendcl_prefix/lib64/pkgconfig:"*) ;;
+  *) export PKG_CONFIG_PATH="$_ascendcl_prefix/lib64/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" ;;
+esac
+case ":${CMAKE_PREFIX_PATH:-}:" in
+  *":$_ascendcl_prefix:"*) ;;
+  *) export CMAKE_PREFIX_PATH="$_ascendcl_prefix${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}" ;;
+esac
+unset _ascendcl_prefix
+EOF
+}
+write_env_script "" >"$prefix/set_env.sh"
+mkdir -p "$prefix/bin"
+write_env_script "/.." >"$prefix/bin/setenv.bash"
+chmod 0644 "$prefix/set_env.sh" "$prefix/bin/setenv.bash"
+
+# --- pkg-config ---------------------------------------------------------------------
+mkdir -p "$prefix/lib64/pkgconfig"
+cat >"$prefix/lib64/pkgconfig/ascendcl.pc" <<EOF
+prefix=\${pcfiledir}/../..
+libdir=\${prefix}/lib64
+includedir=\${prefix}/include
+
+Name: ascendcl
+Description: Open re-implementation of CANN's ACL runtime (simulated NPUs by default)
+Version: $PACKAGE_VERSION
+Libs: -L\${libdir} -lascendcl
+Cflags: -I\${includedir}
+EOF
+
+# --- CMake package ------------------------------------------------------------------
+cmake_dir="$prefix/lib64/cmake/ascendcl"
+mkdir -p "$cmake_dir"
+cat >"$cmake_dir/ascendclConfig.cmake" <<'EOF'
+# CMake package for the ascendcl install tree containing this file:
+#   find_package(ascendcl REQUIRED)   # with CMAKE_PREFIX_PATH or ascendcl_DIR
+#   target_link_libraries(app PRIVATE ascendcl::ascendcl)
+# Also sets ascendcl_INCLUDE_DIRS and ascendcl_LIBRARIES.
+get_filename_component(_ascendcl_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.."
+                       ABSOLUTE)
+if(NOT TARGET ascendcl::ascendcl)
+  add_library(ascendcl::ascendcl SHARED IMPORTED)
+  set_target_properties(ascendcl::ascendcl PROPERTIES
+    IMPORTED_LOCATION "${_ascendcl_prefix}/lib64/libascendcl.so"
+    # The library has no SONAME: link it by name, not by path.
+    IMPORTED_NO_SONAME TRUE
+    INTERFACE_INCLUDE_DIRECTORIES "${_ascendcl_prefix}/include")
+endif()
+set(ascendcl_INCLUDE_DIRS "${_ascendcl_prefix}/include")
+set(ascendcl_LIBRARIES ascendcl::ascendcl)
+unset(_ascendcl_prefix)
+EOF
+cat >"$cmake_dir/ascendclConfigVersion.cmake" <<EOF
+# Same major version, and at least the version asked for.
+set(PACKAGE_VERSION "$PACKAGE_VERSION")
+if(PACKAGE_FIND_VERSION_MAJOR AND
+   NOT PACKAGE_FIND_VERSION_MAJOR STREQUAL "${PACKAGE_VERSION%%.*}")
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+elseif(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION)
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+else()
+  set(PACKAGE_VERSION_COMPATIBLE TRUE)
+  if(PACKAGE_FIND_VERSION VERSION_EQUAL PACKAGE_VERSION)
+    set(PACKAGE_VERSION_EXACT TRUE)
+  endif()
+endif()
+EOF
+
+# CMake searches <prefix>/lib64/cmake only where the platform uses lib64
+# (Debian's CMake does not): share/cmake/ascendcl points at the same files.
+mkdir -p "$prefix/share/cmake"
+ln -sfn ../../lib64/cmake/ascendcl "$prefix/share/cmake/ascendcl"
+
+echo "install: ascendcl $PACKAGE_VERSION ($count headers) -> $prefix"
+echo "install: use it with:  source $prefix/set_env.sh"
