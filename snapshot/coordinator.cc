@@ -359,7 +359,7 @@ absl::Status Coordinator::RestoreDeviceMemory(const DeviceImage& image) {
     ASCEND_RETURN_IF_ERROR(device->CopyToDevice(a.addr + offset, host, len));
     ASCEND_ASSIGN_OR_RETURN(uint64_t on_device,
                             device->Checksum(a.addr + offset, len));
-    if (on_device != expected && false) {
+    if (on_device != expected) {
       if (device::Checksum(host, len) != expected) {
         return absl::DataLossError(absl::StrFormat(
             "backup image of device %d range [0x%x, +%u) is corrupted",

@@ -62,7 +62,8 @@ if [[ ! -f "$library" ]]; then
   runfiles_root="${RUNFILES_DIR:-$0.runfiles}/ascendcl"
 fi
 resolve() {
-  local path="$runfiles_root/$1"
+  local path="$1"
+  [[ "$path" == /* ]] || path="$runfiles_root/$path"
   [[ -f "$path" ]] || { echo "install: missing input $1" >&2; exit 1; }
   printf '%s\n' "$path"
 }
