@@ -56,16 +56,19 @@ done
 [[ -n "$prefix" && -n "$library" && -n "$manifest" ]] || usage
 
 # Inputs are runfiles paths: relative to the working directory under
-# `bazel run`, else under this script's runfiles tree.
-runfiles_root="."
-if [[ ! -f "$library" ]]; then
-  runfiles_root="${RUNFILES_DIR:-$0.runfiles}/ascendcl"
-fi
+# `bazel run`, else under this script's runfiles tree (or absolute).
+runfiles_root="${RUNFILES_DIR:-$0.runfiles}/ascendcl"
 resolve() {
-  local path="$1"
-  [[ "$path" == /* ]] || path="$runfiles_root/$path"
-  [[ -f "$path" ]] || { echo "install: missing input $1" >&2; exit 1; }
-  printf '%s\n' "$path"
+  local path
+  for path in "$1" "$runfiles_root/$1"; do
+    if [[ -f "$path" ]]; then
+      printf '%s\n' "$path"
+      return
+    fi
+    [[ "$1" != /* ]] || break
+  done
+  echo "install: missing input $1" >&2
+  exit 1
 }
 library=$(resolve "$library")
 manifest=$(resolve "$manifest")
