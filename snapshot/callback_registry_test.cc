@@ -3,17 +3,17 @@
 #include "snapshot/callback_registry.h"
 
 #include <climits>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
-#include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "gtest/gtest.h"
@@ -25,17 +25,46 @@ namespace {
 
 using rt::ErrorCode;
 
+// A one-shot event on std::mutex and std::condition_variable, which
+// ThreadSanitizer sees (it cannot see the system abseil's primitives).
+class Event {
+ public:
+  void Notify() {
+    std::lock_guard<std::mutex> lock(mu_);
+    done_ = true;
+    cv_.notify_all();
+  }
+  bool HasBeenNotified() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return done_;
+  }
+  void Wait() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [this] { return done_; });
+  }
+  bool WaitFor(absl::Duration limit) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return cv_.wait_for(lock, absl::ToChronoMilliseconds(limit),
+                        [this] { return done_; });
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+};
+
 // Runs `fn` on its own thread and waits for it at most `limit`. A call that
 // does not return (a deadlock) ends the test binary with a failure instead of
 // hanging it.
 void RunWithDeadline(const std::string& what, std::function<void()> fn,
                      absl::Duration limit = absl::Seconds(10)) {
-  auto done = std::make_shared<absl::Notification>();
+  auto done = std::make_shared<Event>();
   std::thread([fn = std::move(fn), done] {
     fn();
     done->Notify();
   }).detach();
-  if (!done->WaitForNotificationWithTimeout(limit)) {
+  if (!done->WaitFor(limit)) {
     std::fprintf(stderr, "FATAL: %s did not return within %s (deadlock)\n",
                  what.c_str(), absl::FormatDuration(limit).c_str());
     std::fflush(stderr);
@@ -45,15 +74,15 @@ void RunWithDeadline(const std::string& what, std::function<void()> fn,
 
 // Every call of the recording callbacks, as "<name>@<device>".
 struct Journal {
-  absl::Mutex mu;
+  std::mutex mu;
   std::vector<std::string> calls;
   void Add(const char* name, int32_t device, void* args) {
-    absl::MutexLock lock(&mu);
+    std::lock_guard<std::mutex> lock(mu);
     calls.push_back(absl::StrCat(name, "@", device));
     last_args = args;
   }
   std::vector<std::string> Take() {
-    absl::MutexLock lock(&mu);
+    std::lock_guard<std::mutex> lock(mu);
     return std::move(calls);
   }
   void* last_args = nullptr;
@@ -377,11 +406,11 @@ TEST(CallbackRegistryTest, ConcurrentRegistrationIsConsistent) {
   // Threads register and unregister distinct (stage, fn) pairs while others
   // invoke; every registration lands exactly once.
   CallbackRegistry registry;
-  constexpr rtSnapShotCallBack kFns[] = {&RecordA, &RecordB, &RecordC,
-                                         &Succeed};
+  static constexpr rtSnapShotCallBack kFns[] = {&RecordA, &RecordB, &RecordC,
+                                                &Succeed};
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&registry, t, &kFns] {
+    threads.emplace_back([&registry, t] {
       for (int i = 0; i < 200; ++i) {
         const int32_t stage = (t + i) % CallbackRegistry::kStageCount;
         ASSERT_EQ(ErrorCode(registry.Register(stage, kFns[t], nullptr)), 0);

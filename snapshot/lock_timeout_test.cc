@@ -10,11 +10,12 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 #include <thread>
 
-#include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "acl/acl.h"
@@ -23,6 +24,35 @@
 #include "testing/status_matchers.h"
 
 namespace {
+
+// A one-shot event on std::mutex and std::condition_variable, which
+// ThreadSanitizer sees (it cannot see the system abseil's primitives).
+class Event {
+ public:
+  void Notify() {
+    std::lock_guard<std::mutex> lock(mu_);
+    done_ = true;
+    cv_.notify_all();
+  }
+  bool HasBeenNotified() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return done_;
+  }
+  void Wait() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [this] { return done_; });
+  }
+  bool WaitFor(absl::Duration limit) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return cv_.wait_for(lock, absl::ToChronoMilliseconds(limit),
+                        [this] { return done_; });
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+};
 
 int32_t State() {
   rtProcessState state = RT_PROCESS_STATE_MAX;
@@ -34,15 +64,15 @@ aclError Lock() { return aclrtSnapShotProcessLock(getpid(), nullptr); }
 aclError Unlock() { return aclrtSnapShotProcessUnlock(getpid(), nullptr); }
 
 struct Latch {
-  absl::Notification inside;
-  absl::Notification release;
+  Event inside;
+  Event release;
 };
 
 void WaitingReportCallback(void* user_data) {
   auto* latch = static_cast<Latch*>(user_data);
   latch->inside.Notify();
   // Bounded: the test releases it long before.
-  latch->release.WaitForNotificationWithTimeout(absl::Seconds(30));
+  latch->release.WaitFor(absl::Seconds(30));
 }
 
 std::atomic<int> g_lock_pre_calls{0};
@@ -66,12 +96,12 @@ TEST(LockTimeoutTest, InFlightCallThatCannotFinishTimesOutAndRollsBack) {
 
   // The report thread: subscribed to `stream`, processes one report.
   Latch latch;
-  absl::Notification subscribed;
+  Event subscribed;
   std::atomic<uint64_t> report_thread{0};
   aclError processed = -1;
   std::thread reporter([&] {
     report_thread = static_cast<uint64_t>(pthread_self());
-    subscribed.WaitForNotification();
+    subscribed.Wait();
     processed = aclrtProcessReport(20000);
   });
   while (report_thread.load() == 0) absl::SleepFor(absl::Milliseconds(1));
@@ -79,13 +109,13 @@ TEST(LockTimeoutTest, InFlightCallThatCannotFinishTimesOutAndRollsBack) {
   subscribed.Notify();
   ASSERT_ACL_OK(aclrtLaunchCallback(&WaitingReportCallback, &latch,
                                     ACL_CALLBACK_NO_BLOCK, stream));
-  ASSERT_TRUE(latch.inside.WaitForNotificationWithTimeout(absl::Seconds(10)));
+  ASSERT_TRUE(latch.inside.WaitFor(absl::Seconds(10)));
 
   // A thread arriving at the gate during the doomed Lock is released by the
   // rollback.
   void* late_alloc = nullptr;
   aclError late_result = -1;
-  absl::Notification late_done;
+  Event late_done;
   std::thread late([&] {
     (void)aclrtSetDevice(0);
     absl::SleepFor(absl::Milliseconds(100));
@@ -101,7 +131,7 @@ TEST(LockTimeoutTest, InFlightCallThatCannotFinishTimesOutAndRollsBack) {
   EXPECT_EQ(State(), RT_PROCESS_STATE_RUNNING);
   EXPECT_EQ(g_lock_pre_calls.load(), 1);
 
-  EXPECT_TRUE(late_done.WaitForNotificationWithTimeout(absl::Seconds(10)))
+  EXPECT_TRUE(late_done.WaitFor(absl::Seconds(10)))
       << "a caller blocked during the failed Lock was not released";
   late.join();
   EXPECT_ACL_OK(late_result);

@@ -7,11 +7,13 @@
 // open and no callback registered (the fixture checks and restores that).
 #include <unistd.h>
 
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <utility>
@@ -19,8 +21,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/mutex.h"
-#include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "acl/acl.h"
 #include "aclsim/aclsim.h"
@@ -33,16 +33,45 @@ namespace {
 
 constexpr int kDevices = 8;  // the simulator's default
 
+// A one-shot event on std::mutex and std::condition_variable, which
+// ThreadSanitizer sees (it cannot see the system abseil's primitives).
+class Event {
+ public:
+  void Notify() {
+    std::lock_guard<std::mutex> lock(mu_);
+    done_ = true;
+    cv_.notify_all();
+  }
+  bool HasBeenNotified() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return done_;
+  }
+  void Wait() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [this] { return done_; });
+  }
+  bool WaitFor(absl::Duration limit) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return cv_.wait_for(lock, absl::ToChronoMilliseconds(limit),
+                        [this] { return done_; });
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+};
+
 // Runs `fn` on its own thread and waits at most `limit`; a call that never
 // returns (a deadlock) ends the binary with a failure instead of hanging.
 void RunWithDeadline(const std::string& what, std::function<void()> fn,
                      absl::Duration limit = absl::Seconds(20)) {
-  auto done = std::make_shared<absl::Notification>();
+  auto done = std::make_shared<Event>();
   std::thread([fn = std::move(fn), done] {
     fn();
     done->Notify();
   }).detach();
-  if (!done->WaitForNotificationWithTimeout(limit)) {
+  if (!done->WaitFor(limit)) {
     std::fprintf(stderr, "FATAL: %s did not return within %s (deadlock)\n",
                  what.c_str(), absl::FormatDuration(limit).c_str());
     std::fflush(stderr);
@@ -70,7 +99,7 @@ const char* StageName(int stage) {
 
 // What the recording callbacks saw: "<stage>@<device>:<state>".
 struct Recorder {
-  absl::Mutex mu;
+  std::mutex mu;
   std::vector<std::string> calls;
   // stage -> device on which the callback fails (-1 never).
   int fail_device[6] = {-1, -1, -1, -1, -1, -1};
@@ -78,13 +107,13 @@ struct Recorder {
   std::function<void(int stage, int32_t device)> action;
 
   void Clear() {
-    absl::MutexLock lock(&mu);
+    std::lock_guard<std::mutex> lock(mu);
     calls.clear();
     for (int& d : fail_device) d = -1;
     action = nullptr;
   }
   std::string Take() {
-    absl::MutexLock lock(&mu);
+    std::lock_guard<std::mutex> lock(mu);
     std::string joined = absl::StrJoin(calls, " ");
     calls.clear();
     return joined;
@@ -100,7 +129,7 @@ uint32_t RecordingCallback(int32_t device, void* args) {
   std::function<void(int, int32_t)> action;
   int fail = -1;
   {
-    absl::MutexLock lock(&r->mu);
+    std::lock_guard<std::mutex> lock(r->mu);
     r->calls.push_back(absl::StrCat(StageName(kStage), "@", device, ":",
                                     got == 0 ? static_cast<int>(state) : -1));
     action = r->action;
@@ -152,7 +181,7 @@ class SnapshotApiTest : public ::testing::Test {
     registered_[stage] = false;
   }
   void FailOn(int stage, int32_t device) {
-    absl::MutexLock lock(&g_recorder.mu);
+    std::lock_guard<std::mutex> lock(g_recorder.mu);
     g_recorder.fail_device[stage] = device;
   }
 
@@ -707,7 +736,7 @@ TEST_F(SnapshotApiTest, NoOpenDeviceCallsNoCallback) {
 // -----------
 
 struct ReentrantResults {
-  absl::Mutex mu;
+  std::mutex mu;
   std::vector<std::string> lines;
 };
 ReentrantResults g_reentrant;
@@ -732,7 +761,7 @@ uint32_t ReentrantCallback(int32_t device, void* args) {
       RT_SNAPSHOT_UNLOCK_POST, &RecordingCallback<5>, &g_recorder);
   const rtError_t rt_unreg = rtSnapShotCallbackUnregister(
       static_cast<rtSnapShotStage>(stage), &ReentrantCallback);
-  absl::MutexLock l(&g_reentrant.mu);
+  std::lock_guard<std::mutex> l(g_reentrant.mu);
   g_reentrant.lines.push_back(absl::StrCat(
       StageName(stage), "@", device, " get=", get, "/", state, " lock=", lock,
       "/", rt_lock, " unlock=", unlock, "/", rt_unlock, " backup=", backup, "/",
@@ -770,7 +799,7 @@ TEST_F(SnapshotApiTest, SnapshotCallsFromInsideCallbacksFailWithoutDeadlock) {
   EXPECT_EQ(State(), RT_PROCESS_STATE_RUNNING);
   std::vector<std::string> lines;
   {
-    absl::MutexLock l(&g_reentrant.mu);
+    std::lock_guard<std::mutex> l(g_reentrant.mu);
     lines = std::move(g_reentrant.lines);
   }
   const std::vector<std::string> expected = {
@@ -799,9 +828,9 @@ TEST_F(SnapshotApiTest, CallbacksMayCallNonBlockingApis) {
   ASSERT_ACL_OK(aclrtSetDevice(0));
   RegisterAll();
   std::vector<std::string> seen;
-  absl::Mutex seen_mu;
+  std::mutex seen_mu;
   {
-    absl::MutexLock lock(&g_recorder.mu);
+    std::lock_guard<std::mutex> lock(g_recorder.mu);
     g_recorder.action = [&](int stage, int32_t device) {
       int32_t current = -1;
       uint32_t count = 0;
@@ -810,7 +839,7 @@ TEST_F(SnapshotApiTest, CallbacksMayCallNonBlockingApis) {
       const aclError b = aclrtGetDeviceCount(&count);
       const aclError c = aclrtQueryDeviceStatus(device, &status);
       const aclError d = aclrtSynchronizeDevice();
-      absl::MutexLock l(&seen_mu);
+      std::lock_guard<std::mutex> l(seen_mu);
       seen.push_back(absl::StrCat(StageName(stage), ":", a, b, c, d,
                                   " dev=", current, " count=", count > 0));
     };

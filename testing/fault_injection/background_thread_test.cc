@@ -31,7 +31,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using rt::GlobalState;
 
-constexpr auto kTimeout = std::chrono::milliseconds(1000);
 
 double MillisSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start)
