@@ -14,7 +14,8 @@ fi
 for s in aclInit aclFinalize aclFinalizeReference aclInitCallbackRegister \
          aclrtSetDevice aclrtMalloc aclrtMemcpy aclrtCreateStream \
          aclrtSnapShotProcessLock aclrtSnapShotProcessBackup \
-         rtSnapShotProcessGetState rtSnapShotCallbackRegister aclsimInjectFault; do
+         rtSnapShotProcessGetState rtSnapShotCallbackRegister aclsimInjectFault \
+         aclsysGetVersionStr aclrtGetSocName; do
   if ! grep -qx "$s" <<<"$symbols"; then
     echo "FAIL: $s is not exported"
     exit 1
