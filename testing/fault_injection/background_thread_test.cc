@@ -6,7 +6,8 @@
 //    to RUNNING, releases callers it blocked, and works once it is gone;
 //  * one that parks only after the timeout, and one that deregisters while
 //    Lock waits.
-// Runs with ACL_SNAPSHOT_TIMEOUT_MS=1000 (see BUILD).
+// Runs with ACL_SNAPSHOT_TIMEOUT_MS=2000 (see BUILD); the delays below are
+// fractions of it, with wide margins for loaded machines and sanitizers.
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -31,6 +32,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using rt::GlobalState;
 
+// ACL_SNAPSHOT_TIMEOUT_MS of this test (BUILD).
+constexpr int kTimeoutMs = 2000;
 
 double MillisSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start)
@@ -97,8 +100,8 @@ class BackgroundThreadTest : public ::testing::Test {
 TEST_F(BackgroundThreadTest, TimeoutIsConfigured) {
   const char* env = std::getenv("ACL_SNAPSHOT_TIMEOUT_MS");
   ASSERT_NE(env, nullptr);
-  EXPECT_EQ(std::string(env), "1000");
-  EXPECT_EQ(GlobalState::Get().timeout(), absl::Milliseconds(1000));
+  EXPECT_EQ(std::string(env), std::to_string(kTimeoutMs));
+  EXPECT_EQ(GlobalState::Get().timeout(), absl::Milliseconds(kTimeoutMs));
 }
 
 TEST_F(BackgroundThreadTest, SlowToParkThreadStillLetsLockSucceed) {
@@ -107,7 +110,7 @@ TEST_F(BackgroundThreadTest, SlowToParkThreadStillLetsLockSucceed) {
   ASSERT_ACL_OK(Lock());
   const double ms = MillisSince(start);
   EXPECT_GE(ms, 250.0) << "Lock returned before the thread parked";
-  EXPECT_LT(ms, 1000.0) << "Lock took the whole timeout";
+  EXPECT_LT(ms, kTimeoutMs) << "Lock took the whole timeout";
   EXPECT_EQ(StateName(ProcessState()), "LOCKED");
   EXPECT_TRUE(parker.parked());
   EXPECT_GE(parker.wakes(), 1) << "Lock did not call the wake function";
@@ -119,7 +122,12 @@ TEST_F(BackgroundThreadTest, SlowToParkThreadStillLetsLockSucceed) {
   buffers_.ExpectHeldDirect("after Restore");
   EXPECT_TRUE(parker.parked()) << "the thread ran while locked";
   ASSERT_ACL_OK(Unlock());
-  // Unlock waits for parked threads to resume.
+  // The thread resumes (Unlock waits until it has left the park; the
+  // test's own flag follows a moment later).
+  const auto start_resume = Clock::now();
+  while (parker.parked() && MillisSince(start_resume) < kTimeoutMs) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   EXPECT_FALSE(parker.parked());
   EXPECT_EQ(parker.parks(), 1);
   buffers_.ExpectHeldViaApi("after Unlock");
@@ -147,7 +155,7 @@ TEST_F(BackgroundThreadTest, NeverParkingThreadTimesOutAndRollsBack) {
     EXPECT_ACL_ERROR(ACL_ERROR_SNAPSHOT_LOCK_TIMEOUT, rc);
   });
   while (ProcessState() != RT_PROCESS_STATE_LOCKED &&
-         MillisSince(start) < 900) {
+         MillisSince(start) < 0.9 * kTimeoutMs) {
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
   if (ProcessState() == RT_PROCESS_STATE_LOCKED) {
@@ -159,8 +167,8 @@ TEST_F(BackgroundThreadTest, NeverParkingThreadTimesOutAndRollsBack) {
   }
   locker.join();
   const double ms = MillisSince(start);
-  EXPECT_GE(ms, 900.0) << "Lock gave up before the timeout";
-  EXPECT_LT(ms, 5000.0);
+  EXPECT_GE(ms, 0.9 * kTimeoutMs) << "Lock gave up before the timeout";
+  EXPECT_LT(ms, 5.0 * kTimeoutMs);
   EXPECT_EQ(StateName(ProcessState()), "RUNNING");
   if (caller.joinable()) {
     caller.join();
@@ -190,13 +198,14 @@ TEST_F(BackgroundThreadTest, NeverParkingThreadTimesOutAndRollsBack) {
 }
 
 TEST_F(BackgroundThreadTest, ThreadParkingAfterTheTimeoutDoesNotWedgeLock) {
-  LateParker parker(std::chrono::milliseconds(1500));
+  LateParker parker(std::chrono::milliseconds(kTimeoutMs * 3 / 2));
   const auto start = Clock::now();
   EXPECT_ACL_ERROR(ACL_ERROR_SNAPSHOT_LOCK_TIMEOUT, Lock());
-  EXPECT_GE(MillisSince(start), 900.0);
+  EXPECT_GE(MillisSince(start), 0.9 * kTimeoutMs);
   EXPECT_EQ(StateName(ProcessState()), "RUNNING");
-  // It wakes at 1.5 s, finds RUNNING and goes on without parking for good.
-  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+  // It looks again at 1.5 timeouts, finds RUNNING and goes on without
+  // parking for good.
+  std::this_thread::sleep_for(std::chrono::milliseconds(kTimeoutMs));
   EXPECT_FALSE(parker.parked());
   EXPECT_EQ(parker.parks(), 1);
   buffers_.ExpectHeldViaApi("after the timed-out Lock");
@@ -217,7 +226,8 @@ TEST_F(BackgroundThreadTest, ThreadDeregisteringWhileLockWaitsLetsLockSucceed) {
   const double ms = MillisSince(start);
   leaver.join();
   ASSERT_ACL_OK(rc);
-  EXPECT_LT(ms, 900.0) << "Lock waited for a thread that had deregistered";
+  EXPECT_LT(ms, 0.9 * kTimeoutMs)
+      << "Lock waited for a thread that had deregistered";
   ASSERT_ACL_OK(Unlock());
   buffers_.ExpectHeldViaApi("after Unlock");
 }
