@@ -18,10 +18,10 @@ absl::Status RegisterBuiltinBackends(BackendRegistry& registry) {
         return sim::CreateSimBackend();
       }));
   // Real Ascend hardware through libascend_hal.so, loaded at run time.
-  return registry.Register(
-      npu::kNpuBackendName, []() -> absl::StatusOr<std::unique_ptr<Backend>> {
-        return npu::CreateNpuBackend();
-      });
+  return registry.Register(npu::kNpuBackendName,
+                           []() -> absl::StatusOr<std::unique_ptr<Backend>> {
+                             return npu::CreateNpuBackend();
+                           });
 }
 
 absl::StatusOr<std::unique_ptr<Backend>> CreateBackendFromEnvironment() {

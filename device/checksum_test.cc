@@ -21,8 +21,8 @@ TEST(ChecksumTest, EveryByteFlipChangesChecksum) {
     const uint64_t base = Checksum(data.data(), size);
     for (size_t i = 0; i < size; ++i) {
       data[i] ^= 0x01;
-      EXPECT_NE(Checksum(data.data(), size), base) << "size " << size
-                                                   << " byte " << i;
+      EXPECT_NE(Checksum(data.data(), size), base)
+          << "size " << size << " byte " << i;
       data[i] ^= 0x01;
     }
   }

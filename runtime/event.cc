@@ -30,13 +30,12 @@ bool Event::WaitFor(uint64_t seq, absl::Time deadline) const {
     const Event* e;
     uint64_t seq;
   } args{this, seq};
-  return mu_.AwaitWithDeadline(
-      absl::Condition(
-          +[](Args* a) ABSL_NO_THREAD_SAFETY_ANALYSIS {
-            return a->e->completed_ >= a->seq;
-          },
-          &args),
-      deadline);
+  return mu_.AwaitWithDeadline(absl::Condition(
+                                   +[](Args* a) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+                                     return a->e->completed_ >= a->seq;
+                                   },
+                                   &args),
+                               deadline);
 }
 
 bool Event::IsComplete() const {
@@ -74,13 +73,13 @@ void Notify::Record() {
 
 absl::Status Notify::WaitAndReset(absl::Time deadline) {
   ascend::MutexLock lock(&mu_);
-  bool ok = mu_.AwaitWithDeadline(
-      absl::Condition(
-          +[](Notify* n) ABSL_NO_THREAD_SAFETY_ANALYSIS {
-            return n->signaled_ || n->cancelled_;
-          },
-          this),
-      deadline);
+  bool ok =
+      mu_.AwaitWithDeadline(absl::Condition(
+                                +[](Notify* n) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+                                  return n->signaled_ || n->cancelled_;
+                                },
+                                this),
+                            deadline);
   if (!ok) {
     return absl::DeadlineExceededError(
         absl::StrCat("notify ", id_, " was not recorded in time"));

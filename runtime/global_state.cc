@@ -94,7 +94,6 @@ absl::Duration TimeoutFromEnvironment() {
 
 }  // namespace
 
-
 const char* ProcessStateName(int32_t state) {
   switch (state) {
     case 0:

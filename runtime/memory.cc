@@ -103,11 +103,13 @@ absl::StatusOr<void*> Runtime::MallocHost(size_t size) {
   if (size == 0) {
     return Error(ACL_ERROR_INVALID_PARAM, "allocation size must be non-zero");
   }
-  size_t rounded = (size + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
+  size_t rounded =
+      (size + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
   void* ptr = std::aligned_alloc(kHostAlignment, rounded);
   if (ptr == nullptr) {
-    return Error(ACL_ERROR_RT_MEMORY_ALLOCATION,
-                 absl::StrCat("cannot allocate ", size, " bytes of host memory"));
+    return Error(
+        ACL_ERROR_RT_MEMORY_ALLOCATION,
+        absl::StrCat("cannot allocate ", size, " bytes of host memory"));
   }
   ascend::MutexLock lock(&mu_);
   host_allocations_[ptr] = size;
@@ -144,9 +146,10 @@ absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareCopy(
     return Error(ACL_ERROR_INVALID_PARAM, "copy with a NULL pointer");
   }
   if (count > dest_max) {
-    return Error(ACL_ERROR_INVALID_PARAM,
-                 absl::StrCat("copy of ", count,
-                              " bytes exceeds the destination size ", dest_max));
+    return Error(
+        ACL_ERROR_INVALID_PARAM,
+        absl::StrCat("copy of ", count, " bytes exceeds the destination size ",
+                     dest_max));
   }
   if (static_cast<int>(kind) < ACL_MEMCPY_HOST_TO_HOST ||
       static_cast<int>(kind) > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
@@ -156,12 +159,13 @@ absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareCopy(
   Location to = Locate(dst);
   Location from = Locate(src);
   aclrtMemcpyKind actual =
-      to.device ? (from.device ? ACL_MEMCPY_DEVICE_TO_DEVICE
-                               : ACL_MEMCPY_HOST_TO_DEVICE)
-                : (from.device ? ACL_MEMCPY_DEVICE_TO_HOST
-                               : ACL_MEMCPY_HOST_TO_HOST);
+      to.device
+          ? (from.device ? ACL_MEMCPY_DEVICE_TO_DEVICE
+                         : ACL_MEMCPY_HOST_TO_DEVICE)
+          : (from.device ? ACL_MEMCPY_DEVICE_TO_HOST : ACL_MEMCPY_HOST_TO_HOST);
   aclrtMemcpyKind wanted = kind;
-  if (kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) wanted = ACL_MEMCPY_HOST_TO_DEVICE;
+  if (kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
+    wanted = ACL_MEMCPY_HOST_TO_DEVICE;
   if (kind == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE ||
       kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
     wanted = ACL_MEMCPY_DEVICE_TO_DEVICE;
@@ -176,7 +180,8 @@ absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareCopy(
     if (side->device &&
         p + count > side->allocation.addr + side->allocation.size) {
       return Error(ACL_ERROR_RT_PARAM_INVALID,
-                   absl::StrCat("copy of ", count, " bytes runs past the end of "
+                   absl::StrCat("copy of ", count,
+                                " bytes runs past the end of "
                                 "the device allocation at 0x",
                                 absl::Hex(side->allocation.addr)));
     }
@@ -314,14 +319,14 @@ absl::Status Runtime::WaitForValue(const Location& where, uint64_t addr,
     // functions and host threads writing simulated device memory directly.
     std::pair<Runtime*, uint64_t> args(this, epoch);
     ascend::MutexLock lock(&epoch_mu_);
-    epoch_mu_.AwaitWithTimeout(
-        absl::Condition(
-            +[](std::pair<Runtime*, uint64_t>* a)
-                 ABSL_NO_THREAD_SAFETY_ANALYSIS {
-                   return a->first->memory_epoch_ != a->second;
-                 },
-            &args),
-        absl::Milliseconds(2));
+    epoch_mu_.AwaitWithTimeout(absl::Condition(
+                                   +[](std::pair<Runtime*, uint64_t>* a)
+                                        ABSL_NO_THREAD_SAFETY_ANALYSIS {
+                                          return a->first->memory_epoch_ !=
+                                                 a->second;
+                                        },
+                                   &args),
+                               absl::Milliseconds(2));
   }
 }
 

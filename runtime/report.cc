@@ -49,8 +49,7 @@ absl::StatusOr<uint64_t> ReportHub::Subscriber(const void* stream) const {
 }
 
 std::shared_ptr<ReportHub::Item> ReportHub::Post(uint64_t thread_id,
-                                                 Callback fn,
-                                                 void* user_data) {
+                                                 Callback fn, void* user_data) {
   auto item = std::make_shared<Item>();
   item->fn = fn;
   item->user_data = user_data;
@@ -81,13 +80,13 @@ absl::Status ReportHub::ProcessOne(uint64_t thread_id, absl::Time deadline) {
       ReportHub* hub;
       uint64_t thread;
     } args{this, thread_id};
-    bool ready = mu_.AwaitWithDeadline(
-        absl::Condition(
-            +[](Args* a) ABSL_NO_THREAD_SAFETY_ANALYSIS {
-              return !a->hub->queues_[a->thread].empty();
-            },
-            &args),
-        deadline);
+    bool ready =
+        mu_.AwaitWithDeadline(absl::Condition(
+                                  +[](Args* a) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+                                    return !a->hub->queues_[a->thread].empty();
+                                  },
+                                  &args),
+                              deadline);
     if (!ready) {
       return Error(ACL_ERROR_RT_REPORT_TIMEOUT,
                    "no callback arrived before the timeout");

@@ -14,8 +14,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
-#include "device/base/mutex.h"
 #include "absl/time/time.h"
+#include "device/base/mutex.h"
 
 namespace ascend::rt {
 

@@ -7,8 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "acl/error_codes/rt_error_codes.h"
-#include "device/builtin_backends.h"
 #include "device/base/status_macros.h"
+#include "device/builtin_backends.h"
 #include "glog/logging.h"
 #include "runtime/base/error.h"
 #include "runtime/base/logging.h"
@@ -242,9 +242,9 @@ absl::Status Runtime::EnablePeerAccess(int32_t peer, uint32_t flags) {
   ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
   ASCEND_ASSIGN_OR_RETURN(bool can, CanAccessPeer(device_id, peer));
   if (!can) {
-    return Error(ACL_ERROR_RT_INVALID_DEVICEID,
-                 absl::StrCat("device ", device_id, " cannot access device ",
-                              peer));
+    return Error(
+        ACL_ERROR_RT_INVALID_DEVICEID,
+        absl::StrCat("device ", device_id, " cannot access device ", peer));
   }
   ascend::MutexLock lock(&mu_);
   devices_[device_id].peers.insert(peer);
@@ -256,9 +256,9 @@ absl::Status Runtime::DisablePeerAccess(int32_t peer) {
   ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
   ascend::MutexLock lock(&mu_);
   if (devices_[device_id].peers.erase(peer) == 0) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat("peer access to device ", peer,
-                              " is not enabled"));
+    return Error(
+        ACL_ERROR_RT_PARAM_INVALID,
+        absl::StrCat("peer access to device ", peer, " is not enabled"));
   }
   return absl::OkStatus();
 }
@@ -362,12 +362,10 @@ void Runtime::ReleaseId(int32_t device_id, device::ResourceKind kind,
   if (auto device = devices_[device_id].device) device->ReleaseId(kind, id);
 }
 
-absl::StatusOr<void*> Runtime::CreateStream(uint32_t priority,
-                                            uint32_t flags) {
+absl::StatusOr<void*> Runtime::CreateStream(uint32_t priority, uint32_t flags) {
   if (priority > kLowestPriority) {
     return Error(ACL_ERROR_INVALID_PARAM,
-                 absl::StrCat("stream priority ", priority,
-                              " outside [0, 7]"));
+                 absl::StrCat("stream priority ", priority, " outside [0, 7]"));
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
   ASCEND_ASSIGN_OR_RETURN(
@@ -462,7 +460,8 @@ absl::Status Runtime::SetStreamFailureMode(void* handle, uint64_t mode) {
   return absl::OkStatus();
 }
 
-// --- Snapshot support ----------------------------------------------------------
+// --- Snapshot support
+// ----------------------------------------------------------
 
 std::vector<int32_t> Runtime::OpenDevices() const {
   std::vector<int32_t> open;

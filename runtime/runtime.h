@@ -30,9 +30,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
-#include "device/base/mutex.h"
 #include "absl/time/time.h"
 #include "acl/acl_rt.h"
+#include "device/base/mutex.h"
 #include "device/device.h"
 #include "runtime/event.h"
 #include "runtime/report.h"
@@ -139,12 +139,11 @@ class Runtime {
   absl::StatusOr<void*> MallocHost(size_t size);
   absl::Status FreeHost(void* host_ptr);
   absl::StatusOr<device::MemoryInfo> GetMemInfo(aclrtMemAttr attr);
-  absl::Status Memcpy(void* dst, size_t dest_max, const void* src,
-                      size_t count, aclrtMemcpyKind kind);
+  absl::Status Memcpy(void* dst, size_t dest_max, const void* src, size_t count,
+                      aclrtMemcpyKind kind);
   absl::Status MemcpyAsync(void* dst, size_t dest_max, const void* src,
                            size_t count, aclrtMemcpyKind kind, void* stream);
-  absl::Status Memset(void* ptr, size_t max_count, int32_t value,
-                      size_t count);
+  absl::Status Memset(void* ptr, size_t max_count, int32_t value, size_t count);
   absl::Status MemsetAsync(void* ptr, size_t max_count, int32_t value,
                            size_t count, void* stream);
   absl::Status ValueWait(void* dev_addr, uint64_t value, uint32_t flag,
@@ -152,7 +151,8 @@ class Runtime {
   absl::Status ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
                           void* stream);
 
-  // --- Host functions and report callbacks ------------------------------------
+  // --- Host functions and report callbacks
+  // ------------------------------------
   absl::Status LaunchHostFunc(void* stream, aclrtHostFunc fn, void* args);
   absl::Status LaunchCallback(aclrtCallback fn, void* user_data,
                               aclrtCallbackBlockType block, void* stream);
@@ -160,11 +160,12 @@ class Runtime {
   absl::Status UnsubscribeReport(uint64_t thread_id, void* stream);
   absl::Status ProcessReport(int32_t timeout_ms);
 
-  // --- Faults (simulator) -----------------------------------------------------
+  // --- Faults (simulator)
+  // -----------------------------------------------------
   absl::Status InjectFault(int32_t device_id, device::Fault fault);
 
-  // --- Snapshot support (used by //snapshot; not gated) ------------------------
-  // Open devices in ascending id.
+  // --- Snapshot support (used by //snapshot; not gated)
+  // ------------------------ Open devices in ascending id.
   std::vector<int32_t> OpenDevices() const;
   // Synchronises every stream of every context.
   absl::Status DrainAllStreams(absl::Time deadline);
@@ -221,8 +222,10 @@ class Runtime {
   absl::StatusOr<std::function<absl::Status()>> PrepareCopy(
       void* dst, size_t dest_max, const void* src, size_t count,
       aclrtMemcpyKind kind);
-  absl::StatusOr<std::function<absl::Status()>> PrepareMemset(
-      void* ptr, size_t max_count, int32_t value, size_t count);
+  absl::StatusOr<std::function<absl::Status()>> PrepareMemset(void* ptr,
+                                                              size_t max_count,
+                                                              int32_t value,
+                                                              size_t count);
   // Bumps the memory epoch so value waits re-check.
   void MemoryWritten();
   absl::Status WaitForValue(const Location& where, uint64_t addr,

@@ -38,30 +38,29 @@ inline bool DeadlineFromTimeout(int32_t timeout_ms, absl::Time* deadline) {
 }  // namespace ascend::acl
 
 // The snapshot lock check: blocks while the process is LOCKED or BACKED_UP.
-#define ACL_GATE()                             \
-  ::ascend::rt::ApiScope acl_gate_scope_( \
-      ::ascend::rt::GlobalState::Get())
+#define ACL_GATE() \
+  ::ascend::rt::ApiScope acl_gate_scope_(::ascend::rt::GlobalState::Get())
 
 // Maps a status to the entry point's return code, recording failures.
 #define ACL_RESULT(expr) ::ascend::rt::ReportError(__func__, (expr))
 
-#define ACL_REQUIRE_NOT_NULL(ptr)                                           \
-  do {                                                                      \
-    if ((ptr) == nullptr) {                                                 \
+#define ACL_REQUIRE_NOT_NULL(ptr)                                             \
+  do {                                                                        \
+    if ((ptr) == nullptr) {                                                   \
       return ::ascend::rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM, \
-                                           #ptr " must not be NULL");       \
-    }                                                                       \
+                                           #ptr " must not be NULL");         \
+    }                                                                         \
   } while (false)
 
 // Assigns a StatusOr's value to *out, or returns its mapped error.
-#define ACL_RETURN_VALUE(out, expr)                           \
-  do {                                                        \
-    auto acl_value_ = (expr);                                 \
-    if (!acl_value_.ok()) {                                   \
+#define ACL_RETURN_VALUE(out, expr)                                    \
+  do {                                                                 \
+    auto acl_value_ = (expr);                                          \
+    if (!acl_value_.ok()) {                                            \
       return ::ascend::rt::ReportError(__func__, acl_value_.status()); \
-    }                                                         \
-    *(out) = *std::move(acl_value_);                          \
-    return ACL_SUCCESS;                                       \
+    }                                                                  \
+    *(out) = *std::move(acl_value_);                                   \
+    return ACL_SUCCESS;                                                \
   } while (false)
 
 #endif  // ASCENDCL_ACL_API_API_UTIL_H_

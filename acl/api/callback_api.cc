@@ -9,8 +9,7 @@ extern "C" {
 // Gated although the reference lets it through while locked: a host function
 // may write device memory, so admitting one between Backup's drain and its
 // copy would let the backup miss a write (CONTRACT item 15).
-aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn,
-                             void* args) {
+aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(fn);
   return ACL_RESULT(Runtime().LaunchHostFunc(stream, fn, args));

@@ -1,6 +1,6 @@
 // The simulator control entry point (aclsim/aclsim.h).
-#include "aclsim/aclsim.h"
 #include "acl/api/api_util.h"
+#include "aclsim/aclsim.h"
 
 extern "C" {
 

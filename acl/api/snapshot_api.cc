@@ -21,9 +21,8 @@ aclError CheckPid(const char* api, int pid) {
 
 aclError RequireNull(const char* api, const void* ptr, const char* name) {
   if (ptr != nullptr) {
-    return ascend::rt::ReportErrorCode(
-        api, ACL_ERROR_INVALID_PARAM,
-        std::string(name) + " must be NULL");
+    return ascend::rt::ReportErrorCode(api, ACL_ERROR_INVALID_PARAM,
+                                       std::string(name) + " must be NULL");
   }
   return ACL_SUCCESS;
 }

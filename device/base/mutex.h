@@ -69,8 +69,7 @@ class ABSL_LOCKABLE Mutex {
     ++waiters_;
     bool result = cond.Eval();
     if (!result) WakeOthersBeforeWaiting();
-    while (!result &&
-           cv_.wait_until(lock, until) != std::cv_status::timeout) {
+    while (!result && cv_.wait_until(lock, until) != std::cv_status::timeout) {
       result = cond.Eval();
     }
     if (!result) result = cond.Eval();

@@ -20,7 +20,8 @@ TEST(MutexTest, AwaitWakesOnStateChangeWithoutExplicitNotify) {
   });
   {
     MutexLock lock(&mu);
-    mu.Await(absl::Condition(+[](int* v) { return *v == 42; }, &value));
+    mu.Await(absl::Condition(
+        +[](int* v) { return *v == 42; }, &value));
     EXPECT_EQ(value, 42);
   }
   setter.join();
@@ -31,9 +32,9 @@ TEST(MutexTest, AwaitWithDeadlineTimesOut) {
   bool flag = false;
   MutexLock lock(&mu);
   const absl::Time start = absl::Now();
-  EXPECT_FALSE(mu.AwaitWithTimeout(
-      absl::Condition(+[](bool* f) { return *f; }, &flag),
-      absl::Milliseconds(30)));
+  EXPECT_FALSE(mu.AwaitWithTimeout(absl::Condition(
+                                       +[](bool* f) { return *f; }, &flag),
+                                   absl::Milliseconds(30)));
   EXPECT_GE(absl::Now() - start, absl::Milliseconds(25));
 }
 
@@ -41,9 +42,9 @@ TEST(MutexTest, AwaitWithDeadlineReturnsTrueWhenAlreadyTrue) {
   Mutex mu;
   bool flag = true;
   MutexLock lock(&mu);
-  EXPECT_TRUE(mu.AwaitWithDeadline(
-      absl::Condition(+[](bool* f) { return *f; }, &flag),
-      absl::Now() - absl::Seconds(1)));
+  EXPECT_TRUE(mu.AwaitWithDeadline(absl::Condition(
+                                       +[](bool* f) { return *f; }, &flag),
+                                   absl::Now() - absl::Seconds(1)));
 }
 
 TEST(MutexTest, ExcludesConcurrentWriters) {
@@ -70,7 +71,8 @@ TEST(MutexTest, ManyWaitersAllWake) {
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back([&] {
       MutexLock lock(&mu);
-      mu.Await(absl::Condition(+[](bool* g) { return *g; }, &go));
+      mu.Await(absl::Condition(
+          +[](bool* g) { return *g; }, &go));
       woke.fetch_add(1);
     });
   }
@@ -91,7 +93,8 @@ TEST(MutexTest, StartingToWaitWakesWaitersSatisfiedByThisThread) {
   bool second_may_go = false;
   std::thread first([&] {
     MutexLock lock(&mu);
-    mu.Await(absl::Condition(+[](bool* b) { return *b; }, &first_may_go));
+    mu.Await(absl::Condition(
+        +[](bool* b) { return *b; }, &first_may_go));
     second_may_go = true;  // satisfied by the main thread below
   });
   // Wait until `first` is blocked in Await.
@@ -105,9 +108,10 @@ TEST(MutexTest, StartingToWaitWakesWaitersSatisfiedByThisThread) {
     MutexLock lock(&mu);
     first_may_go = true;
     // Now wait for `first` to react: our Await releases the mutex by waiting.
-    EXPECT_TRUE(mu.AwaitWithTimeout(
-        absl::Condition(+[](bool* b) { return *b; }, &second_may_go),
-        absl::Seconds(10)));
+    EXPECT_TRUE(
+        mu.AwaitWithTimeout(absl::Condition(
+                                +[](bool* b) { return *b; }, &second_may_go),
+                            absl::Seconds(10)));
   }
   first.join();
 }
@@ -119,19 +123,22 @@ TEST(MutexTest, WaitingThreadThatChangedStateWakesOtherWaiter) {
   std::thread parker([&] {
     MutexLock lock(&mu);
     ++parked;
-    mu.Await(absl::Condition(+[](bool* r) { return *r; }, &running));
+    mu.Await(absl::Condition(
+        +[](bool* r) { return *r; }, &running));
     --parked;  // then releases by returning (Unlock)
   });
   {
     MutexLock lock(&mu);
-    ASSERT_TRUE(mu.AwaitWithTimeout(
-        absl::Condition(+[](int* p) { return *p == 1; }, &parked),
-        absl::Seconds(10)));
+    ASSERT_TRUE(
+        mu.AwaitWithTimeout(absl::Condition(
+                                +[](int* p) { return *p == 1; }, &parked),
+                            absl::Seconds(10)));
     running = true;
     // The parker can only run after we wait; it must then wake us.
-    EXPECT_TRUE(mu.AwaitWithTimeout(
-        absl::Condition(+[](int* p) { return *p == 0; }, &parked),
-        absl::Seconds(10)));
+    EXPECT_TRUE(
+        mu.AwaitWithTimeout(absl::Condition(
+                                +[](int* p) { return *p == 0; }, &parked),
+                            absl::Seconds(10)));
   }
   parker.join();
 }

@@ -25,7 +25,8 @@ LastError& ThreadLastError() {
 }
 
 absl::StatusCode CanonicalFor(int32_t code) {
-  if (code >= 100000 && code < 200000) return absl::StatusCode::kInvalidArgument;
+  if (code >= 100000 && code < 200000)
+    return absl::StatusCode::kInvalidArgument;
   if (code >= 200000 && code < 300000) return absl::StatusCode::kUnavailable;
   return absl::StatusCode::kInternal;
 }

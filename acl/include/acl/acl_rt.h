@@ -241,9 +241,9 @@ ACL_FUNC_VISIBILITY aclError aclInitCallbackRegister(
  * callback is not called once this returns. */
 ACL_FUNC_VISIBILITY aclError aclInitCallbackUnRegister(
     aclRegisterCallbackType type, aclInitCallbackFunc cbFunc);
-ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackRegister(
-    aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc,
-    void *userData);
+ACL_FUNC_VISIBILITY aclError
+aclFinalizeCallbackRegister(aclRegisterCallbackType type,
+                            aclFinalizeCallbackFunc cbFunc, void *userData);
 ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackUnRegister(
     aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc);
 
@@ -269,8 +269,8 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
 /* Same with a timeout in ms (-1: none):
  * ACL_ERROR_RT_STREAM_SYNC_TIMEOUT (507046) on timeout. */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
-ACL_FUNC_VISIBILITY aclError aclrtQueryDeviceStatus(
-    int32_t deviceId, aclrtDeviceStatus *deviceStatus);
+ACL_FUNC_VISIBILITY aclError
+aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatus);
 ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer,
                                                       int32_t deviceId,
                                                       int32_t peerDeviceId);
@@ -291,8 +291,8 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context,
 ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context);
 ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context);
 ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
-ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(
-    aclrtStream *stream);
+ACL_FUNC_VISIBILITY aclError
+aclrtCtxGetCurrentDefaultStream(aclrtStream *stream);
 
 /* ---------------------------------------------------------------------------
  * Streams. A NULL stream argument means the current context's default stream.
@@ -309,8 +309,8 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 /* timeout in ms, -1 waits forever: ACL_ERROR_RT_STREAM_SYNC_TIMEOUT (507046)
  * on timeout. */
-ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(
-    aclrtStream stream, int32_t timeout);
+ACL_FUNC_VISIBILITY aclError
+aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
 ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream,
                                               aclrtStreamStatus *status);
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream,
@@ -340,8 +340,8 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event,
 ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event,
                                              aclrtStream stream);
 /* A never-recorded event reports ACL_EVENT_RECORDED_STATUS_COMPLETE. */
-ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(
-    aclrtEvent event, aclrtEventRecordedStatus *status);
+ACL_FUNC_VISIBILITY aclError
+aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status);
 ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event,
                                              aclrtEventStatus *status);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
@@ -425,10 +425,9 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream,
  * aclrtSubscribeReport when that thread calls aclrtProcessReport. BLOCK makes
  * the stream wait for the callback; NO_BLOCK does not.
  * Errors: ACL_ERROR_RT_STREAM_NO_CB_REG (107015) without a subscriber. */
-ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn,
-                                                 void *userData,
-                                                 aclrtCallbackBlockType blockType,
-                                                 aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError
+aclrtLaunchCallback(aclrtCallback fn, void *userData,
+                    aclrtCallbackBlockType blockType, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId,
                                                   aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId,
@@ -466,18 +465,17 @@ ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
 ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessLock(int pid, void *reserve);
 /* LOCKED/BACKED_UP -> RUNNING, waking blocked threads; then UNLOCK_POST.
  * Errors: 507907 (RUNNING), 507912. */
-ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessUnlock(int pid,
-                                                        void *reserve);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessUnlock(int pid, void *reserve);
 /* LOCKED -> BACKED_UP: drains streams and saves device memory and resource
  * tables to host. Errors: 507908 (not LOCKED or backup failed, state stays
  * LOCKED), 107002 (no open device), 507912. */
-ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessBackup(
-    int pid, aclrtSnapShotBackupArgs *args);
+ACL_FUNC_VISIBILITY aclError
+aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs *args);
 /* BACKED_UP -> LOCKED: re-opens devices and brings memory and handles back.
  * Errors: 507909 (not BACKED_UP, or restore failed: state stays BACKED_UP
  * with the backup intact), 507912. */
-ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessRestore(
-    int pid, aclrtSnapShotRestoreArgs *args);
+ACL_FUNC_VISIBILITY aclError
+aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs *args);
 /* Errors: 107000 (bad stage or NULL), 507913 (already registered). */
 ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackRegister(
     aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void *args);
