@@ -53,8 +53,8 @@ enum class ResourceKind : int { kStream = 0, kEvent = 1, kNotify = 2 };
 
 // Faults a backend can simulate (only `sim` implements them).
 enum class Fault : int {
-  kMemoryLoss = 0,      // every allocation's contents read as zero
-  kNextCopyFails = 1,   // the next copy on the device returns kDataLoss
+  kMemoryLoss = 0,        // every allocation's contents read as zero
+  kNextCopyFails = 1,     // the next copy on the device returns kDataLoss
   kNextCopyCorrupts = 2,  // the next copy on the device flips one byte
 };
 
@@ -99,8 +99,7 @@ class Device {
 
   // Integrity checksum of a device range computed by the device itself (not
   // through a copy), so a corrupted transfer can be detected.
-  virtual absl::StatusOr<uint64_t> Checksum(DeviceAddr addr,
-                                            uint64_t size) = 0;
+  virtual absl::StatusOr<uint64_t> Checksum(DeviceAddr addr, uint64_t size) = 0;
 
   // A host pointer to `addr` when device memory is host-addressable (the
   // simulator), else nullptr. Valid while the allocation lives.
@@ -153,7 +152,8 @@ class Backend {
 
   // Blocks until a health event arrives, `timeout` passes, or
   // InterruptHealthWait is called; nullopt when none arrived.
-  virtual std::optional<HealthEvent> WaitHealthEvent(absl::Duration timeout) = 0;
+  virtual std::optional<HealthEvent> WaitHealthEvent(
+      absl::Duration timeout) = 0;
   // Wakes a thread blocked in WaitHealthEvent (it returns nullopt).
   virtual void InterruptHealthWait() = 0;
 };

@@ -79,13 +79,13 @@ absl::Status Stream::Synchronize(absl::Time deadline) {
     Stream* s;
     uint64_t target;
   } args{this, target};
-  bool done = mu_.AwaitWithDeadline(
-      absl::Condition(
-          +[](Args* a) ABSL_NO_THREAD_SAFETY_ANALYSIS {
-            return a->s->finished_ >= a->target;
-          },
-          &args),
-      deadline);
+  bool done =
+      mu_.AwaitWithDeadline(absl::Condition(
+                                +[](Args* a) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+                                  return a->s->finished_ >= a->target;
+                                },
+                                &args),
+                            deadline);
   if (!done) {
     return absl::DeadlineExceededError(
         absl::StrCat("stream ", id_, " did not finish in time (",

@@ -21,8 +21,8 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
-#include "device/base/mutex.h"
 #include "absl/time/time.h"
+#include "device/base/mutex.h"
 
 namespace ascend::rt {
 

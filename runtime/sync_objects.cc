@@ -122,9 +122,9 @@ absl::StatusOr<uint64_t> Runtime::EventTimestamp(void* handle) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, ResolveEvent(handle));
   std::optional<absl::Time> ts = event->Timestamp();
   if (!ts.has_value()) {
-    return Error(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
-                 absl::StrCat("event ", event->id(),
-                              " has no completed record"));
+    return Error(
+        ACL_ERROR_RT_EVENT_NOT_COMPLETE,
+        absl::StrCat("event ", event->id(), " has no completed record"));
   }
   return static_cast<uint64_t>(absl::ToUnixMicros(*ts));
 }
@@ -185,24 +185,25 @@ absl::Status Runtime::WaitAndResetNotify(void* handle, void* stream,
                           ResolveNotify(handle));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
   Stream* raw = s.get();
-  s->Enqueue(Task{
-      [notify, raw, timeout_ms]() -> absl::Status {
-        const absl::Time deadline =
-            timeout_ms == 0 ? absl::InfiniteFuture()
-                            : absl::Now() + absl::Milliseconds(timeout_ms);
-        for (;;) {
-          absl::Status status =
-              notify->WaitAndReset(std::min(deadline, absl::Now() + kWaitSlice));
-          if (status.code() != absl::StatusCode::kDeadlineExceeded) {
-            return status;
-          }
-          if (absl::Now() >= deadline) {
-            return Error(ACL_ERROR_RT_WAIT_TIMEOUT, status.message());
-          }
-          if (raw->aborting()) return absl::CancelledError("stream destroyed");
-        }
-      },
-      nullptr});
+  s->Enqueue(
+      Task{[notify, raw, timeout_ms]() -> absl::Status {
+             const absl::Time deadline =
+                 timeout_ms == 0 ? absl::InfiniteFuture()
+                                 : absl::Now() + absl::Milliseconds(timeout_ms);
+             for (;;) {
+               absl::Status status = notify->WaitAndReset(
+                   std::min(deadline, absl::Now() + kWaitSlice));
+               if (status.code() != absl::StatusCode::kDeadlineExceeded) {
+                 return status;
+               }
+               if (absl::Now() >= deadline) {
+                 return Error(ACL_ERROR_RT_WAIT_TIMEOUT, status.message());
+               }
+               if (raw->aborting())
+                 return absl::CancelledError("stream destroyed");
+             }
+           },
+           nullptr});
   return absl::OkStatus();
 }
 

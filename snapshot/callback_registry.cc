@@ -10,8 +10,7 @@ namespace {
 absl::Status CheckArgs(int32_t stage, rtSnapShotCallBack callback) {
   if (stage < 0 || stage >= CallbackRegistry::kStageCount) {
     return rt::Error(ACL_ERROR_RT_PARAM_INVALID,
-                     absl::StrCat("snapshot stage ", stage,
-                                  " outside [0, 5]"));
+                     absl::StrCat("snapshot stage ", stage, " outside [0, 5]"));
   }
   if (callback == nullptr) {
     return rt::Error(ACL_ERROR_RT_PARAM_INVALID, "NULL snapshot callback");
@@ -28,9 +27,9 @@ absl::Status CallbackRegistry::Register(int32_t stage,
   ascend::MutexLock lock(&mu_);
   for (const Entry& e : stages_[stage]) {
     if (e.callback == callback) {
-      return rt::Error(ACL_ERROR_SNAPSHOT_REGISTER_CALLBACK_FAILED,
-                       absl::StrCat("callback already registered for stage ",
-                                    stage));
+      return rt::Error(
+          ACL_ERROR_SNAPSHOT_REGISTER_CALLBACK_FAILED,
+          absl::StrCat("callback already registered for stage ", stage));
     }
   }
   stages_[stage].push_back(Entry{callback, args});
@@ -63,10 +62,10 @@ absl::Status CallbackRegistry::Invoke(int32_t stage,
     for (int32_t device : device_ids) {
       uint32_t result = e.callback(device, e.args);
       if (result != 0) {
-        return rt::Error(ACL_ERROR_SNAPSHOT_CALLBACK_FAILED,
-                         absl::StrCat("stage ", stage,
-                                      " callback failed on device ", device,
-                                      " with ", result));
+        return rt::Error(
+            ACL_ERROR_SNAPSHOT_CALLBACK_FAILED,
+            absl::StrCat("stage ", stage, " callback failed on device ", device,
+                         " with ", result));
       }
     }
   }

@@ -30,8 +30,7 @@ class CallbackRegistry {
 
   // 107000 for a stage outside [0, 5] or a NULL callback; 507913 when the
   // callback is already registered for the stage (args are not compared).
-  absl::Status Register(int32_t stage, rtSnapShotCallBack callback,
-                        void* args);
+  absl::Status Register(int32_t stage, rtSnapShotCallBack callback, void* args);
   // 107000 for a bad stage, NULL, or a callback not registered there.
   absl::Status Unregister(int32_t stage, rtSnapShotCallBack callback);
   // Calls every callback of `stage` in registration order, each once per

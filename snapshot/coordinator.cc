@@ -45,7 +45,8 @@ absl::Status AsOperationFailure(const absl::Status& status, int32_t code,
 std::string Throughput(uint64_t bytes, absl::Duration elapsed) {
   const double seconds = std::max(absl::ToDoubleSeconds(elapsed), 1e-9);
   return absl::StrFormat("%u bytes in %.3f ms (%.2f GB/s)", bytes,
-                         seconds * 1e3, static_cast<double>(bytes) / seconds / 1e9);
+                         seconds * 1e3,
+                         static_cast<double>(bytes) / seconds / 1e9);
 }
 
 }  // namespace
@@ -219,27 +220,30 @@ absl::Status Coordinator::BackupDevice(int32_t device_id, DeviceImage& image) {
     bytes += a.size;
   }
   for (SavedAllocation& saved : image.allocations) {
-    const size_t n = (saved.size + options_.chunk_bytes - 1) / options_.chunk_bytes;
+    const size_t n =
+        (saved.size + options_.chunk_bytes - 1) / options_.chunk_bytes;
     saved.chunk_checksums.assign(n, 0);
     for (size_t i = 0; i < n; ++i) chunks.push_back(Chunk{&saved, i});
   }
   const uint64_t chunk_bytes = options_.chunk_bytes;
-  ASCEND_RETURN_IF_ERROR(ParallelFor(chunks.size(), [&](size_t k) -> absl::Status {
-    SavedAllocation& a = *chunks[k].allocation;
-    const uint64_t offset = chunks[k].index * chunk_bytes;
-    const uint64_t len = std::min(chunk_bytes, a.size - offset);
-    uint8_t* host = a.bytes.get() + offset;
-    ASCEND_RETURN_IF_ERROR(device->CopyFromDevice(host, a.addr + offset, len));
-    ASCEND_ASSIGN_OR_RETURN(uint64_t on_device,
-                            device->Checksum(a.addr + offset, len));
-    if (device::Checksum(host, len) != on_device) {
-      return absl::DataLossError(absl::StrFormat(
-          "copy of device %d range [0x%x, +%u) was corrupted in transfer",
-          device_id, a.addr + offset, len));
-    }
-    a.chunk_checksums[chunks[k].index] = on_device;
-    return absl::OkStatus();
-  }));
+  ASCEND_RETURN_IF_ERROR(
+      ParallelFor(chunks.size(), [&](size_t k) -> absl::Status {
+        SavedAllocation& a = *chunks[k].allocation;
+        const uint64_t offset = chunks[k].index * chunk_bytes;
+        const uint64_t len = std::min(chunk_bytes, a.size - offset);
+        uint8_t* host = a.bytes.get() + offset;
+        ASCEND_RETURN_IF_ERROR(
+            device->CopyFromDevice(host, a.addr + offset, len));
+        ASCEND_ASSIGN_OR_RETURN(uint64_t on_device,
+                                device->Checksum(a.addr + offset, len));
+        if (device::Checksum(host, len) != on_device) {
+          return absl::DataLossError(absl::StrFormat(
+              "copy of device %d range [0x%x, +%u) was corrupted in transfer",
+              device_id, a.addr + offset, len));
+        }
+        a.chunk_checksums[chunks[k].index] = on_device;
+        return absl::OkStatus();
+      }));
   LOG(INFO) << "snapshot backup: device " << device_id << ": "
             << image.allocations.size() << " allocation(s), "
             << Throughput(bytes, absl::Now() - start);
@@ -325,7 +329,8 @@ absl::Status Coordinator::RestoreImage(const BackupImage& image) {
 
 absl::Status Coordinator::RestoreDeviceMemory(const DeviceImage& image) {
   const absl::Time start = absl::Now();
-  std::shared_ptr<device::Device> device = runtime_.DeviceObject(image.device_id);
+  std::shared_ptr<device::Device> device =
+      runtime_.DeviceObject(image.device_id);
   struct Chunk {
     const SavedAllocation* allocation;
     size_t index;
@@ -345,32 +350,34 @@ absl::Status Coordinator::RestoreDeviceMemory(const DeviceImage& image) {
   }
   const uint64_t chunk_bytes = options_.chunk_bytes;
   const int32_t device_id = image.device_id;
-  ASCEND_RETURN_IF_ERROR(ParallelFor(chunks.size(), [&](size_t k) -> absl::Status {
-    const SavedAllocation& a = *chunks[k].allocation;
-    const uint64_t offset = chunks[k].index * chunk_bytes;
-    const uint64_t len = std::min(chunk_bytes, a.size - offset);
-    const uint8_t* host = a.bytes.get() + offset;
-    const uint64_t expected = a.chunk_checksums[chunks[k].index];
-    // One verification covers both the image and the transfer: what landed
-    // on the device must hash to what Backup saw there. (The device was
-    // re-opened above, so copying a damaged chunk before noticing loses
-    // nothing.) Only on a mismatch is the host copy hashed as well, to say
-    // which of the two was damaged.
-    ASCEND_RETURN_IF_ERROR(device->CopyToDevice(a.addr + offset, host, len));
-    ASCEND_ASSIGN_OR_RETURN(uint64_t on_device,
-                            device->Checksum(a.addr + offset, len));
-    if (on_device != expected) {
-      if (device::Checksum(host, len) != expected) {
-        return absl::DataLossError(absl::StrFormat(
-            "backup image of device %d range [0x%x, +%u) is corrupted",
-            device_id, a.addr + offset, len));
-      }
-      return absl::DataLossError(absl::StrFormat(
-          "restore copy to device %d range [0x%x, +%u) was corrupted",
-          device_id, a.addr + offset, len));
-    }
-    return absl::OkStatus();
-  }));
+  ASCEND_RETURN_IF_ERROR(
+      ParallelFor(chunks.size(), [&](size_t k) -> absl::Status {
+        const SavedAllocation& a = *chunks[k].allocation;
+        const uint64_t offset = chunks[k].index * chunk_bytes;
+        const uint64_t len = std::min(chunk_bytes, a.size - offset);
+        const uint8_t* host = a.bytes.get() + offset;
+        const uint64_t expected = a.chunk_checksums[chunks[k].index];
+        // One verification covers both the image and the transfer: what landed
+        // on the device must hash to what Backup saw there. (The device was
+        // re-opened above, so copying a damaged chunk before noticing loses
+        // nothing.) Only on a mismatch is the host copy hashed as well, to say
+        // which of the two was damaged.
+        ASCEND_RETURN_IF_ERROR(
+            device->CopyToDevice(a.addr + offset, host, len));
+        ASCEND_ASSIGN_OR_RETURN(uint64_t on_device,
+                                device->Checksum(a.addr + offset, len));
+        if (on_device != expected) {
+          if (device::Checksum(host, len) != expected) {
+            return absl::DataLossError(absl::StrFormat(
+                "backup image of device %d range [0x%x, +%u) is corrupted",
+                device_id, a.addr + offset, len));
+          }
+          return absl::DataLossError(absl::StrFormat(
+              "restore copy to device %d range [0x%x, +%u) was corrupted",
+              device_id, a.addr + offset, len));
+        }
+        return absl::OkStatus();
+      }));
   LOG(INFO) << "snapshot restore: device " << device_id << ": "
             << image.allocations.size() << " allocation(s), "
             << Throughput(bytes, absl::Now() - start);

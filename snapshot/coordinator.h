@@ -97,7 +97,8 @@ class Coordinator {
  private:
   absl::Status InvokeStage(int32_t stage) ABSL_EXCLUSIVE_LOCKS_REQUIRED(op_mu_);
   absl::StatusOr<std::unique_ptr<BackupImage>> TakeBackup(
-      const std::vector<int32_t>& devices) ABSL_EXCLUSIVE_LOCKS_REQUIRED(op_mu_);
+      const std::vector<int32_t>& devices)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(op_mu_);
   absl::Status BackupDevice(int32_t device_id, DeviceImage& image)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(op_mu_);
   absl::Status RestoreImage(const BackupImage& image)
@@ -111,7 +112,8 @@ class Coordinator {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(op_mu_);
   // Runs fn(i) for i in [0, n) on the worker threads; the first error wins
   // and stops the rest.
-  absl::Status ParallelFor(size_t n, const std::function<absl::Status(size_t)>& fn);
+  absl::Status ParallelFor(size_t n,
+                           const std::function<absl::Status(size_t)>& fn);
 
   rt::Runtime& runtime_;
   rt::GlobalState& state_;

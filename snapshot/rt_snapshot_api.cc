@@ -1,8 +1,7 @@
 // The RT-layer snapshot entry points declared in runtime/rt_snapshot.h.
-#include "runtime/rt_snapshot.h"
-
 #include "acl/error_codes/rt_error_codes.h"
 #include "runtime/base/error.h"
+#include "runtime/rt_snapshot.h"
 #include "snapshot/coordinator.h"
 
 using ascend::rt::ReportError;
@@ -37,8 +36,8 @@ rtError_t rtSnapShotProcessRestore(void) {
 
 rtError_t rtSnapShotCallbackRegister(rtSnapShotStage stage,
                                      rtSnapShotCallBack callback, void* args) {
-  return ReportError(__func__, Coordinator::Get().RegisterCallback(
-                                   stage, callback, args));
+  return ReportError(
+      __func__, Coordinator::Get().RegisterCallback(stage, callback, args));
 }
 
 rtError_t rtSnapShotCallbackUnregister(rtSnapShotStage stage,

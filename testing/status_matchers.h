@@ -29,9 +29,9 @@ const absl::Status& GetStatus(const absl::StatusOr<T>& s) {
 
 #define ASCEND_TESTING_CONCAT_INNER_(a, b) a##b
 #define ASCEND_TESTING_CONCAT_(a, b) ASCEND_TESTING_CONCAT_INNER_(a, b)
-#define ASSERT_OK_AND_ASSIGN(lhs, expr)                                      \
-  auto ASCEND_TESTING_CONCAT_(statusor_, __LINE__) = (expr);                 \
-  ASSERT_OK(ASCEND_TESTING_CONCAT_(statusor_, __LINE__));                    \
+#define ASSERT_OK_AND_ASSIGN(lhs, expr)                      \
+  auto ASCEND_TESTING_CONCAT_(statusor_, __LINE__) = (expr); \
+  ASSERT_OK(ASCEND_TESTING_CONCAT_(statusor_, __LINE__));    \
   lhs = std::move(ASCEND_TESTING_CONCAT_(statusor_, __LINE__)).value()
 
 // Pins the exact ACL/RT numeric code returned by a C entry point.

@@ -6,12 +6,12 @@
 #include "aclsim/aclsim.h"
 #include "runtime/rt_snapshot.h"
 
-#define EXPECT(cond)                                   \
-  do {                                                 \
-    if (!(cond)) {                                     \
-      fprintf(stderr, "FAILED: %s\n", #cond);          \
-      ++failures;                                      \
-    }                                                  \
+#define EXPECT(cond)                          \
+  do {                                        \
+    if (!(cond)) {                            \
+      fprintf(stderr, "FAILED: %s\n", #cond); \
+      ++failures;                             \
+    }                                         \
   } while (0)
 
 int main(void) {
