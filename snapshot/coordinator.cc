@@ -320,6 +320,18 @@ absl::Status Coordinator::RestoreImage(const BackupImage& image) {
     ASCEND_RETURN_IF_ERROR(runtime_.RestoreTables(d.device_id, d.tables));
   }
   ASCEND_RETURN_IF_ERROR(runtime_.backend()->RestoreProcessResources());
+  // Put every allocation of every device back before copying any data, so a
+  // copy that fails on one device leaves all addresses valid on the others
+  // (an Unlock after a failed Restore must not leave dangling pointers).
+  for (const DeviceImage& d : image.devices) {
+    std::shared_ptr<device::Device> device = runtime_.DeviceObject(d.device_id);
+    for (const SavedAllocation& a : d.allocations) {
+      std::optional<device::Allocation> live = device->FindAllocation(a.addr);
+      if (!live.has_value() || live->addr != a.addr || live->size != a.size) {
+        ASCEND_RETURN_IF_ERROR(device->AllocateAt(a.addr, a.size));
+      }
+    }
+  }
   for (const DeviceImage& d : image.devices) {
     ASCEND_RETURN_IF_ERROR(RestoreDeviceMemory(d));
     runtime_.MarkDeviceHealthy(d.device_id);
