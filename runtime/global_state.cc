@@ -44,39 +44,91 @@ void InitBarriersOnce() {
 
 }  // namespace
 
+namespace {
+
+void Membarrier() {
+  if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) {
+    return;
+  }
+  // Registered but failing would break the protocol; it cannot happen on a
+  // kernel that accepted the registration.
+  PLOG(FATAL) << "membarrier(PRIVATE_EXPEDITED) failed";
+}
+
+}  // namespace
+
 void HeavyBarrier() {
   if (g_heavy_barrier_available.load(std::memory_order_relaxed)) {
-    if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) {
-      return;
-    }
-    // Registered but failing would break the protocol; it cannot happen on
-    // a kernel that accepted the registration.
-    PLOG(FATAL) << "membarrier(PRIVATE_EXPEDITED) failed";
+    Membarrier();
+  } else {
+    FullFence();
   }
-  FullFence();
 }
 
 }  // namespace internal
 
 namespace {
 
-std::atomic<uint64_t> g_next_instance_id{1};
+// Every registered thread's in-flight mark, and the calls made by threads
+// whose registration was already torn down at thread exit (API calls from
+// other thread_local destructors), which are counted instead.
+struct MarkRegistry {
+  ascend::Mutex mu;
+  std::vector<std::atomic<uint32_t>*> marks ABSL_GUARDED_BY(mu);
+  std::atomic<int32_t> counted_in_flight{0};
+};
 
-// Keeps a thread's gate slots alive until the thread exits, then marks them
-// dead so their GlobalState can prune them.
-struct ThreadSlots {
-  std::vector<std::pair<uint64_t, std::shared_ptr<internal::GateSlot>>> slots;
-  ~ThreadSlots() {
-    for (auto& [id, slot] : slots) {
-      slot->depth.store(0, std::memory_order_release);
-      slot->dead.store(true, std::memory_order_release);
+MarkRegistry& Marks() {
+  static MarkRegistry* const registry = new MarkRegistry;
+  return *registry;
+}
+
+// Gated-call nesting depth of a thread on the counted path.
+thread_local int tls_counted_depth = 0;
+
+// Removes the thread's mark from the registry when the thread exits.
+struct ThreadRegistration {
+  ~ThreadRegistration() {
+    MarkRegistry& registry = Marks();
+    ascend::MutexLock lock(&registry.mu);
+    auto& marks = registry.marks;
+    for (size_t i = 0; i < marks.size(); ++i) {
+      if (marks[i] == &internal::tls_gate_mark) {
+        marks[i] = marks.back();
+        marks.pop_back();
+        break;
+      }
     }
+    internal::tls_gate_mark.store(internal::kMarkExiting,
+                                  std::memory_order_relaxed);
   }
 };
 
-ThreadSlots& CurrentThreadSlots() {
-  static thread_local ThreadSlots slots;
-  return slots;
+void RegisterThisThread() {
+  static thread_local ThreadRegistration registration;
+  (void)registration;
+  MarkRegistry& registry = Marks();
+  ascend::MutexLock lock(&registry.mu);
+  registry.marks.push_back(&internal::tls_gate_mark);
+  internal::tls_gate_mark.store(internal::kMarkIdle, std::memory_order_relaxed);
+}
+
+// Threads inside a gated call, of any instance.
+int BusyThreads() {
+  MarkRegistry& registry = Marks();
+  int busy = registry.counted_in_flight.load(std::memory_order_acquire);
+  ascend::MutexLock lock(&registry.mu);
+  for (const std::atomic<uint32_t>* mark : registry.marks) {
+    if (mark->load(std::memory_order_acquire) == internal::kMarkInFlight) {
+      ++busy;
+    }
+  }
+  return busy;
+}
+
+bool IsRunning(std::atomic<uint32_t>* word) {
+  return (word->load(std::memory_order_acquire) & internal::kStateMask) ==
+         static_cast<uint32_t>(ProcessState::kRunning);
 }
 
 absl::Duration TimeoutFromEnvironment() {
@@ -107,16 +159,25 @@ const char* ProcessStateName(int32_t state) {
   }
 }
 
-GlobalState::GlobalState(Options options)
-    : options_(options), id_(g_next_instance_id.fetch_add(1)) {
-  internal::InitBarriersOnce();
+GlobalState::GlobalState(Options options) : GlobalState(options, false) {}
+
+GlobalState::GlobalState(Options options, bool singleton)
+    : options_(options),
+      word_(singleton ? &internal::g_process_state_word : &own_word_),
+      fallback_bits_([] {
+        internal::InitBarriersOnce();
+        return internal::g_heavy_barrier_available.load()
+                   ? 0u
+                   : internal::kFenceFallbackBit;
+      }()) {
+  word_->store(fallback_bits_ | static_cast<uint32_t>(ProcessState::kRunning));
 }
 
 GlobalState::~GlobalState() = default;
 
 GlobalState& GlobalState::Get() {
   static GlobalState* const instance = [] {
-    auto* state = new GlobalState(Options{TimeoutFromEnvironment()});
+    auto* state = new GlobalState(Options{TimeoutFromEnvironment()}, true);
     // CONTRACT item 20: a process exiting while locked must not hang.
     std::atexit([] { GlobalState::Get().ForceUnlock(); });
     return state;
@@ -124,56 +185,80 @@ GlobalState& GlobalState::Get() {
   return *instance;
 }
 
-internal::GateSlot* GlobalState::CurrentSlotSlow() {
-  ThreadSlots& mine = CurrentThreadSlots();
-  for (auto& [id, slot] : mine.slots) {
-    if (id == id_) {
-      tls_owner_ = id_;
-      tls_slot_ = slot.get();
-      return tls_slot_;
-    }
+internal::GateToken GlobalState::EnterUncommon(GlobalState* self,
+                                               uint32_t previous_mark) {
+  std::atomic<uint32_t>& mark = internal::tls_gate_mark;
+  switch (previous_mark) {
+    case internal::kMarkIdle:
+      // The state word sent us here: not RUNNING, or a slow-path bit.
+      Resolve(self)->EnterSlow();
+      return internal::GateToken::kOutermost;
+    case internal::kMarkInFlight:
+      // Part of the call this thread is already in: Lock is waiting for that
+      // call, so this one must not block.
+      return internal::GateToken::kNested;
+    case internal::kMarkUnregistered:
+      RegisterThisThread();  // the mark becomes idle and visible to Lock
+      return Enter(
+          self != nullptr ? *self->word_ : internal::g_process_state_word,
+          self);
+    default:
+      // The fast path overwrote the mark; only the teardown's value is kept.
+      mark.store(internal::kMarkExiting, std::memory_order_relaxed);
+      break;
   }
-  auto slot = std::make_shared<internal::GateSlot>();
-  {
-    ascend::MutexLock lock(&mu_);
-    // Prune slots of exited threads while we hold the lock anyway.
-    std::vector<std::shared_ptr<internal::GateSlot>> live;
-    live.reserve(slots_.size() + 1);
-    for (auto& s : slots_) {
-      if (!s->dead.load(std::memory_order_acquire)) live.push_back(s);
-    }
-    live.push_back(slot);
-    slots_ = std::move(live);
+  // The thread's registration is gone (thread exit): count the call.
+  if (tls_counted_depth > 0) {
+    ++tls_counted_depth;  // nested: never blocks; ExitCounted undoes it
+    return internal::GateToken::kCounted;
   }
-  mine.slots.emplace_back(id_, slot);
-  tls_owner_ = id_;
-  tls_slot_ = slot.get();
-  return tls_slot_;
+  tls_counted_depth = 1;
+  GlobalState* gs = Resolve(self);
+  std::atomic<int32_t>& counted = Marks().counted_in_flight;
+  for (;;) {
+    counted.fetch_add(1, std::memory_order_seq_cst);
+    internal::FullFence();
+    if (gs->state() == ProcessState::kRunning) {
+      return internal::GateToken::kCounted;
+    }
+    counted.fetch_sub(1, std::memory_order_seq_cst);
+    ascend::MutexLock lock(&gs->mu_);  // unlocking re-evaluates Lock's wait
+    ++gs->blocked_;
+    gs->mu_.Await(absl::Condition(&IsRunning, gs->word_));
+    --gs->blocked_;
+  }
 }
 
-void GlobalState::EnterSlow(internal::GateSlot* slot) {
-  // A call nested inside one that already passed the gate is part of that
-  // in-flight call: Lock is waiting for it, so it must not block.
-  if (slot->depth.load(std::memory_order_relaxed) > 1) return;
+void GlobalState::ExitCounted() {
+  if (--tls_counted_depth > 0) return;
+  Marks().counted_in_flight.fetch_sub(1, std::memory_order_seq_cst);
+  internal::FullFence();
+  if (state() != ProcessState::kRunning) NotifyDrain();
+}
+
+void GlobalState::EnterSlow() {
+  std::atomic<uint32_t>& mark = internal::tls_gate_mark;
   for (;;) {
-    slot->depth.store(0, std::memory_order_release);
-    internal::LightBarrier();
-    ascend::MutexLock lock(&mu_);  // unlocking re-evaluates Lock's condition
-    ++blocked_;
-    mu_.Await(absl::Condition(
-        +[](std::atomic<int32_t>* state) {
-          return state->load(std::memory_order_acquire) ==
-                 static_cast<int32_t>(ProcessState::kRunning);
-        },
-        &state_));
-    --blocked_;
-    slot->depth.store(1, std::memory_order_relaxed);
-    internal::LightBarrier();
-    if (state_.load(std::memory_order_acquire) ==
-        static_cast<int32_t>(ProcessState::kRunning)) {
-      return;
+    // Without membarrier(2), this fence pairs with Lock's.
+    if (fallback_bits_ != 0) internal::FullFence();
+    if (state() == ProcessState::kRunning) return;
+    // Step out of flight while blocked, so that Lock can complete.
+    mark.store(internal::kMarkIdle, std::memory_order_release);
+    {
+      ascend::MutexLock lock(&mu_);  // unlocking re-evaluates Lock's wait
+      ++blocked_;
+      mu_.Await(absl::Condition(&IsRunning, word_));
+      --blocked_;
     }
+    mark.store(internal::kMarkInFlight, std::memory_order_relaxed);
+    std::atomic_signal_fence(std::memory_order_seq_cst);
   }
+}
+
+void GlobalState::ExitSlow() {
+  if (fallback_bits_ != 0) internal::FullFence();
+  // A Lock may be waiting for this call.
+  if (state() != ProcessState::kRunning) NotifyDrain();
 }
 
 void GlobalState::NotifyDrain() {
@@ -181,17 +266,21 @@ void GlobalState::NotifyDrain() {
   ascend::MutexLock lock(&mu_);
 }
 
-int GlobalState::BusySlotsLocked() {
-  int busy = 0;
-  for (const auto& slot : slots_) {
-    if (slot->depth.load(std::memory_order_acquire) != 0) ++busy;
+void GlobalState::StoreStateLocked(ProcessState state) {
+  word_->store(fallback_bits_ | static_cast<uint32_t>(state),
+               std::memory_order_seq_cst);
+}
+
+void GlobalState::HeavyBarrier() const {
+  if (fallback_bits_ != 0) {
+    internal::FullFence();
+  } else {
+    internal::Membarrier();
   }
-  return busy;
 }
 
 bool GlobalState::QuiescentLocked() {
-  return parked_ == static_cast<int>(background_.size()) &&
-         BusySlotsLocked() == 0;
+  return parked_ == static_cast<int>(background_.size()) && BusyThreads() == 0;
 }
 
 absl::Status GlobalState::Lock() {
@@ -199,14 +288,13 @@ absl::Status GlobalState::Lock() {
   if (state() != ProcessState::kRunning) {
     return Error(ACL_ERROR_SNAPSHOT_LOCK_FAILED,
                  absl::StrCat("cannot lock: process state is ",
-                              ProcessStateName(state_.load())));
+                              ProcessStateName(static_cast<int32_t>(state()))));
   }
-  state_.store(static_cast<int32_t>(ProcessState::kLocked));
+  StoreStateLocked(ProcessState::kLocked);
   const uint64_t epoch = ++lock_epoch_;
-  drain_waiters_.store(1);
-  // After this, every thread either sees LOCKED at the gate or has its
-  // in-flight mark visible to the scan below.
-  internal::HeavyBarrier();
+  // After this, every thread either sees LOCKED at the gate (and, leaving a
+  // call, notifies this wait) or has its in-flight mark visible to the scan.
+  HeavyBarrier();
   for (BackgroundThread* bg : background_) {
     if (bg->wake_) bg->wake_();
   }
@@ -216,15 +304,14 @@ absl::Status GlobalState::Lock() {
            QuiescentLocked();
   };
   bool quiescent = mu_.AwaitWithDeadline(absl::Condition(&done), deadline);
-  drain_waiters_.store(0);
   if (state() != ProcessState::kLocked || lock_epoch_ != epoch) {
     return Error(ACL_ERROR_SNAPSHOT_LOCK_FAILED,
                  "process state changed while waiting for the lock");
   }
   if (!quiescent) {
-    const int busy = BusySlotsLocked();
+    const int busy = BusyThreads();
     const int unparked = static_cast<int>(background_.size()) - parked_;
-    state_.store(static_cast<int32_t>(ProcessState::kRunning));
+    StoreStateLocked(ProcessState::kRunning);
     return Error(ACL_ERROR_SNAPSHOT_LOCK_TIMEOUT,
                  absl::StrCat("lock timed out after ",
                               absl::FormatDuration(options_.timeout), ": ",
@@ -240,7 +327,7 @@ absl::Status GlobalState::Unlock() {
     return Error(ACL_ERROR_SNAPSHOT_UNLOCK_FAILED,
                  "cannot unlock: process is RUNNING");
   }
-  state_.store(static_cast<int32_t>(ProcessState::kRunning));
+  StoreStateLocked(ProcessState::kRunning);
   const absl::Time deadline = absl::Now() + options_.timeout;
   auto resumed = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     return state() != ProcessState::kRunning || parked_ == 0;
@@ -261,13 +348,13 @@ bool GlobalState::CompareAndSetState(ProcessState expected,
                                      ProcessState desired) {
   ascend::MutexLock lock(&mu_);
   if (state() != expected) return false;
-  state_.store(static_cast<int32_t>(desired));
+  StoreStateLocked(desired);
   return true;
 }
 
 void GlobalState::ForceUnlock() {
   ascend::MutexLock lock(&mu_);
-  state_.store(static_cast<int32_t>(ProcessState::kRunning));
+  StoreStateLocked(ProcessState::kRunning);
 }
 
 int GlobalState::blocked_callers() const {
@@ -304,12 +391,7 @@ void GlobalState::BackgroundThread::ParkIfLocked() {
   parked_ = true;
   ++owner_->parked_;
   VLOG(1) << "background thread " << name_ << " parked";
-  owner_->mu_.Await(absl::Condition(
-      +[](std::atomic<int32_t>* state) {
-        return state->load(std::memory_order_acquire) ==
-               static_cast<int32_t>(ProcessState::kRunning);
-      },
-      &owner_->state_));
+  owner_->mu_.Await(absl::Condition(&IsRunning, owner_->word_));
   parked_ = false;
   --owner_->parked_;
 }

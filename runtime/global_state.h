@@ -9,17 +9,22 @@
 //   auto bg = GlobalState::Get().RegisterBackgroundThread("monitor", wake_fn);
 //   while (running) { bg->ParkIfLocked(); ...wait for work...; }
 //
-// The gate's fast path (state RUNNING) is a thread-local store, a compiler
-// barrier and one acquire load of the state: the heavy half of the
-// store/load ordering is paid by Lock, through membarrier(2) (an asymmetric
-// barrier), with a seq_cst fence on the fast path only where membarrier is
-// unavailable. This lets Lock guarantee that when it returns success no
+// The gate's fast path (state RUNNING, thread not inside another gated call)
+// is: load the thread's in-flight mark, store "in flight", a compiler barrier,
+// one acquire load of the state word; on exit, store "idle" and one relaxed
+// load of the state word. No read-modify-write, no fence, and no value the
+// next call depends on (the mark's load only confirms a predicted branch).
+// The heavy half of the store/load ordering is paid by Lock through
+// membarrier(2) (an asymmetric barrier); where membarrier is unavailable a
+// flag bit in the state word sends every call to the slow path, which uses a
+// full fence. This lets Lock guarantee that when it returns success no
 // resource-modifying call is in progress in any thread (CONTRACT item 15).
 //
-// Lock and Unlock wait by notification (condition variable), bounded by the
-// timeout given in Options (process singleton: ACL_SNAPSHOT_TIMEOUT_MS,
-// default 60 s). The process singleton registers an atexit handler that forces
-// the state back to RUNNING so blocked threads wake and the process exits.
+// The in-flight marks are per thread and process-wide: a call in flight in
+// one GlobalState instance also delays Lock of another (only tests create
+// more than the process singleton), and a call nested in any gated call
+// never blocks.
+//
 #ifndef ASCENDCL_RUNTIME_GLOBAL_STATE_H_
 #define ASCENDCL_RUNTIME_GLOBAL_STATE_H_
 
@@ -47,11 +52,33 @@ enum class ProcessState : int32_t { kRunning = 0, kLocked = 1, kBackedUp = 2 };
 const char* ProcessStateName(int32_t state);
 
 namespace internal {
-// One per thread that ever passed the gate of a GlobalState instance.
-struct GateSlot {
-  std::atomic<uint32_t> depth{0};
-  std::atomic<bool> dead{false};
+// A thread's in-flight mark (process-wide, one per thread).
+inline constexpr uint32_t kMarkIdle = 0;          // registered, not in a call
+inline constexpr uint32_t kMarkInFlight = 1;      // inside a gated call
+inline constexpr uint32_t kMarkUnregistered = 2;  // never passed a gate
+inline constexpr uint32_t kMarkExiting = 3;       // thread-exit teardown ran
+// Defined here, with a constant initialiser and a trivial destructor, so the
+// fast path reaches it with one %fs-relative access (no TLS-init call).
+inline thread_local std::atomic<uint32_t> tls_gate_mark
+    ABSL_ATTRIBUTE_INITIAL_EXEC{kMarkUnregistered};
+
+// The state word: the ProcessState in the low byte, plus bits that send every
+// gated call to the slow path while set.
+inline constexpr uint32_t kStateMask = 0xff;
+inline constexpr uint32_t kFenceFallbackBit = 0x100;   // no membarrier(2)
+inline constexpr uint32_t kNotConstructedBit = 0x200;  // singleton not built
+// The process singleton's state word. A namespace-scope variable so that the
+// gate of every ACL entry point reads it at a fixed address, with no call to
+// GlobalState::Get() on the fast path.
+inline std::atomic<uint32_t> g_process_state_word{kNotConstructedBit};
+
+// What EnterApi hands to ExitApi.
+enum class GateToken : uint8_t {
+  kNested = 0,     // inside another gated call: nothing to undo
+  kOutermost = 1,  // this thread's mark was set
+  kCounted = 2,    // exiting thread: counted in the shared in-flight counter
 };
+
 // True when membarrier(2) provides the heavy side of the asymmetric barrier;
 // decided once, before the first GlobalState is constructed.
 extern std::atomic<bool> g_heavy_barrier_available;
@@ -98,34 +125,25 @@ class GlobalState {
 
   // Lock-free; never blocks.
   ProcessState state() const {
-    return static_cast<ProcessState>(state_.load(std::memory_order_acquire));
+    return static_cast<ProcessState>(word_->load(std::memory_order_acquire) &
+                                     internal::kStateMask);
   }
   absl::Duration timeout() const { return options_.timeout; }
 
   // --- The gate -----------------------------------------------------------
   // Enter blocks while the state is not RUNNING (unless the thread is already
-  // inside a gated call); Exit ends the call. Use ApiScope.
-  internal::GateSlot* EnterApi() {
-    internal::GateSlot* slot = CurrentSlot();
-    slot->depth.store(slot->depth.load(std::memory_order_relaxed) + 1,
-                      std::memory_order_relaxed);
-    internal::LightBarrier();
-    // Acquire (a plain load on x86): a call that starts after an Unlock sees
-    // what the lock holder wrote while the state was not RUNNING.
-    if (ABSL_PREDICT_FALSE(state_.load(std::memory_order_acquire) !=
-                           static_cast<int32_t>(ProcessState::kRunning))) {
-      EnterSlow(slot);
-    }
-    return slot;
+  // inside a gated call); Exit ends the call. Use ApiScope (this instance) or
+  // ProcessApiScope (the process singleton, what ACL entry points use).
+  internal::GateToken EnterApi() { return Enter(*word_, this); }
+  void ExitApi(internal::GateToken token) { Exit(*word_, this, token); }
+
+  // The same on the process singleton, without calling Get() on the fast
+  // path (it is constructed by the first call's slow path).
+  static internal::GateToken EnterProcessApi() {
+    return Enter(internal::g_process_state_word, nullptr);
   }
-  void ExitApi(internal::GateSlot* slot) {
-    slot->depth.store(slot->depth.load(std::memory_order_relaxed) - 1,
-                      std::memory_order_release);
-    internal::LightBarrier();
-    if (ABSL_PREDICT_FALSE(drain_waiters_.load(std::memory_order_relaxed) !=
-                           0)) {
-      NotifyDrain();
-    }
+  static void ExitProcessApi(internal::GateToken token) {
+    Exit(internal::g_process_state_word, nullptr, token);
   }
 
   // --- Transitions (exact codes of the reference, CONTRACT item 19) -------
@@ -170,30 +188,64 @@ class GlobalState {
   int blocked_callers() const;
 
  private:
-  internal::GateSlot* CurrentSlot() {
-    if (ABSL_PREDICT_TRUE(tls_owner_ == id_)) return tls_slot_;
-    return CurrentSlotSlow();
+  // `self` is null for the process singleton.
+  ABSL_ATTRIBUTE_ALWAYS_INLINE static internal::GateToken Enter(
+      std::atomic<uint32_t>& word, GlobalState* self) {
+    std::atomic<uint32_t>& mark = internal::tls_gate_mark;
+    // One branch for both conditions: the previous mark (idle unless nested,
+    // unregistered or exiting; the uncommon path puts it back) and the
+    // state word (0 unless not RUNNING or a slow-path bit is set).
+    const uint32_t previous = mark.load(std::memory_order_relaxed);
+    mark.store(internal::kMarkInFlight, std::memory_order_relaxed);
+    // Orders the mark before the state load against Lock's membarrier(2).
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    // Acquire (a plain load on x86): a call that starts after an Unlock sees
+    // what the lock holder wrote while the state was not RUNNING.
+    const uint32_t state_word = word.load(std::memory_order_acquire);
+    if (ABSL_PREDICT_FALSE((previous | state_word) != 0)) {
+      return EnterUncommon(self, previous);
+    }
+    return internal::GateToken::kOutermost;
   }
-  internal::GateSlot* CurrentSlotSlow();
-  void EnterSlow(internal::GateSlot* slot);
+  ABSL_ATTRIBUTE_ALWAYS_INLINE static void Exit(std::atomic<uint32_t>& word,
+                                                GlobalState* self,
+                                                internal::GateToken token) {
+    if (ABSL_PREDICT_FALSE(token != internal::GateToken::kOutermost)) {
+      if (token == internal::GateToken::kCounted) Resolve(self)->ExitCounted();
+      return;
+    }
+    // Release: Lock, seeing the mark idle, sees everything the call did.
+    internal::tls_gate_mark.store(internal::kMarkIdle,
+                                  std::memory_order_release);
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    if (ABSL_PREDICT_FALSE(word.load(std::memory_order_relaxed) != 0)) {
+      Resolve(self)->ExitSlow();
+    }
+  }
+  static GlobalState* Resolve(GlobalState* self) {
+    return self != nullptr ? self : &Get();
+  }
+  static internal::GateToken EnterUncommon(GlobalState* self,
+                                           uint32_t previous_mark);
+  void EnterSlow();
+  void ExitSlow();
+  void ExitCounted();
   void NotifyDrain();
+  void StoreStateLocked(ProcessState state) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   bool QuiescentLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  int BusySlotsLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void HeavyBarrier() const;
 
-  // Defined here (not in the .cc) so the fast path needs no TLS-init call.
-  // id_ of the instance tls_slot_ belongs to.
-  static inline thread_local uint64_t tls_owner_ ABSL_ATTRIBUTE_INITIAL_EXEC =
-      0;
-  static inline thread_local internal::GateSlot* tls_slot_
-      ABSL_ATTRIBUTE_INITIAL_EXEC = nullptr;
+  GlobalState(Options options, bool singleton);
 
   const Options options_;
-  const uint64_t id_;
-  std::atomic<int32_t> state_{static_cast<int32_t>(ProcessState::kRunning)};
-  std::atomic<int32_t> drain_waiters_{0};
+  // The state word: the process singleton's is g_process_state_word, any
+  // other instance's is own_word_.
+  std::atomic<uint32_t> own_word_{0};
+  std::atomic<uint32_t>* const word_;
+  // kFenceFallbackBit when this instance was built without membarrier(2).
+  const uint32_t fallback_bits_;
 
   mutable ascend::Mutex mu_;
-  std::vector<std::shared_ptr<internal::GateSlot>> slots_ ABSL_GUARDED_BY(mu_);
   std::vector<BackgroundThread*> background_ ABSL_GUARDED_BY(mu_);
   int parked_ ABSL_GUARDED_BY(mu_) = 0;
   // Incremented by every Lock, so a Lock that waits notices a newer one.
@@ -201,18 +253,30 @@ class GlobalState {
   int blocked_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
-// RAII form of the gate.
+// RAII form of the gate on one GlobalState instance.
 class ApiScope {
  public:
   explicit ApiScope(GlobalState& state)
-      : state_(state), slot_(state.EnterApi()) {}
+      : state_(state), token_(state.EnterApi()) {}
   ApiScope(const ApiScope&) = delete;
   ApiScope& operator=(const ApiScope&) = delete;
-  ~ApiScope() { state_.ExitApi(slot_); }
+  ~ApiScope() { state_.ExitApi(token_); }
 
  private:
   GlobalState& state_;
-  internal::GateSlot* slot_;
+  const internal::GateToken token_;
+};
+
+// RAII form of the gate on the process singleton (GlobalState::Get()).
+class ProcessApiScope {
+ public:
+  ProcessApiScope() : token_(GlobalState::EnterProcessApi()) {}
+  ProcessApiScope(const ProcessApiScope&) = delete;
+  ProcessApiScope& operator=(const ProcessApiScope&) = delete;
+  ~ProcessApiScope() { GlobalState::ExitProcessApi(token_); }
+
+ private:
+  const internal::GateToken token_;
 };
 
 }  // namespace ascend::rt

@@ -386,8 +386,8 @@ TEST(GateTest, NestedEntryOnTheSameThreadNeverBlocks) {
     nested_saw_locked.store(true);
     {
       ApiScope nested(gs);
-      internal::GateSlot* slot = gs.EnterApi();  // and one more level
-      gs.ExitApi(slot);
+      internal::GateToken token = gs.EnterApi();  // and one more level
+      gs.ExitApi(token);
     }
     nested_done.store(true);
   });
@@ -418,7 +418,7 @@ TEST(GateTest, NestedEntryWhileLockedDoesNotBlockButNewCallDoes) {
     gs.ForceUnlock();
   });
   threads.Start([&] {
-    internal::GateSlot* outer = gs.EnterApi();
+    internal::GateToken outer = gs.EnterApi();
     outer_entered.store(true);
     WaitFor([&] { return proceed.load(); });
     {
@@ -483,6 +483,133 @@ TEST(GateTest, ExitedThreadsDoNotHoldUpLock) {
     ASSERT_OK(gs.Lock());
     ASSERT_OK(gs.Unlock());
   }
+}
+
+TEST(GateTest, InFlightCallOfOneInstanceDelaysLockOfAnother) {
+  // The in-flight marks are per thread, not per instance (header comment).
+  GlobalState a(WithTimeout(absl::Seconds(5)));
+  GlobalState b(WithTimeout(absl::Seconds(5)));
+  std::atomic<bool> entered{false};
+  std::atomic<bool> release{false};
+  std::atomic<bool> locked{false};
+  Threads threads([&] {
+    release.store(true);
+    b.ForceUnlock();
+  });
+  threads.Start([&] {
+    ApiScope in_a(a);
+    entered.store(true);
+    WaitFor([&] { return release.load(); }, absl::Seconds(10));
+  });
+  ASSERT_TRUE(WaitFor([&] { return entered.load(); }));
+  threads.Start([&] {
+    if (b.Lock().ok()) locked.store(true);
+  });
+  EXPECT_TRUE(StaysTrue([&] { return !locked.load(); }));
+  release.store(true);
+  EXPECT_TRUE(WaitFor([&] { return locked.load(); }));
+  EXPECT_OK(b.Unlock());
+}
+
+// The process singleton's gate (ACL_GATE) blocks and resumes like an
+// instance's. The singleton is shared with nothing else in this binary.
+TEST(ProcessGateTest, BlocksWhileTheSingletonIsLocked) {
+  GlobalState& gs = GlobalState::Get();
+  { ProcessApiScope first; }  // constructs the singleton if needed
+  ASSERT_EQ(gs.state(), ProcessState::kRunning);
+  ASSERT_OK(gs.Lock());
+  std::atomic<int> ran{0};
+  Threads threads([&] { gs.ForceUnlock(); });
+  threads.Start([&] {
+    ProcessApiScope scope;
+    { ProcessApiScope nested; }
+    ran.fetch_add(1);
+  });
+  ASSERT_TRUE(WaitFor([&] { return gs.blocked_callers() == 1; }));
+  EXPECT_TRUE(StaysTrue([&] { return ran.load() == 0; }));
+  ASSERT_OK(gs.Unlock());
+  EXPECT_TRUE(WaitFor([&] { return ran.load() == 1; }));
+}
+
+TEST(ProcessGateTest, LockWaitsForASingletonCallInFlight) {
+  GlobalState& gs = GlobalState::Get();
+  std::atomic<bool> entered{false};
+  std::atomic<bool> release{false};
+  std::atomic<bool> locked{false};
+  Threads threads([&] {
+    release.store(true);
+    gs.ForceUnlock();
+  });
+  threads.Start([&] {
+    ProcessApiScope scope;
+    entered.store(true);
+    WaitFor([&] { return release.load(); }, absl::Seconds(10));
+  });
+  ASSERT_TRUE(WaitFor([&] { return entered.load(); }));
+  threads.Start([&] {
+    if (gs.Lock().ok()) locked.store(true);
+  });
+  EXPECT_TRUE(StaysTrue([&] { return !locked.load(); }));
+  release.store(true);
+  EXPECT_TRUE(WaitFor([&] { return locked.load(); }));
+  EXPECT_OK(gs.Unlock());
+}
+
+// A gated call made by a thread_local destructor that runs after the gate's
+// own per-thread teardown (thread_locals constructed before the thread's
+// first gated call are destroyed after it) is still tracked: it blocks while
+// locked, and Lock waits for it.
+struct TeardownCall {
+  static inline GlobalState* gs = nullptr;
+  static inline std::atomic<bool> entered{false};
+  static inline std::atomic<bool> release{false};
+  static inline std::atomic<bool> done{false};
+  ~TeardownCall() {
+    ApiScope scope(*gs);
+    { ApiScope nested(*gs); }
+    entered.store(true);
+    WaitFor([] { return release.load(); }, absl::Seconds(10));
+    done.store(true);
+  }
+};
+
+TEST(GateTest, CallsFromLateThreadExitDestructorsAreTracked) {
+  GlobalState gs(WithTimeout(absl::Seconds(5)));
+  TeardownCall::gs = &gs;
+  std::atomic<bool> locked{false};
+  std::thread t([&] {
+    static thread_local TeardownCall teardown;  // constructed first
+    (void)teardown;
+    ApiScope first(gs);  // registers the thread after it
+  });
+  ASSERT_TRUE(WaitFor([] { return TeardownCall::entered.load(); }));
+  std::thread locker([&] {
+    if (gs.Lock().ok()) locked.store(true);
+  });
+  EXPECT_TRUE(StaysTrue([&] { return !locked.load(); }));
+  TeardownCall::release.store(true);
+  EXPECT_TRUE(WaitFor([&] { return locked.load(); }));
+  locker.join();
+  t.join();
+  EXPECT_TRUE(TeardownCall::done.load());
+  EXPECT_OK(gs.Unlock());
+
+  // While locked, such a call blocks until Unlock. (The thread registers
+  // through another instance: the marks are process-wide.)
+  GlobalState other(WithTimeout(absl::Seconds(5)));
+  TeardownCall::entered.store(false);
+  TeardownCall::done.store(false);
+  ASSERT_OK(gs.Lock());
+  std::thread t2([&] {
+    static thread_local TeardownCall teardown;
+    (void)teardown;
+    ApiScope first(other);
+  });
+  EXPECT_TRUE(WaitFor([&] { return gs.blocked_callers() == 1; }));
+  EXPECT_TRUE(StaysTrue([] { return !TeardownCall::entered.load(); }));
+  ASSERT_OK(gs.Unlock());
+  t2.join();
+  EXPECT_TRUE(TeardownCall::done.load());
 }
 
 // --- CONTRACT item 15: nothing in flight once Lock succeeds ---------------

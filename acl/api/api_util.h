@@ -10,6 +10,9 @@
 #define ASCENDCL_ACL_API_API_UTIL_H_
 
 #include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -35,11 +38,44 @@ inline bool DeadlineFromTimeout(int32_t timeout_ms, absl::Time* deadline) {
   return true;
 }
 
+// The integer a C caller passed for an enum parameter. C lets any int travel
+// in an enum object; in C++ merely loading an enum object whose value lies
+// outside the enum's range is undefined (clang's -fsanitize=enum traps on it),
+// so an entry point copies the parameter's bytes, validates the integer, and
+// only then uses the parameter as the enum. A helper that validates must take
+// the parameter by reference: passing it by value loads it.
+//
+//   const int32_t raw_kind = RawEnum(kind);
+//   if (!IsMemcpyKind(raw_kind)) {
+//     return InvalidEnum(__func__, "kind", "aclrtMemcpyKind", raw_kind);
+//   }
+template <typename E>
+int32_t RawEnum(const E& value) {
+  static_assert(std::is_enum_v<E> && sizeof(E) == sizeof(int32_t),
+                "a C enum parameter");
+  int32_t raw;
+  std::memcpy(&raw, &value, sizeof raw);
+  return raw;
+}
+
+inline std::string InvalidEnumMessage(const char* param, const char* type,
+                                      int32_t raw) {
+  return std::string(param) + " " + std::to_string(raw) + " is not a valid " +
+         type;
+}
+
+// Rejects an out-of-range enum argument: logs it, records it as the thread's
+// last error and returns `code`.
+inline aclError InvalidEnum(const char* api, const char* param,
+                            const char* type, int32_t raw,
+                            aclError code = ACL_ERROR_INVALID_PARAM) {
+  return rt::ReportErrorCode(api, code, InvalidEnumMessage(param, type, raw));
+}
+
 }  // namespace ascend::acl
 
 // The snapshot lock check: blocks while the process is LOCKED or BACKED_UP.
-#define ACL_GATE() \
-  ::ascend::rt::ApiScope acl_gate_scope_(::ascend::rt::GlobalState::Get())
+#define ACL_GATE() ::ascend::rt::ProcessApiScope acl_gate_scope_
 
 // Maps a status to the entry point's return code, recording failures.
 #define ACL_RESULT(expr) ::ascend::rt::ReportError(__func__, (expr))
