@@ -8,15 +8,21 @@ namespace ascend::rt {
 
 uint64_t Event::BeginRecord() {
   ascend::MutexLock lock(&mu_);
-  return ++recorded_;
+  pending_.insert(++recorded_);
+  return recorded_;
 }
 
 void Event::Complete(uint64_t seq) {
   ascend::MutexLock lock(&mu_);
-  if (seq > completed_) {
-    completed_ = seq;
+  if (pending_.erase(seq) == 0) return;  // not a pending record
+  if (seq > newest_completed_) {
+    newest_completed_ = seq;
     timestamp_ = absl::Now();
   }
+}
+
+bool Event::IsDoneLocked(uint64_t seq) const {
+  return pending_.count(seq) == 0;
 }
 
 uint64_t Event::LatestRecord() const {
@@ -32,7 +38,7 @@ bool Event::WaitFor(uint64_t seq, absl::Time deadline) const {
   } args{this, seq};
   return mu_.AwaitWithDeadline(absl::Condition(
                                    +[](Args* a) ABSL_NO_THREAD_SAFETY_ANALYSIS {
-                                     return a->e->completed_ >= a->seq;
+                                     return a->e->IsDoneLocked(a->seq);
                                    },
                                    &args),
                                deadline);
@@ -40,7 +46,7 @@ bool Event::WaitFor(uint64_t seq, absl::Time deadline) const {
 
 bool Event::IsComplete() const {
   ascend::MutexLock lock(&mu_);
-  return completed_ >= recorded_;
+  return IsDoneLocked(recorded_);
 }
 
 void Event::Reset() {
@@ -50,19 +56,25 @@ void Event::Reset() {
 
 std::optional<absl::Time> Event::Timestamp() const {
   ascend::MutexLock lock(&mu_);
-  if (completed_ < recorded_) return std::nullopt;
+  if (!IsDoneLocked(recorded_)) return std::nullopt;
   return timestamp_;
 }
 
 Event::State Event::SaveState() const {
   ascend::MutexLock lock(&mu_);
-  return State{recorded_, completed_, timestamp_};
+  return State{recorded_,
+               std::vector<uint64_t>(pending_.begin(), pending_.end()),
+               newest_completed_, timestamp_};
 }
 
 void Event::RestoreState(const State& state) {
   ascend::MutexLock lock(&mu_);
   recorded_ = state.recorded;
-  completed_ = state.completed;
+  pending_.clear();
+  for (uint64_t seq : state.pending) {
+    if (seq != 0 && seq <= recorded_) pending_.insert(seq);
+  }
+  newest_completed_ = state.newest_completed;
   timestamp_ = state.timestamp;
 }
 

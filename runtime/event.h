@@ -2,15 +2,21 @@
 // on.
 //
 // An Event counts records: Record() (at enqueue time) hands out a sequence
-// number, and the stream's task completes that sequence when it runs. The
-// event is complete when its latest record has run; a never-recorded event is
-// complete (CONTRACT item 28). A Notify is a one-shot flag: Record sets it,
-// WaitAndReset waits for it and clears it.
+// number, and the stream's task completes that sequence when it runs. Records
+// on different streams may complete out of order, so completion is tracked
+// per record (as the set of records not yet complete): a wait for record N is
+// released only when record N itself has run, not when a later record of the
+// same event (on another, idler stream) has. The event is complete when its
+// latest record has run; a never-recorded event is complete (CONTRACT item 28).
+// A Notify is a one-shot flag: Record sets it, WaitAndReset waits for it and
+// clears it.
 #ifndef ASCENDCL_RUNTIME_EVENT_H_
 #define ASCENDCL_RUNTIME_EVENT_H_
 
 #include <cstdint>
 #include <optional>
+#include <set>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
@@ -31,12 +37,15 @@ class Event {
 
   // A new record; the returned sequence completes when Complete(seq) runs.
   uint64_t BeginRecord();
-  // Marks `seq` complete, stamping the completion time.
+  // Marks `seq` complete. The completion time is stamped when `seq` is newer
+  // than every record completed before it.
   void Complete(uint64_t seq);
   // The latest record at call time (what a stream wait waits for).
   uint64_t LatestRecord() const;
-  // Waits until `seq` is complete or `deadline` passes.
+  // Waits until record `seq` itself is complete (0: at once) or `deadline`
+  // passes. Completion of other records, later ones included, does not count.
   bool WaitFor(uint64_t seq, absl::Time deadline) const;
+  // True when the latest record is complete.
   bool IsComplete() const;
   // Forgets the completion time (aclrtResetEvent, in stream order).
   void Reset();
@@ -46,19 +55,29 @@ class Event {
   // Saved and restored with the snapshot's resource tables.
   struct State {
     uint64_t recorded = 0;
-    uint64_t completed = 0;
+    // Records not complete yet (ascending); usually none, as Backup drains
+    // the streams first.
+    std::vector<uint64_t> pending;
+    // The newest record that completed.
+    uint64_t newest_completed = 0;
     std::optional<absl::Time> timestamp;
   };
   State SaveState() const;
   void RestoreState(const State& state);
 
  private:
+  bool IsDoneLocked(uint64_t seq) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
   const int32_t device_id_;
   const uint32_t id_;
   const uint32_t flags_;
   mutable ascend::Mutex mu_;
   uint64_t recorded_ ABSL_GUARDED_BY(mu_) = 0;
-  uint64_t completed_ ABSL_GUARDED_BY(mu_) = 0;
+  // Records 1..recorded_ not complete yet. Each is a record task queued or
+  // running on some stream (a discarded one completes through its cancel), so
+  // the set is no larger than the streams' pending work.
+  std::set<uint64_t> pending_ ABSL_GUARDED_BY(mu_);
+  uint64_t newest_completed_ ABSL_GUARDED_BY(mu_) = 0;
   std::optional<absl::Time> timestamp_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -134,6 +134,8 @@ class Runtime {
   absl::StatusOr<uint32_t> NotifyId(void* notify);
 
   // --- Memory ----------------------------------------------------------------
+  // Enum arguments here and in LaunchCallback must hold values of their enum
+  // (the ACL entry points validate the caller's raw integers first).
   absl::StatusOr<void*> Malloc(size_t size, aclrtMemMallocPolicy policy);
   absl::Status Free(void* dev_ptr);
   absl::StatusOr<void*> MallocHost(size_t size);

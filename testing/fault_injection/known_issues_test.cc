@@ -1,21 +1,20 @@
-// Runtime defects found by the issue-8 stress and fault work, each pinned by
-// a test that fails until it is fixed (tagged "manual" in BUILD so the
-// suite stays green meanwhile; drop the tag with the fix).
+// Regression tests for runtime defects found by the issue-8 stress and fault
+// work (both fixed; these tests keep them fixed).
 //
-// 1. Events: a record completing on one stream satisfies waits on an
-//    earlier record of the same event on another stream. Event::Complete
-//    keeps only the highest completed sequence number, so once record 2
-//    (on an idle stream) completes, a StreamWaitEvent that targeted record 1
-//    (still queued behind other work) passes early. acl_rt.h promises "the
+// 1. Events: a record completing on one stream used to satisfy waits on an
+//    earlier record of the same event on another stream (Event::Complete
+//    kept only the highest completed sequence number), so once record 2 (on
+//    an idle stream) completed, a StreamWaitEvent that targeted record 1
+//    (still queued behind other work) passed early. acl_rt.h promises "the
 //    stream waits until the event's last record has completed" (the record
-//    that was last when StreamWaitEvent was called).
-// 2. Restore: a Restore that fails on one device, followed by Unlock (legal
-//    from BACKED_UP), leaves the allocations of the devices after it
-//    reserved but not re-created: their pointers stop being device memory
-//    (aclrtMemcpy D2H says 107000 "host-to-host", aclrtFree says 107000, and
-//    aclrtMemset writes to the unmapped address as if it were host memory
-//    and crashes). Coordinator::RestoreImage re-opens every device, then
-//    re-creates and copies device by device, stopping at the first failure.
+//    that was last when StreamWaitEvent was called); runtime/event.h now
+//    tracks completion per record.
+// 2. Restore: a Restore that failed on one device, followed by Unlock (legal
+//    from BACKED_UP), left the allocations of the devices after it reserved
+//    but not re-created: their pointers stopped being device memory
+//    (aclrtMemcpy D2H said 107000 "host-to-host", aclrtFree said 107000, and
+//    aclrtMemset wrote to the unmapped address as if it were host memory and
+//    crashed).
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
