@@ -1,4 +1,7 @@
 // The RT-layer snapshot entry points declared in runtime/rt_snapshot.h.
+#include <cstdint>
+#include <cstring>
+
 #include "acl/error_codes/rt_error_codes.h"
 #include "runtime/base/error.h"
 #include "runtime/rt_snapshot.h"
@@ -6,6 +9,20 @@
 
 using ascend::rt::ReportError;
 using ascend::snapshot::Coordinator;
+
+namespace {
+
+// The stage as the integer the caller passed. A C caller may pass any int
+// in the enum; loading an out-of-range value as the C++ enum is undefined,
+// so the bytes are copied and the registry validates the integer (107000).
+int32_t RawStage(const rtSnapShotStage& stage) {
+  static_assert(sizeof(stage) == sizeof(int32_t), "a C enum");
+  int32_t raw;
+  std::memcpy(&raw, &stage, sizeof raw);
+  return raw;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -36,14 +53,14 @@ rtError_t rtSnapShotProcessRestore(void) {
 
 rtError_t rtSnapShotCallbackRegister(rtSnapShotStage stage,
                                      rtSnapShotCallBack callback, void* args) {
-  return ReportError(
-      __func__, Coordinator::Get().RegisterCallback(stage, callback, args));
+  return ReportError(__func__, Coordinator::Get().RegisterCallback(
+                                   RawStage(stage), callback, args));
 }
 
 rtError_t rtSnapShotCallbackUnregister(rtSnapShotStage stage,
                                        rtSnapShotCallBack callback) {
-  return ReportError(__func__,
-                     Coordinator::Get().UnregisterCallback(stage, callback));
+  return ReportError(__func__, Coordinator::Get().UnregisterCallback(
+                                   RawStage(stage), callback));
 }
 
 }  // extern "C"

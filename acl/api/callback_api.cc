@@ -1,8 +1,28 @@
 // ACL entry points: host functions, report callbacks and error reporting.
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
+#include "glog/logging.h"
 
+using ascend::acl::InvalidEnum;
+using ascend::acl::InvalidEnumMessage;
+using ascend::acl::RawEnum;
 using ascend::acl::Runtime;
+
+namespace {
+
+// aclrtPeekAtLastError / aclrtGetLastError: a bad level is logged but not
+// recorded, so the thread's last error stays what it was. `level` is taken by
+// reference: passing it by value would load it as the enum.
+bool IsThreadLevel(const char* api, const aclrtLastErrLevel& level) {
+  const int32_t raw = RawEnum(level);
+  if (raw == ACL_RT_THREAD_LEVEL) return true;
+  LOG(ERROR) << api << ": "
+             << InvalidEnumMessage("level", "aclrtLastErrLevel", raw)
+             << " (error " << ACL_ERROR_INVALID_PARAM << ")";
+  return false;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -20,6 +40,11 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData,
                              aclrtStream stream) {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(fn);
+  const int32_t raw_block = RawEnum(blockType);
+  if (raw_block != ACL_CALLBACK_NO_BLOCK && raw_block != ACL_CALLBACK_BLOCK) {
+    return InvalidEnum(__func__, "blockType", "aclrtCallbackBlockType",
+                       raw_block);
+  }
   return ACL_RESULT(Runtime().LaunchCallback(fn, userData, blockType, stream));
 }
 
@@ -39,12 +64,12 @@ aclError aclrtProcessReport(int32_t timeout) {
 }
 
 aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
-  if (level != ACL_RT_THREAD_LEVEL) return ACL_ERROR_INVALID_PARAM;
+  if (!IsThreadLevel(__func__, level)) return ACL_ERROR_INVALID_PARAM;
   return ascend::rt::PeekLastError();
 }
 
 aclError aclrtGetLastError(aclrtLastErrLevel level) {
-  if (level != ACL_RT_THREAD_LEVEL) return ACL_ERROR_INVALID_PARAM;
+  if (!IsThreadLevel(__func__, level)) return ACL_ERROR_INVALID_PARAM;
   return ascend::rt::TakeLastError();
 }
 

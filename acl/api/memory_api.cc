@@ -2,13 +2,41 @@
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
 
+using ascend::acl::InvalidEnum;
+using ascend::acl::RawEnum;
 using ascend::acl::Runtime;
+
+namespace {
+
+// A base policy (HUGE_FIRST 0 ... HUGE1G_ONLY_P2P 7), optionally combined with
+// the memory-type and access flags.
+constexpr int32_t kPolicyBits =
+    ACL_MEM_MALLOC_HUGE1G_ONLY_P2P | ACL_MEM_TYPE_LOW_BAND_WIDTH |
+    ACL_MEM_TYPE_HIGH_BAND_WIDTH | ACL_MEM_ACCESS_USER_SPACE_READONLY;
+static_assert(ACL_MEM_MALLOC_HUGE1G_ONLY_P2P == 7, "base policies are 0..7");
+
+bool IsMallocPolicy(int32_t raw) { return (raw & ~kPolicyBits) == 0; }
+
+bool IsMemcpyKind(int32_t raw) {
+  return raw >= ACL_MEMCPY_HOST_TO_HOST &&
+         raw <= ACL_MEMCPY_INTER_DEVICE_TO_DEVICE;
+}
+
+bool IsMemAttr(int32_t raw) {
+  return raw >= ACL_DDR_MEM && raw <= ACL_HBM_MEM_P2P_HUGE1G;
+}
+
+}  // namespace
 
 extern "C" {
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(devPtr);
+  const int32_t raw_policy = RawEnum(policy);
+  if (!IsMallocPolicy(raw_policy)) {
+    return InvalidEnum(__func__, "policy", "aclrtMemMallocPolicy", raw_policy);
+  }
   ACL_RETURN_VALUE(devPtr, Runtime().Malloc(size, policy));
 }
 
@@ -33,6 +61,10 @@ aclError aclrtFreeHost(void* hostPtr) {
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
   ACL_REQUIRE_NOT_NULL(free);
   ACL_REQUIRE_NOT_NULL(total);
+  const int32_t raw_attr = RawEnum(attr);
+  if (!IsMemAttr(raw_attr)) {
+    return InvalidEnum(__func__, "attr", "aclrtMemAttr", raw_attr);
+  }
   absl::StatusOr<ascend::device::MemoryInfo> info = Runtime().GetMemInfo(attr);
   if (!info.ok()) return ACL_RESULT(info.status());
   *free = static_cast<size_t>(info->free_bytes);
@@ -45,6 +77,10 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
   // Zero-length copies return at once, without blocking (as the reference).
   if (count == 0) return ACL_SUCCESS;
   ACL_GATE();
+  const int32_t raw_kind = RawEnum(kind);
+  if (!IsMemcpyKind(raw_kind)) {
+    return InvalidEnum(__func__, "kind", "aclrtMemcpyKind", raw_kind);
+  }
   return ACL_RESULT(Runtime().Memcpy(dst, destMax, src, count, kind));
 }
 
@@ -53,6 +89,10 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src,
                           aclrtStream stream) {
   if (count == 0) return ACL_SUCCESS;
   ACL_GATE();
+  const int32_t raw_kind = RawEnum(kind);
+  if (!IsMemcpyKind(raw_kind)) {
+    return InvalidEnum(__func__, "kind", "aclrtMemcpyKind", raw_kind);
+  }
   return ACL_RESULT(
       Runtime().MemcpyAsync(dst, destMax, src, count, kind, stream));
 }

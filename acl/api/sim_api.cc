@@ -5,14 +5,14 @@
 extern "C" {
 
 aclError aclsimInjectFault(int32_t deviceId, aclsimFault fault) {
-  if (fault < ACLSIM_FAULT_DEVICE_MEMORY_LOSS ||
-      fault > ACLSIM_FAULT_NEXT_COPY_CORRUPTS) {
-    return ascend::rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
-                                       "unknown fault");
+  const int32_t raw = ascend::acl::RawEnum(fault);
+  if (raw < ACLSIM_FAULT_DEVICE_MEMORY_LOSS ||
+      raw > ACLSIM_FAULT_NEXT_COPY_CORRUPTS) {
+    return ascend::acl::InvalidEnum(__func__, "fault", "aclsimFault", raw);
   }
   // Never gated: faults can be injected in any process state.
   return ACL_RESULT(ascend::acl::Runtime().InjectFault(
-      deviceId, static_cast<ascend::device::Fault>(fault)));
+      deviceId, static_cast<ascend::device::Fault>(raw)));
 }
 
 }  // extern "C"

@@ -5,6 +5,7 @@
 
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
+#include "acl/error_codes/rt_error_codes.h"
 #include "runtime/rt_snapshot.h"
 
 namespace {
@@ -16,6 +17,21 @@ aclError CheckPid(const char* api, int pid) {
         "pid must be the calling process's id (cross-process snapshot is not "
         "supported)");
   }
+  return ACL_SUCCESS;
+}
+
+// ACL passes the stage to the RT layer unchanged, which answers 107000 for a
+// stage outside [LOCK_PRE, UNLOCK_POST]; an out-of-range value is rejected
+// here with that code, before it is loaded as an enum (hence `stage` by
+// reference).
+aclError CheckStage(const char* api, const aclrtSnapShotStage& stage,
+                    rtSnapShotStage* rt_stage) {
+  const int32_t raw = ascend::acl::RawEnum(stage);
+  if (raw < ACL_RT_SNAPSHOT_LOCK_PRE || raw > ACL_RT_SNAPSHOT_UNLOCK_POST) {
+    return ascend::acl::InvalidEnum(api, "stage", "aclrtSnapShotStage", raw,
+                                    ACL_ERROR_RT_PARAM_INVALID);
+  }
+  *rt_stage = static_cast<rtSnapShotStage>(raw);
   return ACL_SUCCESS;
 }
 
@@ -58,14 +74,16 @@ aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args) {
 aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage,
                                        aclrtSnapShotCallBack callback,
                                        void* args) {
-  return rtSnapShotCallbackRegister(static_cast<rtSnapShotStage>(stage),
-                                    callback, args);
+  rtSnapShotStage rt_stage = RT_SNAPSHOT_LOCK_PRE;
+  if (aclError e = CheckStage(__func__, stage, &rt_stage)) return e;
+  return rtSnapShotCallbackRegister(rt_stage, callback, args);
 }
 
 aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage,
                                          aclrtSnapShotCallBack callback) {
-  return rtSnapShotCallbackUnregister(static_cast<rtSnapShotStage>(stage),
-                                      callback);
+  rtSnapShotStage rt_stage = RT_SNAPSHOT_LOCK_PRE;
+  if (aclError e = CheckStage(__func__, stage, &rt_stage)) return e;
+  return rtSnapShotCallbackUnregister(rt_stage, callback);
 }
 
 }  // extern "C"

@@ -16,7 +16,8 @@ using ::ascend::rt::ReportError;
 
 // Callers may pass any integer as the type (types are not range-checked);
 // copying the bits avoids loading an out-of-range value as the enum type.
-CallbackType Key(aclRegisterCallbackType type) {
+// `type` is taken by reference: passing it by value would load it.
+CallbackType Key(const aclRegisterCallbackType& type) {
   static_assert(sizeof(type) == sizeof(CallbackType));
   CallbackType key;
   std::memcpy(&key, &type, sizeof(key));

@@ -16,6 +16,8 @@
 #include "acl/sysinfo/float16.h"
 #include "runtime/base/logging.h"
 
+using ascend::acl::InvalidEnum;
+using ascend::acl::RawEnum;
 using ascend::acl::Runtime;
 
 namespace {
@@ -23,12 +25,13 @@ namespace {
 // The attributes this runtime supports (see aclGetCannAttributeList).
 constexpr aclCannAttr kSupportedAttributes[] = {ACL_CANN_ATTR_INF_NAN};
 
-bool IsKnownAttribute(aclCannAttr attr) {
+// These take the caller's raw integer (see RawEnum in acl/api/api_util.h).
+bool IsKnownAttribute(int32_t attr) {
   return attr == ACL_CANN_ATTR_INF_NAN || attr == ACL_CANN_ATTR_BF16 ||
          attr == ACL_CANN_ATTR_JIT_COMPILE;
 }
 
-bool IsKnownFeature(aclrtDevFeatureType feature) {
+bool IsKnownFeature(int32_t feature) {
   return feature == ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV ||
          feature == ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV;
 }
@@ -77,9 +80,10 @@ aclError aclrtGetDeviceCapability(int32_t deviceId,
   if (deviceId < 0 || deviceId >= Runtime().DeviceCount()) {
     return InvalidDevice(__func__, deviceId);
   }
-  if (!IsKnownFeature(devFeatureType)) {
-    return ascend::rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
-                                       "unknown device feature type");
+  const int32_t raw_feature = RawEnum(devFeatureType);
+  if (!IsKnownFeature(raw_feature)) {
+    return InvalidEnum(__func__, "devFeatureType", "aclrtDevFeatureType",
+                       raw_feature);
   }
   *value = ACL_DEV_FEATURE_NOT_SUPPORT;
   return ACL_SUCCESS;
@@ -108,18 +112,22 @@ aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList,
 aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
   ascend::rt::InitLogging();
   ACL_REQUIRE_NOT_NULL(value);
-  if (!IsKnownAttribute(cannAttr)) {
-    return ascend::rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
-                                       "unknown CANN attribute");
+  const int32_t raw_attr = RawEnum(cannAttr);
+  if (!IsKnownAttribute(raw_attr)) {
+    return InvalidEnum(__func__, "cannAttr", "aclCannAttr", raw_attr);
   }
   *value = 0;
   for (aclCannAttr supported : kSupportedAttributes) {
-    if (supported == cannAttr) *value = 1;
+    if (supported == raw_attr) *value = 1;
   }
   return ACL_SUCCESS;
 }
 
 size_t aclDataTypeSize(aclDataType dataType) {
+  // Outside [ACL_DT_UNDEFINED, ACL_FLOAT4_E1M2] the value may lie outside the
+  // enum's range, where loading it as the enum would be undefined.
+  const int32_t raw = RawEnum(dataType);
+  if (raw < ACL_DT_UNDEFINED || raw > ACL_FLOAT4_E1M2) return 0;
   switch (dataType) {
     case ACL_INT8:
     case ACL_UINT8:

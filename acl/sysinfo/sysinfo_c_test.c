@@ -26,6 +26,8 @@ int main(void) {
   aclrtRunMode mode = ACL_DEVICE;
   aclrtErrorInfo info;
   const char *soc = aclrtGetSocName();
+  const int32_t bad[] = {99, -1, 0x40000000};
+  size_t i;
 
   /* ABI facts (LP64). */
   EXPECT(ACL_PKG_VERSION_MAX_SIZE == 128);
@@ -65,6 +67,25 @@ int main(void) {
   EXPECT(aclDataTypeSize(ACL_FLOAT16) == 2);
   EXPECT(aclFloatToFloat16(1.0f) == 0x3C00);
   EXPECT(aclFloat16ToFloat(0xC000) == -2.0f);
+
+  /* Enum arguments outside their enum (legal to pass from C): the documented
+   * code, outputs untouched, no undefined behaviour in the library (run under
+   * --config=clang --config=ubsan too). */
+  for (i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    value = 7;
+    EXPECT(aclrtGetDeviceCapability(0, (aclrtDevFeatureType)bad[i], &value) ==
+               ACL_ERROR_INVALID_PARAM &&
+           value == 7);
+    EXPECT(aclGetCannAttribute((aclCannAttr)bad[i], &value) ==
+               ACL_ERROR_INVALID_PARAM &&
+           value == 7);
+    EXPECT(aclDataTypeSize((aclDataType)bad[i]) == 0);
+  }
+  EXPECT(aclGetCannAttribute(ACL_CANN_ATTR_UNDEFINED, &value) ==
+         ACL_ERROR_INVALID_PARAM);
+  EXPECT(aclDataTypeSize(ACL_DT_UNDEFINED) == 0);
+  EXPECT(aclDataTypeSize((aclDataType)-100) == 0);
+  EXPECT(aclDataTypeSize((aclDataType)5) == 0); /* a gap in the enum */
 
   if (failures == 0) printf("sysinfo_c_test: all checks passed\n");
   return failures == 0 ? 0 : 1;

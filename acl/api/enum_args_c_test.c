@@ -1,0 +1,252 @@
+/* Enum arguments outside their enum, passed from C (where an enum object may
+ * hold any int): every entry point in acl/api and acl/lifecycle that takes an
+ * enum must return its documented code and change nothing, without undefined
+ * behaviour on the C++ side (run under clang's -fsanitize=enum with
+ * --config=clang --config=ubsan). The sysinfo entry points are covered by
+ * acl/sysinfo/sysinfo_c_test.c. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "aclsim/aclsim.h"
+#include "runtime/rt_snapshot.h"
+
+static int failures = 0;
+
+#define EXPECT(cond)                                                     \
+  do {                                                                   \
+    if (!(cond)) {                                                       \
+      fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                        \
+    }                                                                    \
+  } while (0)
+
+/* Out of range for every enum below: 99 (past the last value of the small
+ * enums), -1 (negative: outside every enum without negative values) and a
+ * large value with bits no enum uses. */
+static const int32_t kBadValues[] = {99, -1, 0x40000000};
+#define BAD_VALUE_COUNT (sizeof kBadValues / sizeof kBadValues[0])
+
+enum { kBytes = 256 };
+
+static void SetFlag(void *flag) { *(int *)flag = 1; }
+
+static uint32_t StageCallback(int32_t devId, void *args) {
+  (void)devId;
+  (void)args;
+  return 0;
+}
+
+static aclError InitCallback(const char *configStr, size_t len,
+                             void *userData) {
+  (void)configStr;
+  (void)len;
+  (void)userData;
+  return ACL_SUCCESS;
+}
+
+static aclError FinalizeCallback(void *userData) {
+  (void)userData;
+  return ACL_SUCCESS;
+}
+
+static int DeviceHolds(void *dev, unsigned char byte) {
+  unsigned char host[kBytes];
+  size_t i;
+  memset(host, (byte + 1) & 0xFF, sizeof host);
+  if (aclrtMemcpy(host, sizeof host, dev, sizeof host,
+                  ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS) {
+    return 0;
+  }
+  for (i = 0; i < sizeof host; ++i) {
+    if (host[i] != byte) return 0;
+  }
+  return 1;
+}
+
+static void TestMalloc(void) {
+  size_t i;
+  void *dev = NULL;
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    void *untouched = &dev;
+    void *ptr = untouched;
+    EXPECT(aclrtMalloc(&ptr, kBytes, (aclrtMemMallocPolicy)kBadValues[i]) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(ptr == untouched);
+  }
+  /* Bits next to the valid ones. */
+  EXPECT(aclrtMalloc(&dev, kBytes, (aclrtMemMallocPolicy)8) ==
+         ACL_ERROR_INVALID_PARAM);
+  EXPECT(aclrtMalloc(&dev, kBytes, (aclrtMemMallocPolicy)0x200) ==
+         ACL_ERROR_INVALID_PARAM);
+  /* A base policy combined with the type and access flags is valid. */
+  EXPECT(aclrtMalloc(&dev, kBytes,
+                     (aclrtMemMallocPolicy)(ACL_MEM_MALLOC_HUGE1G_ONLY_P2P |
+                                            ACL_MEM_TYPE_HIGH_BAND_WIDTH)) ==
+         ACL_SUCCESS);
+  EXPECT(aclrtFree(dev) == ACL_SUCCESS);
+  EXPECT(
+      aclrtMalloc(&dev, kBytes,
+                  (aclrtMemMallocPolicy)(ACL_MEM_MALLOC_NORMAL_ONLY |
+                                         ACL_MEM_TYPE_LOW_BAND_WIDTH |
+                                         ACL_MEM_ACCESS_USER_SPACE_READONLY)) ==
+      ACL_SUCCESS);
+  EXPECT(aclrtFree(dev) == ACL_SUCCESS);
+}
+
+static void TestGetMemInfo(void) {
+  size_t i;
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    size_t free_bytes = 7, total = 7;
+    EXPECT(aclrtGetMemInfo((aclrtMemAttr)kBadValues[i], &free_bytes, &total) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(free_bytes == 7 && total == 7);
+  }
+  {
+    size_t free_bytes = 0, total = 0;
+    EXPECT(aclrtGetMemInfo((aclrtMemAttr)12, &free_bytes, &total) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(aclrtGetMemInfo(ACL_HBM_MEM_P2P_HUGE1G, &free_bytes, &total) ==
+           ACL_SUCCESS);
+  }
+}
+
+static void TestMemcpy(void *dev, aclrtStream stream) {
+  size_t i;
+  unsigned char src[kBytes];
+  memset(src, 0x5A, sizeof src);
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    EXPECT(aclrtMemcpy(dev, kBytes, src, sizeof src,
+                       (aclrtMemcpyKind)kBadValues[i]) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(aclrtMemcpyAsync(dev, kBytes, src, sizeof src,
+                            (aclrtMemcpyKind)kBadValues[i],
+                            stream) == ACL_ERROR_INVALID_PARAM);
+  }
+  EXPECT(aclrtMemcpy(dev, kBytes, src, sizeof src, (aclrtMemcpyKind)8) ==
+         ACL_ERROR_INVALID_PARAM);
+  EXPECT(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+  EXPECT(DeviceHolds(dev, 0));
+}
+
+static void TestLaunchCallback(aclrtStream stream) {
+  size_t i;
+  int ran = 0;
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    EXPECT(aclrtLaunchCallback(SetFlag, &ran,
+                               (aclrtCallbackBlockType)kBadValues[i],
+                               stream) == ACL_ERROR_INVALID_PARAM);
+  }
+  EXPECT(aclrtLaunchCallback(SetFlag, &ran, (aclrtCallbackBlockType)2,
+                             stream) == ACL_ERROR_INVALID_PARAM);
+  EXPECT(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+  EXPECT(ran == 0);
+}
+
+static void TestLastError(void) {
+  size_t i;
+  (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+  EXPECT(aclrtSetDevice(100000) == ACL_ERROR_RT_INVALID_DEVICEID);
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    EXPECT(aclrtPeekAtLastError((aclrtLastErrLevel)kBadValues[i]) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(aclrtGetLastError((aclrtLastErrLevel)kBadValues[i]) ==
+           ACL_ERROR_INVALID_PARAM);
+  }
+  /* Neither recorded the bad level nor cleared the error. */
+  EXPECT(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL) ==
+         ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT(aclrtGetLastError(ACL_RT_THREAD_LEVEL) ==
+         ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL) == ACL_SUCCESS);
+}
+
+static void TestInjectFault(void *dev) {
+  size_t i;
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    EXPECT(aclsimInjectFault(0, (aclsimFault)kBadValues[i]) ==
+           ACL_ERROR_INVALID_PARAM);
+  }
+  EXPECT(aclsimInjectFault(0, (aclsimFault)3) == ACL_ERROR_INVALID_PARAM);
+  /* No fault was injected: the device's memory reads back intact. */
+  EXPECT(aclrtMemset(dev, kBytes, 0x33, kBytes) == ACL_SUCCESS);
+  EXPECT(DeviceHolds(dev, 0x33));
+  EXPECT(DeviceHolds(dev, 0x33));
+}
+
+static void TestSnapshotStage(void) {
+  size_t i;
+  int stage;
+  /* The RT layer's code for a bad stage (107000), as the reference. */
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    EXPECT(aclrtSnapShotCallbackRegister((aclrtSnapShotStage)kBadValues[i],
+                                         StageCallback,
+                                         NULL) == ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(aclrtSnapShotCallbackUnregister((aclrtSnapShotStage)kBadValues[i],
+                                           StageCallback) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+  }
+  EXPECT(aclrtSnapShotCallbackRegister((aclrtSnapShotStage)6, StageCallback,
+                                       NULL) == ACL_ERROR_RT_PARAM_INVALID);
+  /* The same through the RT entry points directly. */
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    EXPECT(rtSnapShotCallbackRegister((rtSnapShotStage)kBadValues[i],
+                                      StageCallback,
+                                      NULL) == ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(rtSnapShotCallbackUnregister((rtSnapShotStage)kBadValues[i],
+                                        StageCallback) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+  }
+  /* Nothing was registered: each stage accepts the callback once. */
+  for (stage = ACL_RT_SNAPSHOT_LOCK_PRE; stage <= ACL_RT_SNAPSHOT_UNLOCK_POST;
+       ++stage) {
+    EXPECT(aclrtSnapShotCallbackRegister((aclrtSnapShotStage)stage,
+                                         StageCallback, NULL) == ACL_SUCCESS);
+    EXPECT(aclrtSnapShotCallbackUnregister((aclrtSnapShotStage)stage,
+                                           StageCallback) == ACL_SUCCESS);
+  }
+}
+
+/* Registration types are not range-checked (CONTRACT item 8): any value is a
+ * key of its own. */
+static void TestLifecycleTypes(void) {
+  size_t i;
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    const aclRegisterCallbackType type = (aclRegisterCallbackType)kBadValues[i];
+    EXPECT(aclInitCallbackRegister(type, InitCallback, NULL) == ACL_SUCCESS);
+    EXPECT(aclInitCallbackUnRegister(type, InitCallback) == ACL_SUCCESS);
+    EXPECT(aclFinalizeCallbackRegister(type, FinalizeCallback, NULL) ==
+           ACL_SUCCESS);
+    EXPECT(aclFinalizeCallbackUnRegister(type, FinalizeCallback) ==
+           ACL_SUCCESS);
+  }
+}
+
+int main(void) {
+  void *dev = NULL;
+  aclrtStream stream = NULL;
+  if (aclrtSetDevice(0) != ACL_SUCCESS ||
+      aclrtMalloc(&dev, kBytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS ||
+      aclrtCreateStream(&stream) != ACL_SUCCESS) {
+    fprintf(stderr, "setup failed\n");
+    return 1;
+  }
+  TestMalloc();
+  TestGetMemInfo();
+  TestMemcpy(dev, stream);
+  TestLaunchCallback(stream);
+  TestLastError();
+  TestInjectFault(dev);
+  TestSnapshotStage();
+  TestLifecycleTypes();
+  EXPECT(aclrtDestroyStream(stream) == ACL_SUCCESS);
+  EXPECT(aclrtFree(dev) == ACL_SUCCESS);
+  EXPECT(aclrtResetDevice(0) == ACL_SUCCESS);
+  if (failures != 0) {
+    fprintf(stderr, "%d check(s) failed\n", failures);
+    return 1;
+  }
+  printf("PASS\n");
+  return 0;
+}
