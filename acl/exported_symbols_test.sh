@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# libascendcl.so must export the public C API and nothing else.
+# libascendcl.so must export the public C API and nothing else, and carry the
+# SONAME libascendcl.so.
 set -euo pipefail
 lib="$1"
+soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
+if [[ "$soname" != "libascendcl.so" ]]; then
+  echo "FAIL: SONAME of $lib is '${soname}', expected libascendcl.so"
+  exit 1
+fi
 symbols=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' | sort)
 count=$(echo "$symbols" | grep -c . || true)
 bad=$(echo "$symbols" | grep -Ev '^(acl|rtSnapShot)' || true)
@@ -21,4 +27,4 @@ for s in aclInit aclFinalize aclFinalizeReference aclInitCallbackRegister \
     exit 1
   fi
 done
-echo "PASS: $count public symbols exported, nothing else"
+echo "PASS: SONAME libascendcl.so, $count public symbols exported, nothing else"

@@ -169,8 +169,8 @@ if(NOT TARGET ascendcl::ascendcl)
   add_library(ascendcl::ascendcl SHARED IMPORTED)
   set_target_properties(ascendcl::ascendcl PROPERTIES
     IMPORTED_LOCATION "${_ascendcl_prefix}/lib64/libascendcl.so"
-    # The library has no SONAME: link it by name, not by path.
-    IMPORTED_NO_SONAME TRUE
+    # Programs record the SONAME, not this path.
+    IMPORTED_SONAME "libascendcl.so"
     INTERFACE_INCLUDE_DIRECTORIES "${_ascendcl_prefix}/include")
 endif()
 set(ascendcl_INCLUDE_DIRS "${_ascendcl_prefix}/include")

@@ -46,6 +46,9 @@ done
 check "lib64/libacl_rt.so is a symlink to libascendcl.so" \
   test "$(readlink "$prefix/lib64/libacl_rt.so")" = libascendcl.so
 check "lib64/libascendcl.so is executable" test -x "$prefix/lib64/libascendcl.so"
+check "lib64/libascendcl.so has the SONAME libascendcl.so" \
+  bash -c "readelf -d '$prefix/lib64/libascendcl.so' |
+           grep -q '(SONAME).*\[libascendcl\.so\]'"
 check "lib64/libascendcl.so exports aclsysGetVersionStr and aclrtGetSocName" \
   bash -c "nm -D --defined-only '$prefix/lib64/libascendcl.so' |
            grep -q ' T aclsysGetVersionStr\$' &&

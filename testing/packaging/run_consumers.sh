@@ -8,7 +8,8 @@
 #                   installed headers are exactly the repository's
 #   3. cmake        testing/cmake_consumer: a CANN-sample-style CMakeLists,
 #                   -DASCEND_CANN_PACKAGE_PATH=<prefix>; links libascendcl.so
-#                   and libacl_rt.so; both programs must print VERDICT: PASS
+#                   and libacl_rt.so; both programs must record the SONAME
+#                   libascendcl.so and print VERDICT: PASS
 #   4. find_package testing/cmake_consumer/find_package: find_package(ascendcl)
 #   5. pkg-config   a C program built with `pkg-config --cflags --libs ascendcl`
 #   6. bazel        testing/bazel_consumer: a separate workspace depending on
@@ -127,10 +128,21 @@ do_tree() {
   echo "headers: $(wc -w <<<"$src") acl headers + rt_snapshot.h + aclsim.h identical"
 }
 
+# needs_soname PROGRAM: PROGRAM records the library by its SONAME (not by the
+# path or the symlink name it was linked with).
+needs_soname() {
+  local needed
+  needed=$(readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*ascendcl.*\|.*acl_rt.*\)\].*/\1/p')
+  echo "$(basename "$1") NEEDED: $needed"
+  [[ "$needed" == "libascendcl.so" ]]
+}
+
 do_cmake() {
   cmake -S "$repo/testing/cmake_consumer" -B "$tmp/cmake_build" \
     -DASCEND_CANN_PACKAGE_PATH="$prefix" &&
     cmake --build "$tmp/cmake_build" -j 2 &&
+    needs_soname "$tmp/cmake_build/acl_memcpy_sample_ascendcl" &&
+    needs_soname "$tmp/cmake_build/acl_memcpy_sample_acl_rt" &&
     run_installed "$tmp/cmake_build/acl_memcpy_sample_ascendcl" &&
     run_installed "$tmp/cmake_build/acl_memcpy_sample_acl_rt"
 }
@@ -139,6 +151,7 @@ do_find_package() {
   env -u CMAKE_PREFIX_PATH cmake -S "$repo/testing/cmake_consumer/find_package" \
     -B "$tmp/find_package_build" -DCMAKE_PREFIX_PATH="$prefix" &&
     cmake --build "$tmp/find_package_build" -j 2 &&
+    needs_soname "$tmp/find_package_build/acl_memcpy_sample_find_package" &&
     run_installed "$tmp/find_package_build/acl_memcpy_sample_find_package"
 }
 
