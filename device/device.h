@@ -101,6 +101,29 @@ class Device {
   // through a copy), so a corrupted transfer can be detected.
   virtual absl::StatusOr<uint64_t> Checksum(DeviceAddr addr, uint64_t size) = 0;
 
+  // CopyFromDevice that also returns the device's checksum of the source
+  // range (what Checksum(src, size) returns for the bytes sent), so the
+  // caller can verify its copy; `dst` must not overlap the device range. A
+  // backend that can hash while it copies reads the source once; this default
+  // copies, then hashes on the device.
+  virtual absl::StatusOr<uint64_t> CopyFromDeviceWithChecksum(void* dst,
+                                                              DeviceAddr src,
+                                                              uint64_t size) {
+    absl::Status copied = CopyFromDevice(dst, src, size);
+    if (!copied.ok()) return copied;
+    return Checksum(src, size);
+  }
+  // CopyToDevice that also returns the device's checksum of the range after
+  // the copy (what landed), so the caller can verify the transfer. A backend
+  // that can hash each piece as it lands avoids a second pass over the range.
+  virtual absl::StatusOr<uint64_t> CopyToDeviceWithChecksum(DeviceAddr dst,
+                                                            const void* src,
+                                                            uint64_t size) {
+    absl::Status copied = CopyToDevice(dst, src, size);
+    if (!copied.ok()) return copied;
+    return Checksum(dst, size);
+  }
+
   // A host pointer to `addr` when device memory is host-addressable (the
   // simulator), else nullptr. Valid while the allocation lives.
   virtual void* HostPointer(DeviceAddr addr) = 0;

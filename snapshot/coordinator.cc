@@ -232,10 +232,11 @@ absl::Status Coordinator::BackupDevice(int32_t device_id, DeviceImage& image) {
         const uint64_t offset = chunks[k].index * chunk_bytes;
         const uint64_t len = std::min(chunk_bytes, a.size - offset);
         uint8_t* host = a.bytes.get() + offset;
-        ASCEND_RETURN_IF_ERROR(
-            device->CopyFromDevice(host, a.addr + offset, len));
-        ASCEND_ASSIGN_OR_RETURN(uint64_t on_device,
-                                device->Checksum(a.addr + offset, len));
+        // The device's checksum of what it sent, then ours of what arrived
+        // (the chunk is still in this core's cache).
+        ASCEND_ASSIGN_OR_RETURN(
+            const uint64_t on_device,
+            device->CopyFromDeviceWithChecksum(host, a.addr + offset, len));
         if (device::Checksum(host, len) != on_device) {
           return absl::DataLossError(absl::StrFormat(
               "copy of device %d range [0x%x, +%u) was corrupted in transfer",
@@ -374,10 +375,9 @@ absl::Status Coordinator::RestoreDeviceMemory(const DeviceImage& image) {
         // re-opened above, so copying a damaged chunk before noticing loses
         // nothing.) Only on a mismatch is the host copy hashed as well, to say
         // which of the two was damaged.
-        ASCEND_RETURN_IF_ERROR(
-            device->CopyToDevice(a.addr + offset, host, len));
-        ASCEND_ASSIGN_OR_RETURN(uint64_t on_device,
-                                device->Checksum(a.addr + offset, len));
+        ASCEND_ASSIGN_OR_RETURN(
+            const uint64_t on_device,
+            device->CopyToDeviceWithChecksum(a.addr + offset, host, len));
         if (on_device != expected) {
           if (device::Checksum(host, len) != expected) {
             return absl::DataLossError(absl::StrFormat(

@@ -1,5 +1,6 @@
 #include "device/sim/sim_device.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -228,6 +229,58 @@ absl::StatusOr<uint64_t> SimDevice::Checksum(DeviceAddr addr, uint64_t size) {
   return device::Checksum(AsPointer(addr), size);
 }
 
+// One pass over the source: the device hashes the bytes as it sends them.
+// An injected corruption hits the destination afterwards, as a damaged
+// transfer would, so the caller's check of its copy sees it.
+absl::StatusOr<uint64_t> SimDevice::CopyFromDeviceWithChecksum(void* dst,
+                                                               DeviceAddr src,
+                                                               uint64_t size) {
+  internal::ReaderMutexLock lock(&mu_);
+  ASCEND_RETURN_IF_ERROR(CheckRange(src, size, "source"));
+  if (size != 0 && dst == nullptr) {
+    return absl::InvalidArgumentError("host destination is null");
+  }
+  const CopyFault fault = size == 0 ? CopyFault::kNone : TakeCopyFault(*slot_);
+  if (fault == CopyFault::kFail) return InjectedCopyFailure(id());
+  const uint64_t sum = device::CopyAndChecksum(dst, AsPointer(src), size);
+  if (ABSL_PREDICT_FALSE(fault == CopyFault::kCorrupt)) {
+    static_cast<unsigned char*>(dst)[size / 2] ^= 0xFF;
+  }
+  return sum;
+}
+
+// Copies and hashes piece by piece, so each piece is hashed while it is
+// still in this core's cache. An injected corruption hits the piece that
+// holds byte size / 2 after it landed and before it is hashed.
+absl::StatusOr<uint64_t> SimDevice::CopyToDeviceWithChecksum(DeviceAddr dst,
+                                                             const void* src,
+                                                             uint64_t size) {
+  constexpr uint64_t kPiece = 64 * device::kChecksumBlockBytes;
+  internal::ReaderMutexLock lock(&mu_);
+  ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "destination"));
+  if (size != 0 && src == nullptr) {
+    return absl::InvalidArgumentError("host source is null");
+  }
+  if (size == 0) return device::Checksum(nullptr, 0);
+  const CopyFault fault = TakeCopyFault(*slot_);
+  if (fault == CopyFault::kFail) return InjectedCopyFailure(id());
+  auto* to = static_cast<unsigned char*>(AsPointer(dst));
+  const auto* from = static_cast<const unsigned char*>(src);
+  device::ChecksumState state;
+  uint64_t offset = 0;
+  for (;;) {
+    const uint64_t len = std::min(kPiece, size - offset);
+    std::memcpy(to + offset, from + offset, len);
+    if (ABSL_PREDICT_FALSE(fault == CopyFault::kCorrupt) &&
+        size / 2 - offset < len) {
+      to[size / 2] ^= 0xFF;
+    }
+    if (size - offset == len) return state.Finish(to + offset, len);
+    state.Update(to + offset, len);
+    offset += len;
+  }
+}
+
 void* SimDevice::HostPointer(DeviceAddr addr) {
   internal::ReaderMutexLock lock(&mu_);
   return ranges_.Find(addr).has_value() ? AsPointer(addr) : nullptr;
@@ -267,8 +320,12 @@ void SimDevice::ReleaseId(ResourceKind kind, uint32_t id) {
 absl::Status SimDevice::Reopen() {
   {
     internal::WriterMutexLock lock(&mu_);
+    // The dropped allocations stay reserved for AllocateAt, and their pages
+    // stay resident (device memory does not go away when a device is
+    // re-opened): putting them back costs no page faults, and their old
+    // contents are never visible to a fresh allocation.
     ranges_.ReserveAll();
-    memory_->ReleaseAll();
+    memory_->ForgetCommits();
   }
   MutexLock lock(&ids_mu_);
   stream_ids_.Reset();

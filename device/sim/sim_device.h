@@ -68,6 +68,11 @@ class SimDevice final : public Device {
                                 uint64_t size) override;
   absl::Status Fill(DeviceAddr dst, uint8_t value, uint64_t size) override;
   absl::StatusOr<uint64_t> Checksum(DeviceAddr addr, uint64_t size) override;
+  absl::StatusOr<uint64_t> CopyFromDeviceWithChecksum(void* dst, DeviceAddr src,
+                                                      uint64_t size) override;
+  absl::StatusOr<uint64_t> CopyToDeviceWithChecksum(DeviceAddr dst,
+                                                    const void* src,
+                                                    uint64_t size) override;
   void* HostPointer(DeviceAddr addr) override;
 
   absl::StatusOr<uint32_t> AllocateId(ResourceKind kind) override;

@@ -34,6 +34,13 @@ void DropPages(uint64_t addr, uint64_t size) {
   }
 }
 
+// Linux 5.14; older headers lack the name, older kernels answer EINVAL.
+#ifdef MADV_POPULATE_WRITE
+constexpr int kMadvisePopulateWrite = MADV_POPULATE_WRITE;
+#else
+constexpr int kMadvisePopulateWrite = 23;
+#endif
+
 // Best effort: if the kernel runs out of mappings the range stays
 // accessible, which only loses stray-access detection (contents are zero).
 void Protect(uint64_t addr, uint64_t size) {
@@ -71,7 +78,9 @@ absl::StatusOr<std::unique_ptr<DeviceMemory>> DeviceMemory::Reserve(
 }
 
 DeviceMemory::DeviceMemory(uint64_t base, uint64_t size)
-    : base_(base), size_(size), chunk_users_(size / kChunkSize, 0) {}
+    : base_(base),
+      size_(size),
+      chunk_users_(new std::atomic<uint32_t>[size / kChunkSize]()) {}
 
 DeviceMemory::~DeviceMemory() { munmap(AsPointer(base_), size_); }
 
@@ -82,12 +91,12 @@ absl::Status DeviceMemory::Commit(uint64_t addr, uint64_t size) {
   std::vector<std::pair<uint64_t, uint64_t>> opened;  // [first, last] chunks
   uint64_t c = first;
   while (c <= last) {
-    if (chunk_users_[c] != 0) {
+    if (Users(c) != 0) {
       ++c;
       continue;
     }
     const uint64_t run = c;
-    while (c <= last && chunk_users_[c] == 0) ++c;
+    while (c <= last && Users(c) == 0) ++c;
     if (mprotect(AsPointer(base_ + run * kChunkSize), (c - run) * kChunkSize,
                  PROT_READ | PROT_WRITE) != 0) {
       const int error = errno;
@@ -99,7 +108,7 @@ absl::Status DeviceMemory::Commit(uint64_t addr, uint64_t size) {
     }
     opened.emplace_back(run, c - 1);
   }
-  for (c = first; c <= last; ++c) ++chunk_users_[c];
+  for (c = first; c <= last; ++c) SetUsers(c, Users(c) + 1);
   return absl::OkStatus();
 }
 
@@ -109,7 +118,8 @@ void DeviceMemory::Release(uint64_t addr, uint64_t size) {
   const uint64_t last = (end - 1 - base_) / kChunkSize;
   uint64_t c = first;
   while (c <= last) {
-    if (--chunk_users_[c] != 0) {
+    SetUsers(c, Users(c) - 1);
+    if (Users(c) != 0) {
       // Still used by another range: zero just our part of it.
       const uint64_t chunk = base_ + c * kChunkSize;
       const uint64_t from = addr > chunk ? addr : chunk;
@@ -119,7 +129,7 @@ void DeviceMemory::Release(uint64_t addr, uint64_t size) {
       continue;
     }
     const uint64_t run = c++;
-    while (c <= last && chunk_users_[c] == 1) --chunk_users_[c++];
+    while (c <= last && Users(c) == 1) SetUsers(c++, 0);
     DropPages(base_ + run * kChunkSize, (c - run) * kChunkSize);
     Protect(base_ + run * kChunkSize, (c - run) * kChunkSize);
   }
@@ -128,9 +138,37 @@ void DeviceMemory::Release(uint64_t addr, uint64_t size) {
 void DeviceMemory::ReleaseAll() {
   DropPages(base_, size_);
   Protect(base_, size_);
-  std::fill(chunk_users_.begin(), chunk_users_.end(), 0);
+  ForgetUsers();
 }
 
-void DeviceMemory::ZeroAll() { DropPages(base_, size_); }
+void DeviceMemory::ForgetCommits() {
+  // No mprotect: changing the protection of a gigabyte of resident pages
+  // costs tens of milliseconds each way, and the put-back follows at once.
+  ForgetUsers();
+}
+
+void DeviceMemory::ForgetUsers() {
+  for (uint64_t c = 0; c < size_ / kChunkSize; ++c) SetUsers(c, 0);
+}
+
+void DeviceMemory::ZeroAll() {
+  DropPages(base_, size_);
+  // Fault the committed chunks back in now, one call per run. A run the
+  // owner releases meanwhile is protected again and refuses: harmless, as
+  // is a kernel without MADV_POPULATE_WRITE (the pages then come back on
+  // first touch).
+  const uint64_t chunks = size_ / kChunkSize;
+  uint64_t c = 0;
+  while (c < chunks) {
+    if (Users(c) == 0) {
+      ++c;
+      continue;
+    }
+    const uint64_t run = c;
+    while (c < chunks && Users(c) != 0) ++c;
+    (void)madvise(AsPointer(base_ + run * kChunkSize), (c - run) * kChunkSize,
+                  kMadvisePopulateWrite);
+  }
+}
 
 }  // namespace ascend::device::sim::internal

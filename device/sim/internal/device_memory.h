@@ -14,20 +14,28 @@
 // mappings).
 //
 // Invariant that makes fresh allocations zero-filled without a memset: every
-// byte outside the committed ranges reads as zero. Release keeps it by
+// byte outside the committed ranges reads as zero, except in ranges the
+// owner keeps reserved after ForgetCommits (below), which it only hands back
+// through a Commit of a put-back allocation. Release keeps the invariant by
 // dropping the pages of chunks that become unused (MADV_DONTNEED: they read
 // as zero when touched again) and zeroing the released bytes of chunks still
 // in use.
 //
-// Thread safety: Commit, Release and ReleaseAll must be serialised by the
-// owner (the device's lock, held exclusively). ZeroAll and the accessors may
-// be called at any time from any thread.
+// Like a device's memory, committed pages stay resident: ForgetCommits
+// (device re-opened for a snapshot restore) keeps the pages and their
+// contents, so putting the allocations back and refilling them costs no
+// page faults; ZeroAll (memory-loss fault) zeroes the committed chunks in
+// place.
+//
+// Thread safety: Commit, Release, ReleaseAll and ForgetCommits must be
+// serialised by the owner (the device's lock, held exclusively). ZeroAll and
+// the accessors may be called at any time from any thread.
 #ifndef ASCENDCL_DEVICE_SIM_INTERNAL_DEVICE_MEMORY_H_
 #define ASCENDCL_DEVICE_SIM_INTERNAL_DEVICE_MEMORY_H_
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
-#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -59,20 +67,39 @@ class DeviceMemory {
   // Undoes one Commit of the same range: zeroes it, and returns the pages of
   // chunks no longer used to the kernel, protected again.
   void Release(uint64_t addr, uint64_t size);
-  // Drops every page and protects the whole window (device closed or
-  // re-opened): every earlier Commit is forgotten.
+  // Drops every page and protects the whole window (device closed): every
+  // earlier Commit is forgotten.
   void ReleaseAll();
+  // Forgets every earlier Commit, keeping the pages, their contents and
+  // their protection (device re-opened for a restore: the allocations are
+  // put back right after). The owner must keep the ranges that were
+  // committed out of fresh allocations (their bytes are not zero) until it
+  // commits them again as put-backs; until then they stay accessible, and
+  // a chunk they share with a later fresh range is dropped and protected
+  // when that range is released.
+  void ForgetCommits();
   // Makes every byte read as zero without changing what is accessible (the
-  // memory-loss fault). Never blocks on the owner's lock.
+  // memory-loss fault); committed chunks are repopulated at once where the
+  // kernel allows (MADV_POPULATE_WRITE), so they stay resident like device
+  // memory. Never blocks on the owner's lock.
   void ZeroAll();
 
  private:
   DeviceMemory(uint64_t base, uint64_t size);
 
+  uint32_t Users(uint64_t chunk) const {
+    return chunk_users_[chunk].load(std::memory_order_relaxed);
+  }
+  void SetUsers(uint64_t chunk, uint32_t users) {
+    chunk_users_[chunk].store(users, std::memory_order_relaxed);
+  }
+  void ForgetUsers();
+
   const uint64_t base_;
   const uint64_t size_;
-  // Number of committed ranges overlapping each chunk.
-  std::vector<uint32_t> chunk_users_;
+  // Number of committed ranges overlapping each chunk. Written only by the
+  // owner's serialised calls; atomic so that ZeroAll may read it.
+  std::unique_ptr<std::atomic<uint32_t>[]> chunk_users_;
 };
 
 }  // namespace ascend::device::sim::internal

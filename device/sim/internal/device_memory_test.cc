@@ -113,6 +113,64 @@ TEST(DeviceMemoryTest, ZeroAllKeepsAccessAndReleaseAllDropsEverything) {
   EXPECT_EQ(ResidentPages(memory->base(), memory->size()), 0u);
 }
 
+TEST(DeviceMemoryTest, ForgetCommitsKeepsPagesAndContentsForThePutBack) {
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<DeviceMemory> memory,
+                       DeviceMemory::Reserve(8 * kChunk));
+  const uint64_t addr = memory->base() + kChunk;
+  const uint64_t size = 2 * kChunk;
+  ASSERT_OK(memory->Commit(addr, size));
+  std::memset(Bytes(addr), 0x3C, size);
+  const size_t resident = ResidentPages(addr, size);
+  memory->ForgetCommits();
+  EXPECT_EQ(ResidentPages(addr, size), resident);
+  ASSERT_OK(memory->Commit(addr, size));
+  EXPECT_EQ(Bytes(addr)[0], 0x3C);
+  EXPECT_EQ(Bytes(addr)[size - 1], 0x3C);
+  // Usage counts were reset: one release drops it.
+  memory->Release(addr, size);
+  EXPECT_EQ(ResidentPages(addr, size), 0u);
+  EXPECT_EQ(ResidentPages(memory->base(), memory->size()), 0u);
+}
+
+bool KernelPopulatesOnRequest() {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  void* p = mmap(nullptr, page, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return false;
+  const bool ok = madvise(p, page, 23 /* MADV_POPULATE_WRITE */) == 0;
+  munmap(p, page);
+  return ok;
+}
+
+TEST(DeviceMemoryTest, ZeroAllKeepsCommittedChunksResident) {
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<DeviceMemory> memory,
+                       DeviceMemory::Reserve(8 * kChunk));
+  const uint64_t addr = memory->base() + 2 * kChunk;
+  ASSERT_OK(memory->Commit(addr, 2 * kChunk));
+  std::memset(Bytes(addr), 0x7F, 2 * kChunk);
+  memory->ZeroAll();
+  if (KernelPopulatesOnRequest()) {
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    EXPECT_EQ(ResidentPages(addr, 2 * kChunk), 2 * kChunk / page);
+  }
+  EXPECT_TRUE(AllZero(addr, 2 * kChunk));
+  // Nothing outside the committed chunks was brought in.
+  EXPECT_EQ(ResidentPages(memory->base(), 2 * kChunk), 0u);
+  EXPECT_EQ(ResidentPages(addr + 2 * kChunk, 4 * kChunk), 0u);
+}
+
+TEST(DeviceMemoryDeathTest, ForgottenCommitsFaultOnceReleasedAgain) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<DeviceMemory> memory,
+                       DeviceMemory::Reserve(4 * kChunk));
+  ASSERT_OK(memory->Commit(memory->base(), kChunk));
+  memory->ForgetCommits();
+  ASSERT_OK(memory->Commit(memory->base(), kChunk));
+  memory->Release(memory->base(), kChunk);
+  volatile unsigned char* p = Bytes(memory->base());
+  EXPECT_DEATH(*p = 1, "");
+}
+
 TEST(DeviceMemoryDeathTest, UncommittedMemoryFaults) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<DeviceMemory> memory,
