@@ -10,7 +10,8 @@
 //
 // Backup drains every stream, then copies every live allocation of every open
 // device to host memory in parallel chunks, each chunk verified against the
-// device's own checksum, and saves the resource tables (stream/event/notify
+// device's own checksum of what it sent (computed as it copies, where the
+// backend can), and saves the resource tables (stream/event/notify
 // ids and state). Restore re-opens each device, re-claims the same ids, puts
 // every allocation back at its address and verifies both the backup image
 // and the copy. A failed Backup keeps the previous backup and the state
@@ -60,11 +61,11 @@ struct BackupImage {
 class Coordinator {
  public:
   struct Options {
-    // Bytes per verified copy chunk. Measured (snapshot_benchmark's chunk
-    // sweep): from 512 KiB up, backups run about twice as fast as with
-    // 256 KiB chunks (long copies stream better); 1 MiB keeps each worker's
-    // working set (its chunk on both sides) small enough to stay in a
-    // many-core machine's share of the last-level cache for the checksums.
+    // Bytes per verified copy chunk (one checksum each in the image).
+    // snapshot_benchmark's sweep measures 64 KiB to 1 MiB within noise of
+    // each other now that copies are verified in cache; 1 MiB keeps the
+    // per-chunk overhead and the checksum list small, and a chunk of each
+    // worker (both sides) within a many-core machine's share of the LLC.
     uint64_t chunk_bytes = uint64_t{1} << 20;
     // Worker threads for copies; 0 = one per core.
     int workers = 0;
