@@ -11,12 +11,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "device/base/shared_mutex.h"
 #include "device/npu/internal/driver_context.h"
 #include "device/npu/internal/hal_abi.h"
 #include "device/npu/internal/hal_error.h"
 #include "device/npu/internal/hal_library.h"
 #include "device/npu/internal/npu_device.h"
-#include "device/npu/internal/shared_mutex.h"
 #include "glog/logging.h"
 
 namespace ascend::device::npu {
@@ -60,7 +60,7 @@ class NpuBackend final : public Backend {
                                                 context_->device_count(), ")"));
     }
     DeviceSlot& slot = context_->slot(id);
-    internal::WriterLock lock(&slot.mu);
+    WriterMutexLock lock(&slot.mu);
     if (slot.has_handle) {
       return absl::FailedPreconditionError(
           absl::StrCat("npu device ", id, " is already open"));
@@ -114,7 +114,7 @@ class NpuBackend final : public Backend {
   // InterruptHealthWait.
   std::optional<HealthEvent> WaitHealthEvent(absl::Duration timeout) override {
     const absl::Time deadline = absl::Now() + timeout;
-    internal::WriterLock lock(&health_mu_);
+    WriterMutexLock lock(&health_mu_);
     while (!interrupted_) {
       if (deadline == absl::InfiniteFuture()) {
         health_cv_.wait(health_mu_);
@@ -131,7 +131,7 @@ class NpuBackend final : public Backend {
   // Sticky until consumed: an interrupt that comes while no thread waits ends
   // the next wait at once, so a monitor thread cannot miss its stop request.
   void InterruptHealthWait() override {
-    internal::WriterLock lock(&health_mu_);
+    WriterMutexLock lock(&health_mu_);
     interrupted_ = true;
     health_cv_.notify_all();
   }
@@ -147,7 +147,7 @@ class NpuBackend final : public Backend {
   const absl::Status enumeration_;
   const std::string soc_name_;
 
-  internal::SharedMutex health_mu_;
+  SharedMutex health_mu_;
   std::condition_variable_any health_cv_;
   bool interrupted_ ABSL_GUARDED_BY(health_mu_) = false;
 };

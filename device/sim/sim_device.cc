@@ -14,11 +14,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "device/base/mutex.h"
+#include "device/base/shared_mutex.h"
 #include "device/base/status_macros.h"
 #include "device/checksum.h"
 #include "device/device.h"
 #include "device/sim/internal/range_allocator.h"
-#include "device/sim/internal/shared_mutex.h"
 
 namespace ascend::device::sim {
 namespace {
@@ -75,7 +75,7 @@ SimDevice::SimDevice(std::shared_ptr<DeviceSlot> slot, uint64_t capacity,
 
 SimDevice::~SimDevice() {
   {
-    internal::WriterMutexLock lock(&mu_);
+    WriterMutexLock lock(&mu_);
     ranges_.Reset();
     memory_->ReleaseAll();
   }
@@ -85,7 +85,7 @@ SimDevice::~SimDevice() {
 
 absl::StatusOr<DeviceAddr> SimDevice::Allocate(uint64_t size,
                                                uint64_t alignment) {
-  internal::WriterMutexLock lock(&mu_);
+  WriterMutexLock lock(&mu_);
   ASCEND_ASSIGN_OR_RETURN(const uint64_t addr,
                           ranges_.FindFit(size, alignment));
   ASCEND_RETURN_IF_ERROR(memory_->Commit(addr, Extent(size)));
@@ -98,7 +98,7 @@ absl::StatusOr<DeviceAddr> SimDevice::Allocate(uint64_t size,
 }
 
 absl::Status SimDevice::AllocateAt(DeviceAddr addr, uint64_t size) {
-  internal::WriterMutexLock lock(&mu_);
+  WriterMutexLock lock(&mu_);
   ASCEND_RETURN_IF_ERROR(ranges_.CheckAllocateAt(addr, size));
   ASCEND_RETURN_IF_ERROR(memory_->Commit(addr, Extent(size)));
   absl::Status placed = ranges_.AllocateAt(addr, size);
@@ -107,7 +107,7 @@ absl::Status SimDevice::AllocateAt(DeviceAddr addr, uint64_t size) {
 }
 
 absl::Status SimDevice::Free(DeviceAddr addr) {
-  internal::WriterMutexLock lock(&mu_);
+  WriterMutexLock lock(&mu_);
   ASCEND_ASSIGN_OR_RETURN(const RangeAllocator::Block block,
                           ranges_.Free(addr));
   memory_->Release(block.addr, block.extent);
@@ -115,14 +115,14 @@ absl::Status SimDevice::Free(DeviceAddr addr) {
 }
 
 std::optional<Allocation> SimDevice::FindAllocation(DeviceAddr addr) const {
-  internal::ReaderMutexLock lock(&mu_);
+  ReaderMutexLock lock(&mu_);
   std::optional<RangeAllocator::Block> block = ranges_.Find(addr);
   if (!block.has_value()) return std::nullopt;
   return Allocation{block->addr, block->size};
 }
 
 std::vector<Allocation> SimDevice::Allocations() const {
-  internal::ReaderMutexLock lock(&mu_);
+  ReaderMutexLock lock(&mu_);
   std::vector<Allocation> allocations;
   for (const RangeAllocator::Block& block : ranges_.Blocks()) {
     allocations.push_back(Allocation{block.addr, block.size});
@@ -131,7 +131,7 @@ std::vector<Allocation> SimDevice::Allocations() const {
 }
 
 MemoryInfo SimDevice::GetMemoryInfo() const {
-  internal::ReaderMutexLock lock(&mu_);
+  ReaderMutexLock lock(&mu_);
   return MemoryInfo{ranges_.capacity(), ranges_.free_bytes()};
 }
 
@@ -149,7 +149,7 @@ absl::Status SimDevice::CheckRange(DeviceAddr addr, uint64_t size,
 
 absl::Status SimDevice::CopyToDevice(DeviceAddr dst, const void* src,
                                      uint64_t size) {
-  internal::ReaderMutexLock lock(&mu_);
+  ReaderMutexLock lock(&mu_);
   ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "destination"));
   if (size == 0) return absl::OkStatus();
   if (src == nullptr) {
@@ -163,7 +163,7 @@ absl::Status SimDevice::CopyToDevice(DeviceAddr dst, const void* src,
 
 absl::Status SimDevice::CopyFromDevice(void* dst, DeviceAddr src,
                                        uint64_t size) {
-  internal::ReaderMutexLock lock(&mu_);
+  ReaderMutexLock lock(&mu_);
   ASCEND_RETURN_IF_ERROR(CheckRange(src, size, "source"));
   if (size == 0) return absl::OkStatus();
   if (dst == nullptr) {
@@ -177,7 +177,7 @@ absl::Status SimDevice::CopyFromDevice(void* dst, DeviceAddr src,
 
 absl::Status SimDevice::CopyWithinDevice(DeviceAddr dst, DeviceAddr src,
                                          uint64_t size) {
-  internal::ReaderMutexLock lock(&mu_);
+  ReaderMutexLock lock(&mu_);
   ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "destination"));
   ASCEND_RETURN_IF_ERROR(CheckRange(src, size, "source"));
   if (size == 0) return absl::OkStatus();
@@ -200,8 +200,8 @@ absl::Status SimDevice::CopyPeer(SimDevice& dst_device, DeviceAddr dst,
   SimDevice& first =
       dst_device.id() < src_device.id() ? dst_device : src_device;
   SimDevice& second = &first == &dst_device ? src_device : dst_device;
-  internal::ReaderMutexLock first_lock(&first.mu_);
-  internal::ReaderMutexLock second_lock(&second.mu_);
+  ReaderMutexLock first_lock(&first.mu_);
+  ReaderMutexLock second_lock(&second.mu_);
   ASCEND_RETURN_IF_ERROR(dst_device.CheckRange(dst, size, "destination"));
   ASCEND_RETURN_IF_ERROR(src_device.CheckRange(src, size, "source"));
   if (size == 0) return absl::OkStatus();
@@ -217,14 +217,14 @@ absl::Status SimDevice::CopyPeer(SimDevice& dst_device, DeviceAddr dst,
 }
 
 absl::Status SimDevice::Fill(DeviceAddr dst, uint8_t value, uint64_t size) {
-  internal::ReaderMutexLock lock(&mu_);
+  ReaderMutexLock lock(&mu_);
   ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "fill"));
   std::memset(AsPointer(dst), value, size);
   return absl::OkStatus();
 }
 
 absl::StatusOr<uint64_t> SimDevice::Checksum(DeviceAddr addr, uint64_t size) {
-  internal::ReaderMutexLock lock(&mu_);
+  ReaderMutexLock lock(&mu_);
   ASCEND_RETURN_IF_ERROR(CheckRange(addr, size, "checksum"));
   return device::Checksum(AsPointer(addr), size);
 }
@@ -235,7 +235,7 @@ absl::StatusOr<uint64_t> SimDevice::Checksum(DeviceAddr addr, uint64_t size) {
 absl::StatusOr<uint64_t> SimDevice::CopyFromDeviceWithChecksum(void* dst,
                                                                DeviceAddr src,
                                                                uint64_t size) {
-  internal::ReaderMutexLock lock(&mu_);
+  ReaderMutexLock lock(&mu_);
   ASCEND_RETURN_IF_ERROR(CheckRange(src, size, "source"));
   if (size != 0 && dst == nullptr) {
     return absl::InvalidArgumentError("host destination is null");
@@ -256,7 +256,7 @@ absl::StatusOr<uint64_t> SimDevice::CopyToDeviceWithChecksum(DeviceAddr dst,
                                                              const void* src,
                                                              uint64_t size) {
   constexpr uint64_t kPiece = 64 * device::kChecksumBlockBytes;
-  internal::ReaderMutexLock lock(&mu_);
+  ReaderMutexLock lock(&mu_);
   ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "destination"));
   if (size != 0 && src == nullptr) {
     return absl::InvalidArgumentError("host source is null");
@@ -282,7 +282,7 @@ absl::StatusOr<uint64_t> SimDevice::CopyToDeviceWithChecksum(DeviceAddr dst,
 }
 
 void* SimDevice::HostPointer(DeviceAddr addr) {
-  internal::ReaderMutexLock lock(&mu_);
+  ReaderMutexLock lock(&mu_);
   return ranges_.Find(addr).has_value() ? AsPointer(addr) : nullptr;
 }
 
@@ -319,7 +319,7 @@ void SimDevice::ReleaseId(ResourceKind kind, uint32_t id) {
 
 absl::Status SimDevice::Reopen() {
   {
-    internal::WriterMutexLock lock(&mu_);
+    WriterMutexLock lock(&mu_);
     // The dropped allocations stay reserved for AllocateAt, and their pages
     // stay resident (device memory does not go away when a device is
     // re-opened): putting them back costs no page faults, and their old

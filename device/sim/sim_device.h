@@ -15,11 +15,11 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "device/base/mutex.h"
+#include "device/base/shared_mutex.h"
 #include "device/device.h"
 #include "device/sim/internal/device_memory.h"
 #include "device/sim/internal/id_allocator.h"
 #include "device/sim/internal/range_allocator.h"
-#include "device/sim/internal/shared_mutex.h"
 
 namespace ascend::device::sim {
 
@@ -105,7 +105,7 @@ class SimDevice final : public Device {
   // Held shared by copies, fill and checksum (which may run in parallel) and
   // exclusively by whatever changes the allocations. Copies therefore never
   // race with a Free of the memory they touch.
-  mutable internal::SharedMutex mu_;
+  mutable SharedMutex mu_;
   internal::RangeAllocator ranges_ ABSL_GUARDED_BY(mu_);
 
   // Separate so id traffic never waits for a long copy.

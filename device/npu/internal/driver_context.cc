@@ -86,13 +86,13 @@ absl::Status DriverContext::Backup() {
   // open in the driver.
   std::map<int32_t, AllocationMap> image;
   for (const auto& slot : slots_) {
-    ReaderLock lock(&slot->mu);
+    ReaderMutexLock lock(&slot->mu);
     if (slot->driver_open) image[slot->id] = slot->allocations;
   }
   halProcResBackupInfo info = {};
   const drvError_t err = api().halProcessResBackup(&info);
   if (err != DRV_ERROR_NONE) return DriverStatus("halProcessResBackup", err);
-  WriterLock lock(&image_mu_);
+  WriterMutexLock lock(&image_mu_);
   image_ = std::move(image);
   return absl::OkStatus();
 }
@@ -111,12 +111,12 @@ absl::Status DriverContext::Restore() {
   if (err != DRV_ERROR_NONE) return DriverStatus("halProcessResRestore", err);
   std::map<int32_t, AllocationMap> image;
   {
-    WriterLock lock(&image_mu_);
+    WriterMutexLock lock(&image_mu_);
     image = image_;
   }
   for (const auto& [id, allocations] : image) {
     DeviceSlot& s = slot(id);
-    WriterLock lock(&s.mu);
+    WriterMutexLock lock(&s.mu);
     // The driver re-created them at the same addresses with their saved
     // bytes; it refuses a restore onto addresses in use, so none is live.
     s.allocations.insert(allocations.begin(), allocations.end());
@@ -125,7 +125,7 @@ absl::Status DriverContext::Restore() {
 }
 
 bool DriverContext::BackupHolds(int32_t id, DeviceAddr addr, uint64_t size) {
-  WriterLock lock(&image_mu_);
+  WriterMutexLock lock(&image_mu_);
   auto device = image_.find(id);
   if (device == image_.end()) return false;
   auto it = device->second.find(addr);

@@ -17,11 +17,11 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "device/base/shared_mutex.h"
 #include "device/device.h"
 #include "device/npu/internal/hal_abi.h"
 #include "device/npu/internal/hal_library.h"
 #include "device/npu/internal/id_table.h"
-#include "device/npu/internal/shared_mutex.h"
 
 namespace ascend::device::npu::internal {
 

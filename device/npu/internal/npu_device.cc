@@ -94,7 +94,7 @@ NpuDevice::NpuDevice(std::shared_ptr<DriverContext> context, DeviceSlot& slot)
     : context_(std::move(context)), slot_(slot) {}
 
 NpuDevice::~NpuDevice() {
-  WriterLock lock(&slot_.mu);
+  WriterMutexLock lock(&slot_.mu);
   slot_.has_handle = false;
   slot_.dropped.clear();
   if (!slot_.driver_open) return;
@@ -137,7 +137,7 @@ absl::StatusOr<DeviceAddr> NpuDevice::Allocate(uint64_t size,
       MEM_DEV | MEM_TYPE_HBM | MEM_SET_ALIGN_SIZE(exponent) |
       HAL_ABI_MODULE_ID(HAL_ABI_MODULE_APP) | NODE_TO_DEVICE(slot_.driver_id);
 
-  WriterLock lock(&slot_.mu);
+  WriterMutexLock lock(&slot_.mu);
   ASCEND_RETURN_IF_ERROR(CheckOpen(slot_));
   void* p = nullptr;
   drvError_t err = DRV_ERROR_NONE;
@@ -175,7 +175,7 @@ absl::StatusOr<DeviceAddr> NpuDevice::Allocate(uint64_t size,
 }
 
 absl::Status NpuDevice::Free(DeviceAddr addr) {
-  WriterLock lock(&slot_.mu);
+  WriterMutexLock lock(&slot_.mu);
   ASCEND_RETURN_IF_ERROR(CheckOpen(slot_));
   auto it = slot_.allocations.find(addr);
   if (it == slot_.allocations.end()) {
@@ -191,14 +191,14 @@ absl::Status NpuDevice::Free(DeviceAddr addr) {
 }
 
 std::optional<Allocation> NpuDevice::FindAllocation(DeviceAddr addr) const {
-  ReaderLock lock(&slot_.mu);
+  ReaderMutexLock lock(&slot_.mu);
   auto it = Containing(slot_.allocations, addr);
   if (it == slot_.allocations.end()) return std::nullopt;
   return Allocation{it->first, it->second};
 }
 
 std::vector<Allocation> NpuDevice::Allocations() const {
-  ReaderLock lock(&slot_.mu);
+  ReaderMutexLock lock(&slot_.mu);
   std::vector<Allocation> out;
   out.reserve(slot_.allocations.size());
   for (const auto& [addr, size] : slot_.allocations) {
@@ -232,7 +232,7 @@ absl::Status NpuDevice::CopyToDevice(DeviceAddr dst, const void* src,
                                      uint64_t size) {
   if (size == 0) return absl::OkStatus();
   ASCEND_RETURN_IF_ERROR(CheckHostPointer(src));
-  ReaderLock lock(&slot_.mu);
+  ReaderMutexLock lock(&slot_.mu);
   ASCEND_ASSIGN_OR_RETURN(const uint64_t capacity,
                           CheckRange(slot_, dst, size));
   return DriverStatus("drvMemcpy (host to device)",
@@ -243,7 +243,7 @@ absl::Status NpuDevice::CopyFromDevice(void* dst, DeviceAddr src,
                                        uint64_t size) {
   if (size == 0) return absl::OkStatus();
   ASCEND_RETURN_IF_ERROR(CheckHostPointer(dst));
-  ReaderLock lock(&slot_.mu);
+  ReaderMutexLock lock(&slot_.mu);
   ASCEND_RETURN_IF_ERROR(CheckRange(slot_, src, size).status());
   return DriverStatus("drvMemcpy (device to host)",
                       api().drvMemcpy(HostAddr(dst), size, src, size));
@@ -252,7 +252,7 @@ absl::Status NpuDevice::CopyFromDevice(void* dst, DeviceAddr src,
 absl::Status NpuDevice::CopyWithinDevice(DeviceAddr dst, DeviceAddr src,
                                          uint64_t size) {
   if (size == 0) return absl::OkStatus();
-  ReaderLock lock(&slot_.mu);
+  ReaderMutexLock lock(&slot_.mu);
   ASCEND_ASSIGN_OR_RETURN(const uint64_t capacity,
                           CheckRange(slot_, dst, size));
   ASCEND_RETURN_IF_ERROR(CheckRange(slot_, src, size).status());
@@ -263,7 +263,7 @@ absl::Status NpuDevice::CopyWithinDevice(DeviceAddr dst, DeviceAddr src,
 
 absl::Status NpuDevice::Fill(DeviceAddr dst, uint8_t value, uint64_t size) {
   if (size == 0) return absl::OkStatus();
-  ReaderLock lock(&slot_.mu);
+  ReaderMutexLock lock(&slot_.mu);
   ASCEND_ASSIGN_OR_RETURN(const uint64_t capacity,
                           CheckRange(slot_, dst, size));
   return DriverStatus("drvMemsetD8",
@@ -275,7 +275,7 @@ absl::StatusOr<uint64_t> NpuDevice::Checksum(DeviceAddr addr, uint64_t size) {
   // (drvMemcpy device to host) and hash it on the host with the shared
   // function, so the value matches device::Checksum of the same bytes.
   if (size == 0) return device::Checksum(nullptr, 0);
-  ReaderLock lock(&slot_.mu);
+  ReaderMutexLock lock(&slot_.mu);
   ASCEND_RETURN_IF_ERROR(CheckRange(slot_, addr, size).status());
   std::unique_ptr<uint8_t[]> scratch(new (std::nothrow) uint8_t[size]);
   if (scratch == nullptr) {
@@ -292,14 +292,14 @@ absl::StatusOr<uint64_t> NpuDevice::Checksum(DeviceAddr addr, uint64_t size) {
 
 absl::StatusOr<uint32_t> NpuDevice::AllocateId(ResourceKind kind) {
   ASCEND_ASSIGN_OR_RETURN(const size_t index, KindIndex(kind));
-  WriterLock lock(&slot_.mu);
+  WriterMutexLock lock(&slot_.mu);
   ASCEND_RETURN_IF_ERROR(CheckOpen(slot_));
   return slot_.ids[index].Allocate();
 }
 
 absl::Status NpuDevice::ClaimId(ResourceKind kind, uint32_t id) {
   ASCEND_ASSIGN_OR_RETURN(const size_t index, KindIndex(kind));
-  WriterLock lock(&slot_.mu);
+  WriterMutexLock lock(&slot_.mu);
   ASCEND_RETURN_IF_ERROR(CheckOpen(slot_));
   return slot_.ids[index].Claim(id);
 }
@@ -307,7 +307,7 @@ absl::Status NpuDevice::ClaimId(ResourceKind kind, uint32_t id) {
 void NpuDevice::ReleaseId(ResourceKind kind, uint32_t id) {
   absl::StatusOr<size_t> index = KindIndex(kind);
   if (!index.ok()) return;
-  WriterLock lock(&slot_.mu);
+  WriterMutexLock lock(&slot_.mu);
   slot_.ids[*index].Release(id);
 }
 
@@ -319,7 +319,7 @@ absl::Status NpuDevice::Reopen() {
         api().halDeviceClose == nullptr ? "halDeviceClose" : "halDeviceOpen",
         " (CANN: RT_ERROR_DRV_NOT_SUPPORT)"));
   }
-  WriterLock lock(&slot_.mu);
+  WriterMutexLock lock(&slot_.mu);
   if (slot_.driver_open) {
     AllocationMap live = slot_.allocations;
     ASCEND_RETURN_IF_ERROR(
@@ -339,7 +339,7 @@ absl::Status NpuDevice::AllocateAt(DeviceAddr addr, uint64_t size) {
   std::optional<absl::Status> restored;  // set once this call restored
   while (true) {
     {
-      WriterLock lock(&slot_.mu);
+      WriterMutexLock lock(&slot_.mu);
       ASCEND_RETURN_IF_ERROR(CheckOpen(slot_));
       auto dropped = slot_.dropped.find(addr);
       const bool was_dropped =
@@ -395,8 +395,8 @@ absl::Status NpuDevice::CopyPeer(NpuDevice& dst_device, DeviceAddr dst,
       dst_device.id() < src_device.id() ? dst_device.slot_ : src_device.slot_;
   DeviceSlot& second =
       dst_device.id() < src_device.id() ? src_device.slot_ : dst_device.slot_;
-  ReaderLock lock_first(&first.mu);
-  ReaderLock lock_second(&second.mu);
+  ReaderMutexLock lock_first(&first.mu);
+  ReaderMutexLock lock_second(&second.mu);
   dst_device.slot_.mu.AssertReaderHeld();
   src_device.slot_.mu.AssertReaderHeld();
   ASCEND_ASSIGN_OR_RETURN(const uint64_t capacity,

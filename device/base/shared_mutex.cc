@@ -1,4 +1,4 @@
-#include "device/npu/internal/shared_mutex.h"
+#include "device/base/shared_mutex.h"
 
 #include <pthread.h>
 
@@ -6,11 +6,11 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace ascend::device::npu::internal {
+namespace ascend {
 namespace {
 
-// rwlock calls fail only on misuse (deadlock detected, not the owner), after
-// which no result could be trusted.
+// Lock operations fail only on misuse (deadlock detected, not owner, ...),
+// which would make every later result meaningless.
 void Check(int error, const char* what) {
   if (error != 0) {
     std::fprintf(stderr, "fatal: %s failed: %s\n", what, std::strerror(error));
@@ -50,4 +50,4 @@ void SharedMutex::ReaderUnlock() {
   Check(pthread_rwlock_unlock(&rwlock_), "pthread_rwlock_unlock");
 }
 
-}  // namespace ascend::device::npu::internal
+}  // namespace ascend

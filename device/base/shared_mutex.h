@@ -1,10 +1,10 @@
-// A reader/writer lock that ThreadSanitizer can see: the shared-mode
-// complement of ascend::Mutex (device/base/mutex.h), which is exclusive only.
+// ascend::SharedMutex: a reader/writer lock that ThreadSanitizer can see, the
+// shared-mode complement of ascend::Mutex (mutex.h), which is exclusive only.
 //
-//   SharedMutex mu;
+//   ascend::SharedMutex mu;
 //   int value ABSL_GUARDED_BY(mu);
-//   { WriterMutexLock lock(&mu); value = 1; }
-//   { ReaderMutexLock lock(&mu); Use(value); }
+//   { ascend::WriterMutexLock lock(&mu); value = 1; }
+//   { ascend::ReaderMutexLock lock(&mu); Use(value); }
 //
 // Why not absl::Mutex's reader locks: this project builds against the
 // system's abseil, compiled without -fsanitize=thread, so TSan cannot observe
@@ -17,14 +17,16 @@
 // behind it, so a stream of overlapping copies (readers) cannot starve an
 // Allocate or Free (writers). The flip side: a thread must never take the
 // same lock twice, even shared.
-#ifndef ASCENDCL_DEVICE_SIM_INTERNAL_SHARED_MUTEX_H_
-#define ASCENDCL_DEVICE_SIM_INTERNAL_SHARED_MUTEX_H_
+//
+// Used by the device backends (sim, npu); visible to //device/... only.
+#ifndef ASCENDCL_DEVICE_BASE_SHARED_MUTEX_H_
+#define ASCENDCL_DEVICE_BASE_SHARED_MUTEX_H_
 
 #include <pthread.h>
 
 #include "absl/base/thread_annotations.h"
 
-namespace ascend::device::sim::internal {
+namespace ascend {
 
 class ABSL_LOCKABLE SharedMutex {
  public:
@@ -37,6 +39,12 @@ class ABSL_LOCKABLE SharedMutex {
   void Unlock() ABSL_UNLOCK_FUNCTION();
   void ReaderLock() ABSL_SHARED_LOCK_FUNCTION();
   void ReaderUnlock() ABSL_UNLOCK_FUNCTION();
+  // Tells the analysis the lock is held shared (no run-time check).
+  void AssertReaderHeld() const ABSL_ASSERT_SHARED_LOCK() {}
+
+  // BasicLockable (exclusive), for std::condition_variable_any.
+  void lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() { Lock(); }
+  void unlock() ABSL_UNLOCK_FUNCTION() { Unlock(); }
 
  private:
   pthread_rwlock_t rwlock_;
@@ -70,6 +78,6 @@ class ABSL_SCOPED_LOCKABLE ReaderMutexLock {
   SharedMutex* const mu_;
 };
 
-}  // namespace ascend::device::sim::internal
+}  // namespace ascend
 
-#endif  // ASCENDCL_DEVICE_SIM_INTERNAL_SHARED_MUTEX_H_
+#endif  // ASCENDCL_DEVICE_BASE_SHARED_MUTEX_H_

@@ -1,13 +1,17 @@
-#include "device/sim/internal/shared_mutex.h"
+#include "device/base/shared_mutex.h"
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 
-namespace ascend::device::sim::internal {
+namespace ascend {
 namespace {
 
 // Waits up to 10 s for `flag`.
@@ -66,5 +70,61 @@ TEST(SharedMutexTest, AWaitingWriterHoldsBackNewReaders) {
   EXPECT_FALSE(writer_saw_late_reader);
 }
 
+TEST(SharedMutexTest, ManyReadersAndAWriterUnderLoad) {
+  SharedMutex mu;
+  std::atomic<int> readers{0};
+  std::atomic<int> max_readers{0};
+  std::atomic<bool> writer_inside{false};
+  std::atomic<bool> overlap{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 50; ++i) {
+        ReaderMutexLock lock(&mu);
+        if (writer_inside) overlap = true;
+        const int now = ++readers;
+        int seen = max_readers;
+        while (now > seen && !max_readers.compare_exchange_weak(seen, now)) {
+        }
+        absl::SleepFor(absl::Microseconds(100));
+        --readers;
+      }
+    });
+  }
+  threads.emplace_back([&] {
+    for (int i = 0; i < 50; ++i) {
+      WriterMutexLock lock(&mu);
+      writer_inside = true;
+      if (readers != 0) overlap = true;
+      absl::SleepFor(absl::Microseconds(50));
+      writer_inside = false;
+    }
+  });
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_FALSE(overlap);
+  EXPECT_GT(max_readers, 1) << "readers never held the lock together";
+}
+
+// The exclusive side is BasicLockable, for std::condition_variable_any.
+TEST(SharedMutexTest, WorksWithConditionVariableAny) {
+  SharedMutex mu;
+  std::condition_variable_any cv;
+  bool ready = false;
+  std::thread setter([&] {
+    absl::SleepFor(absl::Milliseconds(10));
+    {
+      WriterMutexLock lock(&mu);
+      ready = true;
+    }
+    cv.notify_all();
+  });
+  {
+    std::unique_lock<SharedMutex> lock(mu);
+    EXPECT_TRUE(
+        cv.wait_for(lock, std::chrono::seconds(10), [&] { return ready; }));
+  }
+  setter.join();
+}
+
 }  // namespace
-}  // namespace ascend::device::sim::internal
+}  // namespace ascend
