@@ -202,6 +202,12 @@ absl::StatusOr<int32_t> Runtime::GetDevice() {
   return ctx->device_id();
 }
 
+// Waits for every stream of the current device and returns the first
+// failure among them (a timeout included). Decision (CANN's reference and
+// CONTRACT are silent): a failed task is reported, never dropped. The device
+// synchronize reports each failure once, and does not take it from the
+// stream: the failed stream's own aclrtSynchronizeStream still returns it
+// (ErrorReader in stream.h).
 absl::Status Runtime::SynchronizeDevice(absl::Time deadline) {
   ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
   std::vector<std::shared_ptr<Stream>> streams;
@@ -215,7 +221,7 @@ absl::Status Runtime::SynchronizeDevice(absl::Time deadline) {
   }
   absl::Status first;
   for (auto& stream : streams) {
-    absl::Status s = stream->Synchronize(deadline);
+    absl::Status s = stream->Synchronize(deadline, ErrorReader::kDevice);
     if (first.ok()) first = s;
   }
   return first;
@@ -342,9 +348,9 @@ absl::StatusOr<void*> Runtime::CurrentDefaultStream() {
 
 // --- Streams -----------------------------------------------------------------
 
-absl::StatusOr<uint32_t> Runtime::AllocateId(int32_t device_id,
-                                             device::ResourceKind kind) {
-  std::shared_ptr<device::Device> device = DeviceObject(device_id);
+absl::StatusOr<uint32_t> Runtime::AllocateIdLocked(int32_t device_id,
+                                                   device::ResourceKind kind) {
+  const std::shared_ptr<device::Device>& device = devices_[device_id].device;
   if (!device) return Error(ACL_ERROR_RT_CONTEXT_NULL, "device is closed");
   absl::StatusOr<uint32_t> id = device->AllocateId(kind);
   if (!id.ok() && id.status().code() == absl::StatusCode::kResourceExhausted) {
@@ -368,14 +374,20 @@ absl::StatusOr<void*> Runtime::CreateStream(uint32_t priority, uint32_t flags) {
                  absl::StrCat("stream priority ", priority, " outside [0, 7]"));
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
-  ASCEND_ASSIGN_OR_RETURN(
-      uint32_t id, AllocateId(ctx->device_id(), device::ResourceKind::kStream));
-  auto stream = std::make_shared<Stream>(ctx->device_id(), id, flags, priority);
+  // The context check, the id allocation and the registration form one
+  // critical section of mu_, the lock ResetDevice and DestroyContext close
+  // devices under. Allocating outside it let a reset (and a re-open of the
+  // device) slip in between: the id then came from the closed device object
+  // and was released to the re-opened one, freeing an id it had given to
+  // another stream. As CreateContext, this starts the executor under mu_.
   ascend::MutexLock lock(&mu_);
   if (!ctx->alive()) {
-    ReleaseId(ctx->device_id(), device::ResourceKind::kStream, id);
     return Error(ACL_ERROR_RT_CONTEXT_NULL, "context destroyed concurrently");
   }
+  ASCEND_ASSIGN_OR_RETURN(
+      uint32_t id,
+      AllocateIdLocked(ctx->device_id(), device::ResourceKind::kStream));
+  auto stream = std::make_shared<Stream>(ctx->device_id(), id, flags, priority);
   streams_[stream.get()] = StreamEntry{stream, ctx.get()};
   return stream.get();
 }
@@ -479,9 +491,10 @@ absl::Status Runtime::DrainAllStreams(absl::Time deadline) {
     for (auto& [handle, entry] : streams_) streams.push_back(entry.stream);
   }
   for (auto& stream : streams) {
-    absl::Status status = stream->Synchronize(deadline);
     // A task failure is the application's to collect; only a stream that
-    // cannot drain stops the snapshot. Keep the error for the application.
+    // cannot drain stops the snapshot. Drain leaves the error pending for
+    // the application's next synchronize.
+    absl::Status status = stream->Drain(deadline);
     if (status.code() == absl::StatusCode::kDeadlineExceeded) return status;
     if (!status.ok()) {
       LOG(WARNING) << "stream " << stream->id()

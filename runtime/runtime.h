@@ -215,8 +215,12 @@ class Runtime {
   absl::StatusOr<std::shared_ptr<Event>> ResolveEvent(void* event) const;
   absl::StatusOr<std::shared_ptr<Notify>> ResolveNotify(void* notify) const;
   absl::StatusOr<std::shared_ptr<device::Device>> CurrentDevice();
-  absl::StatusOr<uint32_t> AllocateId(int32_t device_id,
-                                      device::ResourceKind kind);
+  // An id from the device object open now. Callers register the object the
+  // id is for before releasing mu_, so a concurrent reset closes the device
+  // either before the allocation or after the registration, never between.
+  absl::StatusOr<uint32_t> AllocateIdLocked(int32_t device_id,
+                                            device::ResourceKind kind)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void ReleaseId(int32_t device_id, device::ResourceKind kind, uint32_t id)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   Location Locate(const void* ptr) const;

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "device/base/status_macros.h"
 
 namespace ascend::rt {
 
@@ -48,7 +49,7 @@ void Stream::Run() {
       if (queue_.empty()) return;  // shutdown
       task = std::move(queue_.front());
       queue_.pop_front();
-      skip = stop_on_failure_ && !error_.ok();
+      skip = stop_on_failure_ && !ErrorLocked(ErrorReader::kStream).ok();
     }
     status = absl::OkStatus();
     if (skip) {
@@ -61,19 +62,19 @@ void Stream::Run() {
 }
 
 void Stream::FinishLocked(absl::Status status) {
-  if (!status.ok() && error_.ok()) {
-    absl::Status error(status.code(),
-                       absl::StrCat("stream ", id_, ": ", status.message()));
-    status.ForEachPayload([&error](absl::string_view url, const absl::Cord& p) {
-      error.SetPayload(url, p);
-    });
-    error_ = std::move(error);
-  }
   ++finished_;
+  if (status.ok()) return;
+  absl::Status error(status.code(),
+                     absl::StrCat("stream ", id_, ": ", status.message()));
+  status.ForEachPayload([&error](absl::string_view url, const absl::Cord& p) {
+    error.SetPayload(url, p);
+  });
+  for (absl::Status& pending : errors_) {
+    if (pending.ok()) pending = error;
+  }
 }
 
-absl::Status Stream::Synchronize(absl::Time deadline) {
-  ascend::MutexLock lock(&mu_);
+absl::Status Stream::WaitLocked(absl::Time deadline) {
   const uint64_t target = enqueued_;
   struct Args {
     Stream* s;
@@ -91,9 +92,21 @@ absl::Status Stream::Synchronize(absl::Time deadline) {
         absl::StrCat("stream ", id_, " did not finish in time (",
                      target - finished_, " task(s) pending)"));
   }
-  absl::Status error = std::move(error_);
-  error_ = absl::OkStatus();
+  return absl::OkStatus();
+}
+
+absl::Status Stream::Synchronize(absl::Time deadline, ErrorReader reader) {
+  ascend::MutexLock lock(&mu_);
+  ASCEND_RETURN_IF_ERROR(WaitLocked(deadline));
+  absl::Status error = std::move(ErrorLocked(reader));
+  ErrorLocked(reader) = absl::OkStatus();
   return error;
+}
+
+absl::Status Stream::Drain(absl::Time deadline) {
+  ascend::MutexLock lock(&mu_);
+  ASCEND_RETURN_IF_ERROR(WaitLocked(deadline));
+  return ErrorLocked(ErrorReader::kStream);
 }
 
 bool Stream::Idle() const {

@@ -5,10 +5,13 @@
 //   s.Enqueue(Task{[&] { return DoCopy(); }});
 //   ASCEND_RETURN_IF_ERROR(s.Synchronize(absl::InfiniteFuture()));
 //
-// A failing task records its status; Synchronize returns (and clears) the
-// first failure since the previous Synchronize. In ACL_STOP_ON_FAILURE mode
-// the tasks after a failure are skipped until then. Executors never park on a
-// snapshot lock (CONTRACT item 14): Backup drains them.
+// A failing task records its status. A failure is reported to two readers,
+// each once: the stream's own Synchronize (aclrtSynchronizeStream) and the
+// device-wide one (aclrtSynchronizeDevice); see ErrorReader. Reporting it to
+// one leaves it pending for the other. In ACL_STOP_ON_FAILURE mode the tasks
+// after a failure are skipped until the stream's own Synchronize reports it.
+// Executors never park on a snapshot lock (CONTRACT item 14): Backup drains
+// them, and a drain reports nothing and clears nothing.
 #ifndef ASCENDCL_RUNTIME_STREAM_H_
 #define ASCENDCL_RUNTIME_STREAM_H_
 
@@ -25,6 +28,17 @@
 #include "device/base/mutex.h"
 
 namespace ascend::rt {
+
+// Who collects a stream's task failures. Each reader is told of a failure
+// once, independently of the other: an aclrtSynchronizeDevice that reports a
+// stream's failure does not take it from that stream's own
+// aclrtSynchronizeStream (CANN's reference is silent here; errors are
+// reported, never silently dropped), and a stream's own synchronize does not
+// take it from the next device synchronize.
+enum class ErrorReader : int {
+  kStream = 0,  // aclrtSynchronizeStream on this stream
+  kDevice = 1,  // aclrtSynchronizeDevice on the stream's device
+};
 
 struct Task {
   // Runs on the executor thread, in stream order.
@@ -49,9 +63,14 @@ class Stream {
 
   void Enqueue(Task task);
   // Waits until every task enqueued before the call has finished, or
-  // `deadline` passes (kDeadlineExceeded). Returns the first task failure
-  // since the previous Synchronize.
-  absl::Status Synchronize(absl::Time deadline);
+  // `deadline` passes (kDeadlineExceeded). Returns (and clears, for `reader`
+  // only) the first task failure not yet reported to `reader`. Only the
+  // stream's own reader ends an ACL_STOP_ON_FAILURE skip.
+  absl::Status Synchronize(absl::Time deadline,
+                           ErrorReader reader = ErrorReader::kStream);
+  // Waits like Synchronize but clears nothing: returns kDeadlineExceeded, or
+  // the failure still pending for the stream's own reader (for logging).
+  absl::Status Drain(absl::Time deadline);
   // True when no task is pending or running.
   bool Idle() const;
   void SetStopOnFailure(bool stop);
@@ -66,6 +85,14 @@ class Stream {
   void Run();
   // Records a finished task's result.
   void FinishLocked(absl::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Waits for the tasks enqueued so far; kDeadlineExceeded past `deadline`.
+  absl::Status WaitLocked(absl::Time deadline)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The failure pending for `reader` (OK when none).
+  absl::Status& ErrorLocked(ErrorReader reader)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return errors_[static_cast<int>(reader)];
+  }
 
   const int32_t device_id_;
   const uint32_t id_;
@@ -76,7 +103,8 @@ class Stream {
   std::deque<Task> queue_ ABSL_GUARDED_BY(mu_);
   uint64_t enqueued_ ABSL_GUARDED_BY(mu_) = 0;
   uint64_t finished_ ABSL_GUARDED_BY(mu_) = 0;
-  absl::Status error_ ABSL_GUARDED_BY(mu_);
+  // The first failure not yet reported, per ErrorReader.
+  absl::Status errors_[2] ABSL_GUARDED_BY(mu_);
   bool stop_on_failure_ ABSL_GUARDED_BY(mu_) = false;
   bool shutdown_ ABSL_GUARDED_BY(mu_) = false;
   std::atomic<bool> aborting_{false};

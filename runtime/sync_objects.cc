@@ -39,10 +39,12 @@ absl::StatusOr<std::shared_ptr<Notify>> Runtime::ResolveNotify(
 
 absl::StatusOr<void*> Runtime::CreateEvent(uint32_t flags) {
   ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
-  ASCEND_ASSIGN_OR_RETURN(uint32_t id,
-                          AllocateId(device_id, device::ResourceKind::kEvent));
-  auto event = std::make_shared<Event>(device_id, id, flags);
+  // Allocation and registration under one lock, as in CreateStream: a
+  // concurrent reset closes the device before or after, never between.
   ascend::MutexLock lock(&mu_);
+  ASCEND_ASSIGN_OR_RETURN(
+      uint32_t id, AllocateIdLocked(device_id, device::ResourceKind::kEvent));
+  auto event = std::make_shared<Event>(device_id, id, flags);
   events_[event.get()] = event;
   return event.get();
 }
@@ -146,10 +148,11 @@ absl::StatusOr<void*> Runtime::CreateNotify(uint64_t flags) {
     return Error(ACL_ERROR_INVALID_PARAM, "notify flags must be 0");
   }
   ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
-  ASCEND_ASSIGN_OR_RETURN(uint32_t id,
-                          AllocateId(device_id, device::ResourceKind::kNotify));
-  auto notify = std::make_shared<Notify>(device_id, id);
+  // As in CreateEvent.
   ascend::MutexLock lock(&mu_);
+  ASCEND_ASSIGN_OR_RETURN(
+      uint32_t id, AllocateIdLocked(device_id, device::ResourceKind::kNotify));
+  auto notify = std::make_shared<Notify>(device_id, id);
   notifies_[notify.get()] = notify;
   return notify.get();
 }

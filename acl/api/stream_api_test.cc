@@ -1,6 +1,9 @@
 // Streams through the ACL C API: creation and queries, the default (NULL)
 // stream, ordering, synchronisation with and without timeouts, destroy vs
-// forced destroy, and the failure modes STOP and CONTINUE.
+// forced destroy, the failure modes STOP and CONTINUE, and who is told of a
+// failed task (stream and device synchronize, a snapshot's drain).
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -344,6 +347,90 @@ TEST_F(StreamApiTest, ContinueOnFailureRunsTheRestOfTheStream) {
   EXPECT_TRUE(outcome.later_task_ran);
   EXPECT_EQ(outcome.second_sync, ACL_SUCCESS);
   EXPECT_TRUE(outcome.task_after_sync_ran);
+}
+
+// Task failures are reported, never dropped: aclrtSynchronizeDevice and each
+// stream's own aclrtSynchronizeStream are told of a failure once each,
+// independently (runtime/stream.h, ErrorReader).
+class FailedTaskTest : public StreamApiTest {
+ protected:
+  void SetUp() override {
+    StreamApiTest::SetUp();
+    ASSERT_ACL_OK(aclrtCreateStream(&failing_));
+    ASSERT_ACL_OK(aclrtCreateStream(&healthy_));
+    ASSERT_ACL_OK(aclrtCreateNotify(&notify_, 0));
+  }
+  void TearDown() override {
+    EXPECT_ACL_OK(aclrtDestroyStream(failing_));
+    EXPECT_ACL_OK(aclrtDestroyStream(healthy_));
+    EXPECT_ACL_OK(aclrtDestroyNotify(notify_));
+    StreamApiTest::TearDown();
+  }
+  // Queues a task on failing_ that fails (a notify wait that times out after
+  // 10 ms) and waits until it has run, without synchronising.
+  void FailATask() {
+    ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify_, failing_, 10));
+    std::atomic<bool> ran{false};
+    ASSERT_ACL_OK(aclrtLaunchHostFunc(healthy_, SetFlag, &ran));
+    const Clock::time_point deadline = Clock::now() + std::chrono::seconds(10);
+    aclrtStreamStatus status = ACL_STREAM_STATUS_NOT_READY;
+    while (Clock::now() < deadline) {
+      ASSERT_ACL_OK(aclrtStreamQuery(failing_, &status));
+      if (status == ACL_STREAM_STATUS_COMPLETE && ran.load()) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    FAIL() << "the failing task did not finish";
+  }
+
+  aclrtStream failing_ = nullptr;
+  aclrtStream healthy_ = nullptr;
+  aclrtNotify notify_ = nullptr;
+};
+
+TEST_F(FailedTaskTest, SynchronizeDeviceReportsItAndLeavesItToTheStream) {
+  FailATask();
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeDevice());
+  // Once for the device...
+  EXPECT_ACL_OK(aclrtSynchronizeDevice());
+  EXPECT_ACL_OK(aclrtSynchronizeDeviceWithTimeout(5000));
+  // ...and still once for the stream whose task failed, not for the others.
+  EXPECT_ACL_OK(aclrtSynchronizeStream(healthy_));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeStream(failing_));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(failing_));
+}
+
+TEST_F(FailedTaskTest, SynchronizeStreamDoesNotHideItFromSynchronizeDevice) {
+  FailATask();
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT,
+                   aclrtSynchronizeStreamWithTimeout(failing_, 5000));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(failing_));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT,
+                   aclrtSynchronizeDeviceWithTimeout(5000));
+  EXPECT_ACL_OK(aclrtSynchronizeDevice());
+}
+
+TEST_F(FailedTaskTest, StopOnFailureSkipsUntilTheStreamItselfIsTold) {
+  ASSERT_ACL_OK(aclrtSetStreamFailureMode(failing_, ACL_STOP_ON_FAILURE));
+  FailATask();
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeDevice());
+  // The stream has not been told yet: its later work is still skipped.
+  std::atomic<bool> skipped{false};
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(failing_, SetFlag, &skipped));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeStream(failing_));
+  EXPECT_FALSE(skipped.load());
+  std::atomic<bool> ran{false};
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(failing_, SetFlag, &ran));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(failing_));
+  EXPECT_TRUE(ran.load());
+}
+
+TEST_F(FailedTaskTest, SnapshotBackupDrainsWithoutTakingIt) {
+  FailATask();
+  ASSERT_ACL_OK(aclrtSnapShotProcessLock(getpid(), nullptr));
+  ASSERT_ACL_OK(aclrtSnapShotProcessBackup(getpid(), nullptr));
+  ASSERT_ACL_OK(aclrtSnapShotProcessUnlock(getpid(), nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeStream(failing_));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeDevice());
 }
 
 TEST_F(StreamApiTest, StreamWaitEventRejectsBadHandles) {

@@ -1,0 +1,358 @@
+// Creating streams, events and notifies while another thread resets (and
+// re-opens) the device. The runtime must register every id with the device
+// object that issued it, so that at any quiet moment the ids the runtime's
+// tables hold for a device are exactly the ids the open device object has
+// handed out: none leaked, none released to a later instance of the device.
+//
+// The device is a fake that keeps its own record of the ids each instance
+// has issued, and can hold an AllocateId call to widen a race window.
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "device/base/mutex.h"
+#include "device/device.h"
+#include "gtest/gtest.h"
+#include "runtime/runtime.h"
+
+namespace ascend::rt {
+namespace {
+
+using device::ResourceKind;
+
+constexpr int kKinds = 3;
+
+// Holds the next AllocateId (of any device instance) until released.
+class AllocationHold {
+ public:
+  void Arm() {
+    ascend::MutexLock lock(&mu_);
+    armed_ = true;
+    held_ = false;
+    released_ = false;
+  }
+  // Called by AllocateId: blocks the first call after Arm until Release.
+  void MaybeHold() {
+    ascend::MutexLock lock(&mu_);
+    if (!armed_) return;
+    armed_ = false;
+    held_ = true;
+    mu_.Await(absl::Condition(&released_));
+  }
+  bool WaitUntilHeld(absl::Duration timeout) {
+    ascend::MutexLock lock(&mu_);
+    return mu_.AwaitWithTimeout(absl::Condition(&held_), timeout);
+  }
+  void Release() {
+    ascend::MutexLock lock(&mu_);
+    released_ = true;
+  }
+
+ private:
+  ascend::Mutex mu_;
+  bool armed_ ABSL_GUARDED_BY(mu_) = false;
+  bool held_ ABSL_GUARDED_BY(mu_) = false;
+  bool released_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+// One opened instance of device 0: ids only (the runtime calls nothing else
+// in these tests). Instances are independent, as a re-opened real device is.
+class FakeDevice final : public device::Device {
+ public:
+  explicit FakeDevice(AllocationHold* hold) : hold_(hold) {}
+
+  int32_t id() const override { return 0; }
+
+  absl::StatusOr<uint32_t> AllocateId(ResourceKind kind) override {
+    hold_->MaybeHold();
+    ascend::MutexLock lock(&mu_);
+    std::set<uint32_t>& taken = taken_[static_cast<int>(kind)];
+    uint32_t id = 0;
+    while (taken.count(id) != 0) ++id;
+    taken.insert(id);
+    return id;
+  }
+  absl::Status ClaimId(ResourceKind kind, uint32_t id) override {
+    ascend::MutexLock lock(&mu_);
+    if (!taken_[static_cast<int>(kind)].insert(id).second) {
+      return absl::AlreadyExistsError("id taken");
+    }
+    return absl::OkStatus();
+  }
+  void ReleaseId(ResourceKind kind, uint32_t id) override {
+    ascend::MutexLock lock(&mu_);
+    if (taken_[static_cast<int>(kind)].erase(id) == 0) ++bad_releases_;
+  }
+  absl::Status Reopen() override {
+    ascend::MutexLock lock(&mu_);
+    for (std::set<uint32_t>& taken : taken_) taken.clear();
+    return absl::OkStatus();
+  }
+
+  // The ids this instance has handed out and not had back, ascending.
+  std::vector<uint32_t> Taken(ResourceKind kind) const {
+    ascend::MutexLock lock(&mu_);
+    const std::set<uint32_t>& taken = taken_[static_cast<int>(kind)];
+    return std::vector<uint32_t>(taken.begin(), taken.end());
+  }
+  // Releases of an id this instance had not handed out.
+  int bad_releases() const {
+    ascend::MutexLock lock(&mu_);
+    return bad_releases_;
+  }
+
+  // --- Not used by these tests ---------------------------------------------
+  absl::StatusOr<device::DeviceAddr> Allocate(uint64_t, uint64_t) override {
+    return Unused();
+  }
+  absl::Status Free(device::DeviceAddr) override { return Unused(); }
+  std::optional<device::Allocation> FindAllocation(
+      device::DeviceAddr) const override {
+    return std::nullopt;
+  }
+  std::vector<device::Allocation> Allocations() const override { return {}; }
+  device::MemoryInfo GetMemoryInfo() const override { return {}; }
+  absl::Status CopyToDevice(device::DeviceAddr, const void*,
+                            uint64_t) override {
+    return Unused();
+  }
+  absl::Status CopyFromDevice(void*, device::DeviceAddr, uint64_t) override {
+    return Unused();
+  }
+  absl::Status CopyWithinDevice(device::DeviceAddr, device::DeviceAddr,
+                                uint64_t) override {
+    return Unused();
+  }
+  absl::Status Fill(device::DeviceAddr, uint8_t, uint64_t) override {
+    return Unused();
+  }
+  absl::StatusOr<uint64_t> Checksum(device::DeviceAddr, uint64_t) override {
+    return Unused();
+  }
+  void* HostPointer(device::DeviceAddr) override { return nullptr; }
+  absl::Status AllocateAt(device::DeviceAddr, uint64_t) override {
+    return Unused();
+  }
+
+ private:
+  static absl::Status Unused() {
+    return absl::UnimplementedError("not part of the fake device");
+  }
+
+  AllocationHold* const hold_;
+  mutable ascend::Mutex mu_;
+  std::set<uint32_t> taken_[kKinds] ABSL_GUARDED_BY(mu_);
+  int bad_releases_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+class FakeBackend final : public device::Backend {
+ public:
+  explicit FakeBackend(AllocationHold* hold) : hold_(hold) {}
+
+  absl::string_view name() const override { return "fake"; }
+  int32_t DeviceCount() const override { return 1; }
+  std::string SocName() const override { return "fake"; }
+  absl::StatusOr<std::unique_ptr<device::Device>> Open(int32_t id) override {
+    if (id != 0) return absl::OutOfRangeError("one device");
+    return std::unique_ptr<device::Device>(new FakeDevice(hold_));
+  }
+  bool CanAccessPeer(int32_t, int32_t) const override { return false; }
+  absl::Status CopyPeer(device::Device&, device::DeviceAddr, device::Device&,
+                        device::DeviceAddr, uint64_t) override {
+    return absl::UnimplementedError("no peers");
+  }
+  absl::Status BackupProcessResources() override { return absl::OkStatus(); }
+  absl::Status RestoreProcessResources() override { return absl::OkStatus(); }
+  absl::Status InjectFault(int32_t, device::Fault) override {
+    return absl::UnimplementedError("no faults");
+  }
+  std::optional<device::HealthEvent> WaitHealthEvent(
+      absl::Duration timeout) override {
+    ascend::MutexLock lock(&mu_);
+    mu_.AwaitWithTimeout(absl::Condition(&interrupted_), timeout);
+    interrupted_ = false;
+    return std::nullopt;
+  }
+  void InterruptHealthWait() override {
+    ascend::MutexLock lock(&mu_);
+    interrupted_ = true;
+  }
+
+ private:
+  AllocationHold* const hold_;
+  ascend::Mutex mu_;
+  bool interrupted_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+class ResetRaceTest : public ::testing::Test {
+ protected:
+  ResetRaceTest()
+      : runtime_(
+            std::make_unique<Runtime>(std::make_unique<FakeBackend>(&hold_))) {}
+
+  // The runtime's tables for device 0 against what the open instance of
+  // device 0 has issued: equal for every kind of id, and no release of an id
+  // the instance had not issued.
+  void ExpectTablesMatchDevice() {
+    std::shared_ptr<device::Device> open = runtime_->DeviceObject(0);
+    ASSERT_NE(open, nullptr);
+    auto* fake = static_cast<FakeDevice*>(open.get());
+    absl::StatusOr<ResourceTables> tables = runtime_->SaveTables(0);
+    ASSERT_TRUE(tables.ok()) << tables.status();
+    std::vector<uint32_t> streams = tables->stream_ids;
+    std::vector<uint32_t> events;
+    for (const auto& [id, state] : tables->events) events.push_back(id);
+    std::vector<uint32_t> notifies;
+    for (const auto& [id, signaled] : tables->notifies) notifies.push_back(id);
+    std::sort(events.begin(), events.end());
+    std::sort(notifies.begin(), notifies.end());
+    EXPECT_EQ(streams, fake->Taken(ResourceKind::kStream));
+    EXPECT_EQ(events, fake->Taken(ResourceKind::kEvent));
+    EXPECT_EQ(notifies, fake->Taken(ResourceKind::kNotify));
+    EXPECT_EQ(fake->bad_releases(), 0);
+  }
+
+  // Sets device 0 and runs `create` on a new thread in its context, holding
+  // the creation's id allocation while another thread resets device 0
+  // (forced), sets it again and runs `create` once more; then lets the first
+  // go. The held creation may succeed (its object then goes with the reset)
+  // or find its context gone; either way its id must not outlive its device:
+  // the tables must match the re-opened device.
+  template <typename Create>
+  void CreateAcrossAReset(Create create) {
+    ASSERT_TRUE(runtime_->SetDevice(0).ok());
+    absl::StatusOr<void*> context = runtime_->GetCurrentContext();
+    ASSERT_TRUE(context.ok()) << context.status();
+    hold_.Arm();
+    std::thread creator([&] {
+      if (runtime_->SetCurrentContext(*context).ok()) (void)create();
+    });
+    EXPECT_TRUE(hold_.WaitUntilHeld(absl::Seconds(10)));
+    std::atomic<bool> reset_done{false};
+    absl::Status after;
+    std::thread resetter([&] {
+      absl::Status s = runtime_->ResetDevice(0, /*force=*/true);
+      if (s.ok()) s = runtime_->SetDevice(0);
+      if (s.ok()) s = create().status();
+      after = s;
+      reset_done = true;
+    });
+    // With the creation's allocation and registration under the runtime's
+    // lock the reset waits for the creation, so give it a moment only.
+    const absl::Time deadline = absl::Now() + absl::Milliseconds(300);
+    while (!reset_done && absl::Now() < deadline) {
+      absl::SleepFor(absl::Milliseconds(1));
+    }
+    hold_.Release();
+    creator.join();
+    resetter.join();
+    EXPECT_TRUE(after.ok()) << after;
+    ExpectTablesMatchDevice();
+  }
+
+  AllocationHold hold_;
+  std::unique_ptr<Runtime> runtime_;
+};
+
+TEST_F(ResetRaceTest, StreamCreatedAcrossAResetGetsNoIdOfTheReopenedDevice) {
+  CreateAcrossAReset([&] { return runtime_->CreateStream(0, 0); });
+  // The next stream must not be given an id a live stream holds. (The reset
+  // ended this thread's context: set the device again.)
+  ASSERT_TRUE(runtime_->SetDevice(0).ok());
+  ASSERT_TRUE(runtime_->CreateStream(0, 0).ok());
+  ExpectTablesMatchDevice();
+  absl::StatusOr<ResourceTables> tables = runtime_->SaveTables(0);
+  ASSERT_TRUE(tables.ok());
+  std::set<uint32_t> unique(tables->stream_ids.begin(),
+                            tables->stream_ids.end());
+  EXPECT_EQ(unique.size(), tables->stream_ids.size());
+  EXPECT_TRUE(runtime_->ResetDevice(0, /*force=*/true).ok());
+}
+
+TEST_F(ResetRaceTest, EventCreatedAcrossAResetIsNotLeftOnTheReopenedDevice) {
+  CreateAcrossAReset([&] { return runtime_->CreateEvent(0); });
+  EXPECT_TRUE(runtime_->ResetDevice(0, /*force=*/true).ok());
+}
+
+TEST_F(ResetRaceTest, NotifyCreatedAcrossAResetIsNotLeftOnTheReopenedDevice) {
+  CreateAcrossAReset([&] { return runtime_->CreateNotify(0); });
+  EXPECT_TRUE(runtime_->ResetDevice(0, /*force=*/true).ok());
+}
+
+// Bounded stress: creators make and destroy streams (and events and
+// notifies) while a resetter resets and re-sets device 0. Failures of single
+// calls are expected (a context gone, a handle closed with its device); a
+// crash, a hang or a table out of step with the device is not.
+TEST_F(ResetRaceTest, CreateAndDestroyAgainstResetStress) {
+  constexpr absl::Duration kDuration = absl::Milliseconds(1500);
+  constexpr int kCreators = 3;
+  ASSERT_TRUE(runtime_->SetDevice(0).ok());
+  std::atomic<bool> stop{false};
+  std::atomic<int64_t> created{0};
+  std::atomic<int64_t> resets{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kCreators; ++t) {
+    threads.emplace_back([&, t] {
+      int round = 0;
+      while (!stop) {
+        if (!runtime_->GetCurrentContext().ok() &&
+            !runtime_->SetDevice(0).ok()) {
+          continue;
+        }
+        ++round;
+        absl::StatusOr<void*> stream = runtime_->CreateStream(0, 0);
+        if (stream.ok()) {
+          ++created;
+          // Destroy some at once (waiting or forced), keep others for the
+          // reset to close.
+          if (round % 3 != 0) {
+            (void)runtime_->DestroyStream(*stream, /*force=*/round % 2 == 0);
+          }
+        }
+        if ((round + t) % 4 == 0) {
+          absl::StatusOr<void*> event = runtime_->CreateEvent(0);
+          if (event.ok() && round % 2 == 0) {
+            (void)runtime_->DestroyEvent(*event);
+          }
+          absl::StatusOr<void*> notify = runtime_->CreateNotify(0);
+          if (notify.ok() && round % 2 == 1) {
+            (void)runtime_->DestroyNotify(*notify);
+          }
+        }
+      }
+    });
+  }
+  threads.emplace_back([&] {
+    int round = 0;
+    while (!stop) {
+      // Alternate forced resets with reference-counted ones.
+      (void)runtime_->ResetDevice(0, /*force=*/++round % 2 == 0);
+      (void)runtime_->SetDevice(0);
+      ++resets;
+      absl::SleepFor(absl::Microseconds(200));
+    }
+  });
+  absl::SleepFor(kDuration);
+  stop = true;
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_GT(created.load(), 0);
+  EXPECT_GT(resets.load(), 0);
+  ASSERT_TRUE(runtime_->SetDevice(0).ok());
+  ExpectTablesMatchDevice();
+  EXPECT_TRUE(runtime_->ResetDevice(0, /*force=*/true).ok());
+}
+
+}  // namespace
+}  // namespace ascend::rt
