@@ -82,6 +82,20 @@ absl::Status Runtime::ValidDeviceId(int32_t device_id) const {
 absl::Status Runtime::OpenDeviceLocked(int32_t device_id) {
   DeviceEntry& entry = devices_[device_id];
   if (entry.device) return absl::OkStatus();
+  if (entry.closing > 0) {
+    // Another thread's reset is still tearing the previous instance down
+    // outside the lock (joining its streams, closing the device): the backend
+    // would refuse a second instance, so wait for the close to finish. It is
+    // bounded by the old streams' running tasks; after kCloseWait the open is
+    // tried anyway and reports the backend's answer.
+    constexpr absl::Duration kCloseWait = absl::Seconds(30);
+    auto closed = [this, device_id]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return devices_[device_id].closing == 0 ||
+             devices_[device_id].device != nullptr;
+    };
+    mu_.AwaitWithDeadline(absl::Condition(&closed), absl::Now() + kCloseWait);
+    if (entry.device) return absl::OkStatus();  // opened meanwhile
+  }
   ASCEND_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> device,
                           backend_->Open(device_id));
   ASCEND_ASSIGN_OR_RETURN(uint32_t stream_id,
@@ -135,9 +149,19 @@ Runtime::Teardown Runtime::CloseDeviceLocked(int32_t device_id) {
     }
   }
   teardown.device = std::move(entry.device);
+  const int closing = entry.closing;
   entry = DeviceEntry{};
+  entry.closing = closing + 1;
+  teardown.ticket = CloseTicket(this, device_id);
   VLOG(1) << "device " << device_id << " closed";
   return teardown;
+}
+
+void Runtime::CloseTicket::Release() {
+  if (runtime_ == nullptr) return;
+  ascend::MutexLock lock(&runtime_->mu_);  // unlocking wakes OpenDeviceLocked
+  --runtime_->devices_[device_id_].closing;
+  runtime_ = nullptr;
 }
 
 absl::Status Runtime::SetDevice(int32_t device_id) {

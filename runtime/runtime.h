@@ -188,6 +188,9 @@ class Runtime {
     std::shared_ptr<Context> primary;
     absl::flat_hash_set<int32_t> peers;
     bool abnormal = false;
+    // Closes of this device still tearing down outside the lock (Teardown
+    // objects alive); an open waits for them (OpenDeviceLocked).
+    int closing = 0;
   };
   struct StreamEntry {
     std::shared_ptr<Stream> stream;
@@ -204,7 +207,34 @@ class Runtime {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Removes every object of a device from the tables; returns what must be
   // torn down outside the lock.
+  // Counts one close of a device in DeviceEntry::closing until destroyed.
+  // Must not be destroyed with mu_ held.
+  class CloseTicket {
+   public:
+    CloseTicket() = default;
+    CloseTicket(Runtime* runtime, int32_t device_id)
+        : runtime_(runtime), device_id_(device_id) {}
+    CloseTicket(CloseTicket&& other) noexcept
+        : runtime_(std::exchange(other.runtime_, nullptr)),
+          device_id_(other.device_id_) {}
+    CloseTicket& operator=(CloseTicket&& other) noexcept {
+      if (this != &other) {
+        Release();
+        runtime_ = std::exchange(other.runtime_, nullptr);
+        device_id_ = other.device_id_;
+      }
+      return *this;
+    }
+    ~CloseTicket() { Release(); }
+
+   private:
+    void Release();
+    Runtime* runtime_ = nullptr;
+    int32_t device_id_ = 0;
+  };
   struct Teardown {
+    // First, so it is destroyed last: after the device and the streams.
+    CloseTicket ticket;
     std::vector<std::shared_ptr<Stream>> streams;
     std::shared_ptr<device::Device> device;
   };

@@ -175,6 +175,43 @@ TEST_F(DeviceApiTest, ResetDeviceIsSharedAcrossThreads) {
   EXPECT_ACL_ERROR(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&device));
 }
 
+TEST_F(DeviceApiTest, SetDeviceWaitsForAResetStillClosingTheDevice) {
+  // A reset tears the device down outside the runtime's lock: it joins the
+  // streams (here: one held by a host function) and closes the device. A
+  // SetDevice of the same device meanwhile waits until that is finished:
+  // while a task of an old stream still holds the old instance the backend
+  // refuses a second one, and a new instance would hand out addresses that
+  // old tasks may still write to.
+  ASSERT_ACL_OK(aclrtSetDevice(3));
+  aclrtStream stream = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&stream));
+  HostGate gate;
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream, &HostGate::Wait, &gate));
+  std::atomic<bool> reset_done{false};
+  std::atomic<bool> set_done{false};
+  std::atomic<int> set_result{-1};
+  std::thread resetter([&] {
+    EXPECT_ACL_OK(aclrtResetDevice(3));
+    reset_done.store(true);
+  });
+  // The reset is now joining the held stream.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_FALSE(reset_done.load());
+  std::thread setter([&] {
+    set_result.store(aclrtSetDevice(3));
+    set_done.store(true);
+    (void)aclrtResetDevice(3);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(set_done.load()) << "SetDevice returned " << set_result.load()
+                                << " while the old device was still closing";
+  gate.Open();
+  resetter.join();
+  setter.join();
+  EXPECT_TRUE(reset_done.load());
+  EXPECT_EQ(set_result.load(), ACL_SUCCESS);
+}
+
 TEST_F(DeviceApiTest, CurrentDeviceIsPerThread) {
   ASSERT_ACL_OK(aclrtSetDevice(0));
   int32_t seen_by_other = -1;
