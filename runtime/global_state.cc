@@ -163,7 +163,7 @@ GlobalState::GlobalState(Options options) : GlobalState(options, false) {}
 
 GlobalState::GlobalState(Options options, bool singleton)
     : options_(options),
-      word_(singleton ? &internal::g_process_state_word : &own_word_),
+      word_(singleton ? &internal::g_process_state.value : &own_word_),
       fallback_bits_([] {
         internal::InitBarriersOnce();
         return internal::g_heavy_barrier_available.load()
@@ -200,7 +200,7 @@ internal::GateToken GlobalState::EnterUncommon(GlobalState* self,
     case internal::kMarkUnregistered:
       RegisterThisThread();  // the mark becomes idle and visible to Lock
       return Enter(
-          self != nullptr ? *self->word_ : internal::g_process_state_word,
+          self != nullptr ? *self->word_ : internal::g_process_state.value,
           self);
     default:
       // The fast path overwrote the mark; only the teardown's value is kept.

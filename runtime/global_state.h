@@ -69,8 +69,12 @@ inline constexpr uint32_t kFenceFallbackBit = 0x100;   // no membarrier(2)
 inline constexpr uint32_t kNotConstructedBit = 0x200;  // singleton not built
 // The process singleton's state word. A namespace-scope variable so that the
 // gate of every ACL entry point reads it at a fixed address, with no call to
-// GlobalState::Get() on the fast path.
-inline std::atomic<uint32_t> g_process_state_word{kNotConstructedBit};
+// GlobalState::Get() on the fast path. On a cache line of its own: every
+// gated call reads it, so no frequently written variable may share it.
+struct alignas(64) CacheLineWord {
+  std::atomic<uint32_t> value;
+};
+inline CacheLineWord g_process_state{{kNotConstructedBit}};
 
 // What EnterApi hands to ExitApi.
 enum class GateToken : uint8_t {
@@ -140,10 +144,10 @@ class GlobalState {
   // The same on the process singleton, without calling Get() on the fast
   // path (it is constructed by the first call's slow path).
   static internal::GateToken EnterProcessApi() {
-    return Enter(internal::g_process_state_word, nullptr);
+    return Enter(internal::g_process_state.value, nullptr);
   }
   static void ExitProcessApi(internal::GateToken token) {
-    Exit(internal::g_process_state_word, nullptr, token);
+    Exit(internal::g_process_state.value, nullptr, token);
   }
 
   // --- Transitions (exact codes of the reference, CONTRACT item 19) -------
@@ -238,7 +242,7 @@ class GlobalState {
   GlobalState(Options options, bool singleton);
 
   const Options options_;
-  // The state word: the process singleton's is g_process_state_word, any
+  // The state word: the process singleton's is g_process_state.value, any
   // other instance's is own_word_.
   std::atomic<uint32_t> own_word_{0};
   std::atomic<uint32_t>* const word_;
