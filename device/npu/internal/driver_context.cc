@@ -69,6 +69,7 @@ absl::Status DriverContext::CloseDriverLocked(DeviceSlot& slot,
   }
   slot.driver_open = false;
   slot.allocations.clear();
+  MutexLock ids_lock(&slot.ids_mu);
   for (IdTable& table : slot.ids) table.Clear();
   return absl::OkStatus();
 }

@@ -17,6 +17,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "device/base/mutex.h"
 #include "device/base/shared_mutex.h"
 #include "device/device.h"
 #include "device/npu/internal/hal_abi.h"
@@ -48,7 +49,11 @@ struct DeviceSlot {
   AllocationMap allocations ABSL_GUARDED_BY(mu);
   // Allocations dropped by Reopen that AllocateAt has not taken back yet.
   AllocationMap dropped ABSL_GUARDED_BY(mu);
-  std::vector<IdTable> ids ABSL_GUARDED_BY(mu);
+  // Resource ids have their own lock, taken after `mu` (held shared to see
+  // the device open): id traffic never waits behind a long copy, which holds
+  // `mu` shared, through a waiting writer.
+  mutable Mutex ids_mu ABSL_ACQUIRED_AFTER(mu);
+  std::vector<IdTable> ids ABSL_GUARDED_BY(ids_mu);
 };
 
 class DriverContext {

@@ -117,6 +117,7 @@ NpuDevice::~NpuDevice() {
         << "npu device " << slot_.id << ": " << DriverStatus("halMemFree", err);
   }
   slot_.allocations.clear();
+  MutexLock ids_lock(&slot_.ids_mu);
   for (IdTable& table : slot_.ids) table.Clear();
 }
 
@@ -292,22 +293,24 @@ absl::StatusOr<uint64_t> NpuDevice::Checksum(DeviceAddr addr, uint64_t size) {
 
 absl::StatusOr<uint32_t> NpuDevice::AllocateId(ResourceKind kind) {
   ASCEND_ASSIGN_OR_RETURN(const size_t index, KindIndex(kind));
-  WriterMutexLock lock(&slot_.mu);
+  ReaderMutexLock lock(&slot_.mu);
   ASCEND_RETURN_IF_ERROR(CheckOpen(slot_));
+  MutexLock ids_lock(&slot_.ids_mu);
   return slot_.ids[index].Allocate();
 }
 
 absl::Status NpuDevice::ClaimId(ResourceKind kind, uint32_t id) {
   ASCEND_ASSIGN_OR_RETURN(const size_t index, KindIndex(kind));
-  WriterMutexLock lock(&slot_.mu);
+  ReaderMutexLock lock(&slot_.mu);
   ASCEND_RETURN_IF_ERROR(CheckOpen(slot_));
+  MutexLock ids_lock(&slot_.ids_mu);
   return slot_.ids[index].Claim(id);
 }
 
 void NpuDevice::ReleaseId(ResourceKind kind, uint32_t id) {
   absl::StatusOr<size_t> index = KindIndex(kind);
   if (!index.ok()) return;
-  WriterMutexLock lock(&slot_.mu);
+  MutexLock ids_lock(&slot_.ids_mu);
   slot_.ids[*index].Release(id);
 }
 
