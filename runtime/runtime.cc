@@ -243,10 +243,16 @@ absl::Status Runtime::SynchronizeDevice(absl::Time deadline) {
       }
     }
   }
+  // One failure is reported per call; the failures of other streams stay
+  // pending for the next device synchronize (each is reported once).
   absl::Status first;
   for (auto& stream : streams) {
-    absl::Status s = stream->Synchronize(deadline, ErrorReader::kDevice);
-    if (first.ok()) first = s;
+    if (first.ok()) {
+      first = stream->Synchronize(deadline, ErrorReader::kDevice);
+    } else {
+      absl::Status drained = stream->Drain(deadline);
+      if (absl::IsDeadlineExceeded(drained)) return first;
+    }
   }
   return first;
 }
@@ -317,8 +323,10 @@ absl::StatusOr<void*> Runtime::CreateContext(int32_t device_id) {
 }
 
 absl::Status Runtime::DestroyContext(void* context) {
-  std::vector<std::shared_ptr<Stream>> streams;
+  // Destroyed in reverse order: the context's streams (joined) before the
+  // device teardown, whose close ticket must go last.
   Teardown teardown;
+  std::vector<std::shared_ptr<Stream>> streams;
   {
     ascend::MutexLock lock(&mu_);
     auto it = contexts_.find(context);

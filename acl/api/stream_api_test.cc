@@ -399,6 +399,18 @@ TEST_F(FailedTaskTest, SynchronizeDeviceReportsItAndLeavesItToTheStream) {
   EXPECT_ACL_OK(aclrtSynchronizeStream(failing_));
 }
 
+TEST_F(FailedTaskTest, EachStreamsFailureReachesTheDeviceOnce) {
+  // Both streams fail: one device synchronize reports one failure and leaves
+  // the other pending for the next.
+  FailATask();
+  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify_, healthy_, 10));
+  ASSERT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT,
+                   aclrtSynchronizeStreamWithTimeout(healthy_, 5000));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeDevice());
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeDevice());
+  EXPECT_ACL_OK(aclrtSynchronizeDevice());
+}
+
 TEST_F(FailedTaskTest, SynchronizeStreamDoesNotHideItFromSynchronizeDevice) {
   FailATask();
   EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT,
