@@ -69,14 +69,15 @@ void HeavyBarrier() {
 
 namespace {
 
-// Every registered thread's in-flight mark, and the calls made by threads
-// whose registration was already torn down at thread exit (API calls from
-// other thread_local destructors), which are counted instead.
+// Every registered thread's in-flight mark. Calls made by threads whose
+// registration was already torn down at thread exit (API calls from other
+// thread_local destructors) are counted per instance instead.
 struct MarkRegistry {
   ascend::Mutex mu;
   std::vector<std::atomic<uint32_t>*> marks ABSL_GUARDED_BY(mu);
-  std::atomic<int32_t> counted_in_flight{0};
 };
+
+std::atomic<uint32_t> g_next_instance_tag{internal::kFirstInstanceTag};
 
 MarkRegistry& Marks() {
   static MarkRegistry* const registry = new MarkRegistry;
@@ -113,15 +114,13 @@ void RegisterThisThread() {
   internal::tls_gate_mark.store(internal::kMarkIdle, std::memory_order_relaxed);
 }
 
-// Threads inside a gated call, of any instance.
-int BusyThreads() {
+// Threads whose outermost gated call is in flight on the instance `tag`.
+int BusyThreads(uint32_t tag) {
   MarkRegistry& registry = Marks();
-  int busy = registry.counted_in_flight.load(std::memory_order_acquire);
+  int busy = 0;
   ascend::MutexLock lock(&registry.mu);
   for (const std::atomic<uint32_t>* mark : registry.marks) {
-    if (mark->load(std::memory_order_acquire) == internal::kMarkInFlight) {
-      ++busy;
-    }
+    if (mark->load(std::memory_order_acquire) == tag) ++busy;
   }
   return busy;
 }
@@ -169,7 +168,9 @@ GlobalState::GlobalState(Options options, bool singleton)
         return internal::g_heavy_barrier_available.load()
                    ? 0u
                    : internal::kFenceFallbackBit;
-      }()) {
+      }()),
+      tag_(singleton ? internal::kMarkInFlight
+                     : g_next_instance_tag.fetch_add(1)) {
   word_->store(fallback_bits_ | static_cast<uint32_t>(ProcessState::kRunning));
 }
 
@@ -193,19 +194,21 @@ internal::GateToken GlobalState::EnterUncommon(GlobalState* self,
       // The state word sent us here: not RUNNING, or a slow-path bit.
       Resolve(self)->EnterSlow();
       return internal::GateToken::kOutermost;
-    case internal::kMarkInFlight:
-      // Part of the call this thread is already in: Lock is waiting for that
-      // call, so this one must not block.
-      return internal::GateToken::kNested;
     case internal::kMarkUnregistered:
       RegisterThisThread();  // the mark becomes idle and visible to Lock
       return Enter(
           self != nullptr ? *self->word_ : internal::g_process_state.value,
-          self);
-    default:
+          self, self != nullptr ? self->tag_ : internal::kMarkInFlight);
+    case internal::kMarkExiting:
       // The fast path overwrote the mark; only the teardown's value is kept.
       mark.store(internal::kMarkExiting, std::memory_order_relaxed);
       break;
+    default:
+      // Part of the call this thread is already in (of this instance or
+      // another): its Lock waits for that call, so this one must not block.
+      // The mark keeps the outer call's tag.
+      mark.store(previous_mark, std::memory_order_relaxed);
+      return internal::GateToken::kNested;
   }
   // The thread's registration is gone (thread exit): count the call.
   if (tls_counted_depth > 0) {
@@ -214,7 +217,7 @@ internal::GateToken GlobalState::EnterUncommon(GlobalState* self,
   }
   tls_counted_depth = 1;
   GlobalState* gs = Resolve(self);
-  std::atomic<int32_t>& counted = Marks().counted_in_flight;
+  std::atomic<int32_t>& counted = gs->counted_;
   for (;;) {
     counted.fetch_add(1, std::memory_order_seq_cst);
     internal::FullFence();
@@ -231,7 +234,7 @@ internal::GateToken GlobalState::EnterUncommon(GlobalState* self,
 
 void GlobalState::ExitCounted() {
   if (--tls_counted_depth > 0) return;
-  Marks().counted_in_flight.fetch_sub(1, std::memory_order_seq_cst);
+  counted_.fetch_sub(1, std::memory_order_seq_cst);
   internal::FullFence();
   if (state() != ProcessState::kRunning) NotifyDrain();
 }
@@ -250,7 +253,7 @@ void GlobalState::EnterSlow() {
       mu_.Await(absl::Condition(&IsRunning, word_));
       --blocked_;
     }
-    mark.store(internal::kMarkInFlight, std::memory_order_relaxed);
+    mark.store(tag_, std::memory_order_relaxed);
     std::atomic_signal_fence(std::memory_order_seq_cst);
   }
 }
@@ -280,7 +283,8 @@ void GlobalState::HeavyBarrier() const {
 }
 
 bool GlobalState::QuiescentLocked() {
-  return parked_ == static_cast<int>(background_.size()) && BusyThreads() == 0;
+  return parked_ == static_cast<int>(background_.size()) &&
+         BusyThreads(tag_) + counted_.load(std::memory_order_acquire) == 0;
 }
 
 absl::Status GlobalState::Lock() {
@@ -309,7 +313,8 @@ absl::Status GlobalState::Lock() {
                  "process state changed while waiting for the lock");
   }
   if (!quiescent) {
-    const int busy = BusyThreads();
+    const int busy =
+        BusyThreads(tag_) + counted_.load(std::memory_order_acquire);
     const int unparked = static_cast<int>(background_.size()) - parked_;
     StoreStateLocked(ProcessState::kRunning);
     return Error(ACL_ERROR_SNAPSHOT_LOCK_TIMEOUT,

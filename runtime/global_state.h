@@ -20,10 +20,11 @@
 // full fence. This lets Lock guarantee that when it returns success no
 // resource-modifying call is in progress in any thread (CONTRACT item 15).
 //
-// The in-flight marks are per thread and process-wide: a call in flight in
-// one GlobalState instance also delays Lock of another (only tests create
-// more than the process singleton), and a call nested in any gated call
-// never blocks.
+// Each thread has one in-flight mark: 0 when idle, else the tag of the
+// instance its outermost gated call is in (the process singleton's is 1;
+// only tests create more instances). Lock waits for the calls of its own
+// instance only, so instances stay independent, and a call nested in any
+// gated call never blocks.
 //
 #ifndef ASCENDCL_RUNTIME_GLOBAL_STATE_H_
 #define ASCENDCL_RUNTIME_GLOBAL_STATE_H_
@@ -52,11 +53,13 @@ enum class ProcessState : int32_t { kRunning = 0, kLocked = 1, kBackedUp = 2 };
 const char* ProcessStateName(int32_t state);
 
 namespace internal {
-// A thread's in-flight mark (process-wide, one per thread).
+// A thread's in-flight mark (one per thread).
 inline constexpr uint32_t kMarkIdle = 0;          // registered, not in a call
-inline constexpr uint32_t kMarkInFlight = 1;      // inside a gated call
+inline constexpr uint32_t kMarkInFlight = 1;      // in a call of the singleton
 inline constexpr uint32_t kMarkUnregistered = 2;  // never passed a gate
 inline constexpr uint32_t kMarkExiting = 3;       // thread-exit teardown ran
+// Tags of other instances: in a call of that instance.
+inline constexpr uint32_t kFirstInstanceTag = 16;
 // Defined here, with a constant initialiser and a trivial destructor, so the
 // fast path reaches it with one %fs-relative access (no TLS-init call).
 inline thread_local std::atomic<uint32_t> tls_gate_mark
@@ -138,13 +141,14 @@ class GlobalState {
   // Enter blocks while the state is not RUNNING (unless the thread is already
   // inside a gated call); Exit ends the call. Use ApiScope (this instance) or
   // ProcessApiScope (the process singleton, what ACL entry points use).
-  internal::GateToken EnterApi() { return Enter(*word_, this); }
+  internal::GateToken EnterApi() { return Enter(*word_, this, tag_); }
   void ExitApi(internal::GateToken token) { Exit(*word_, this, token); }
 
   // The same on the process singleton, without calling Get() on the fast
   // path (it is constructed by the first call's slow path).
   static internal::GateToken EnterProcessApi() {
-    return Enter(internal::g_process_state.value, nullptr);
+    return Enter(internal::g_process_state.value, nullptr,
+                 internal::kMarkInFlight);
   }
   static void ExitProcessApi(internal::GateToken token) {
     Exit(internal::g_process_state.value, nullptr, token);
@@ -194,13 +198,13 @@ class GlobalState {
  private:
   // `self` is null for the process singleton.
   ABSL_ATTRIBUTE_ALWAYS_INLINE static internal::GateToken Enter(
-      std::atomic<uint32_t>& word, GlobalState* self) {
+      std::atomic<uint32_t>& word, GlobalState* self, uint32_t tag) {
     std::atomic<uint32_t>& mark = internal::tls_gate_mark;
     // One branch for both conditions: the previous mark (idle unless nested,
     // unregistered or exiting; the uncommon path puts it back) and the
     // state word (0 unless not RUNNING or a slow-path bit is set).
     const uint32_t previous = mark.load(std::memory_order_relaxed);
-    mark.store(internal::kMarkInFlight, std::memory_order_relaxed);
+    mark.store(tag, std::memory_order_relaxed);
     // Orders the mark before the state load against Lock's membarrier(2).
     std::atomic_signal_fence(std::memory_order_seq_cst);
     // Acquire (a plain load on x86): a call that starts after an Unlock sees
@@ -248,6 +252,10 @@ class GlobalState {
   std::atomic<uint32_t>* const word_;
   // kFenceFallbackBit when this instance was built without membarrier(2).
   const uint32_t fallback_bits_;
+  // What this instance's calls write into the in-flight mark.
+  const uint32_t tag_;
+  // Calls in flight counted instead of marked (thread teardown, see .cc).
+  std::atomic<int32_t> counted_{0};
 
   mutable ascend::Mutex mu_;
   std::vector<BackgroundThread*> background_ ABSL_GUARDED_BY(mu_);

@@ -485,30 +485,43 @@ TEST(GateTest, ExitedThreadsDoNotHoldUpLock) {
   }
 }
 
-TEST(GateTest, InFlightCallOfOneInstanceDelaysLockOfAnother) {
-  // The in-flight marks are per thread, not per instance (header comment).
-  GlobalState a(WithTimeout(absl::Seconds(5)));
-  GlobalState b(WithTimeout(absl::Seconds(5)));
+TEST(GateTest, LockWaitsOnlyForCallsOfItsOwnInstance) {
+  GlobalState a(WithTimeout(absl::Seconds(10)));
+  GlobalState b(WithTimeout(absl::Seconds(10)));
   std::atomic<bool> entered{false};
+  std::atomic<bool> nested_in_b{false};
   std::atomic<bool> release{false};
-  std::atomic<bool> locked{false};
+  std::atomic<bool> a_locked{false};
   Threads threads([&] {
     release.store(true);
+    a.ForceUnlock();
     b.ForceUnlock();
   });
   threads.Start([&] {
     ApiScope in_a(a);
+    { ApiScope nested(b); }  // nested in a's call: part of it
+    nested_in_b.store(true);
     entered.store(true);
     WaitFor([&] { return release.load(); }, absl::Seconds(10));
   });
   ASSERT_TRUE(WaitFor([&] { return entered.load(); }));
+  // A call in flight on a does not hold up b's Lock.
+  const absl::Time start = absl::Now();
+  ASSERT_OK(b.Lock());
+  EXPECT_LT(absl::Now() - start, absl::Seconds(2));
+  ASSERT_OK(b.Unlock());
+  // a's Lock waits for it and is notified when it ends, long before the
+  // timeout.
   threads.Start([&] {
-    if (b.Lock().ok()) locked.store(true);
+    if (a.Lock().ok()) a_locked.store(true);
   });
-  EXPECT_TRUE(StaysTrue([&] { return !locked.load(); }));
+  EXPECT_TRUE(StaysTrue([&] { return !a_locked.load(); }));
+  const absl::Time released = absl::Now();
   release.store(true);
-  EXPECT_TRUE(WaitFor([&] { return locked.load(); }));
-  EXPECT_OK(b.Unlock());
+  EXPECT_TRUE(WaitFor([&] { return a_locked.load(); }));
+  EXPECT_LT(absl::Now() - released, absl::Seconds(2));
+  EXPECT_TRUE(nested_in_b.load());
+  EXPECT_OK(a.Unlock());
 }
 
 // The process singleton's gate (ACL_GATE) blocks and resumes like an
