@@ -14,21 +14,17 @@
 
 #include "acl/acl.h"
 #include "gtest/gtest.h"
+#include "testing/host_callbacks.h"
 #include "testing/status_matchers.h"
 
 namespace {
 
+using ::ascend::testing::OnNewThread;
+using ::ascend::testing::SetFlag;
+
 using Clock = std::chrono::steady_clock;
 
-template <typename Fn>
-void OnNewThread(Fn fn) {
-  std::thread thread(fn);
-  thread.join();
-}
-
 uint64_t ThisThreadId() { return static_cast<uint64_t>(pthread_self()); }
-
-void SetFlag(void* flag) { static_cast<std::atomic<bool>*>(flag)->store(true); }
 
 // Records, in order, which callbacks and host functions ran and on which
 // thread.

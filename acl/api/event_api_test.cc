@@ -10,41 +10,16 @@
 
 #include "acl/acl.h"
 #include "gtest/gtest.h"
+#include "testing/host_callbacks.h"
 #include "testing/status_matchers.h"
 
 namespace {
 
+using ::ascend::testing::HostGate;
+using ::ascend::testing::OnNewThread;
+using ::ascend::testing::SetFlag;
+
 using Clock = std::chrono::steady_clock;
-
-template <typename Fn>
-void OnNewThread(Fn fn) {
-  std::thread thread(fn);
-  thread.join();
-}
-
-// A host function that holds its stream until Open() (or 10 s, so a failing
-// test never hangs).
-class HostGate {
- public:
-  static void Wait(void* self) {
-    auto* gate = static_cast<HostGate*>(self);
-    std::unique_lock<std::mutex> lock(gate->mu_);
-    gate->cv_.wait_for(lock, std::chrono::seconds(10),
-                       [gate] { return gate->open_; });
-  }
-  void Open() {
-    std::lock_guard<std::mutex> lock(mu_);
-    open_ = true;
-    cv_.notify_all();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool open_ = false;
-};
-
-void SetFlag(void* flag) { static_cast<std::atomic<bool>*>(flag)->store(true); }
 
 void Sleep30Ms(void*) {
   std::this_thread::sleep_for(std::chrono::milliseconds(30));

@@ -12,19 +12,17 @@
 #include "acl/acl.h"
 #include "aclsim/aclsim.h"
 #include "gtest/gtest.h"
+#include "testing/host_callbacks.h"
 #include "testing/status_matchers.h"
 
 namespace {
 
+using ::ascend::testing::OnNewThread;
+using ::ascend::testing::SetFlag;
+
 using Clock = std::chrono::steady_clock;
 
 constexpr size_t kBytes = 8192;
-
-template <typename Fn>
-void OnNewThread(Fn fn) {
-  std::thread thread(fn);
-  thread.join();
-}
 
 std::vector<uint8_t> Pattern(size_t n, uint8_t seed) {
   std::vector<uint8_t> bytes(n);
@@ -33,8 +31,6 @@ std::vector<uint8_t> Pattern(size_t n, uint8_t seed) {
   }
   return bytes;
 }
-
-void SetFlag(void* flag) { static_cast<std::atomic<bool>*>(flag)->store(true); }
 
 // Waits (bounded) until the stream has finished everything queued so far;
 // false on timeout.

@@ -28,33 +28,14 @@
 #include "gtest/gtest.h"
 #include "runtime/rt_snapshot.h"
 #include "testing/fault_injection/snapshot_fixture.h"
+#include "testing/host_callbacks.h"
 #include "testing/status_matchers.h"
 
 namespace ascend::testing {
 namespace {
 
-// Holds a stream until Open() (at most 10 s).
-class HostGate {
- public:
-  static void Wait(void* self) {
-    auto* gate = static_cast<HostGate*>(self);
-    std::unique_lock<std::mutex> lock(gate->mu_);
-    gate->cv_.wait_for(lock, std::chrono::seconds(10),
-                       [gate] { return gate->open_; });
-  }
-  void Open() {
-    std::lock_guard<std::mutex> lock(mu_);
-    open_ = true;
-    cv_.notify_all();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool open_ = false;
-};
-
-void SetFlag(void* flag) { static_cast<std::atomic<bool>*>(flag)->store(true); }
+using ::ascend::testing::HostGate;
+using ::ascend::testing::SetFlag;
 
 TEST(KnownIssuesTest, StreamWaitEventIgnoresALaterRecordOnAnotherStream) {
   ASSERT_ACL_OK(aclrtSetDevice(0));
