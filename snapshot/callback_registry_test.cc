@@ -19,58 +19,15 @@
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
 #include "runtime/rt_snapshot.h"
+#include "testing/sync_helpers.h"
 
 namespace ascend::snapshot {
 namespace {
 
+using ::ascend::testing::Event;
+using ::ascend::testing::RunWithDeadline;
+
 using rt::ErrorCode;
-
-// A one-shot event on std::mutex and std::condition_variable, which
-// ThreadSanitizer sees (it cannot see the system abseil's primitives).
-class Event {
- public:
-  void Notify() {
-    std::lock_guard<std::mutex> lock(mu_);
-    done_ = true;
-    cv_.notify_all();
-  }
-  bool HasBeenNotified() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return done_;
-  }
-  void Wait() {
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [this] { return done_; });
-  }
-  bool WaitFor(absl::Duration limit) {
-    std::unique_lock<std::mutex> lock(mu_);
-    return cv_.wait_for(lock, absl::ToChronoMilliseconds(limit),
-                        [this] { return done_; });
-  }
-
- private:
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool done_ = false;
-};
-
-// Runs `fn` on its own thread and waits for it at most `limit`. A call that
-// does not return (a deadlock) ends the test binary with a failure instead of
-// hanging it.
-void RunWithDeadline(const std::string& what, std::function<void()> fn,
-                     absl::Duration limit = absl::Seconds(10)) {
-  auto done = std::make_shared<Event>();
-  std::thread([fn = std::move(fn), done] {
-    fn();
-    done->Notify();
-  }).detach();
-  if (!done->WaitFor(limit)) {
-    std::fprintf(stderr, "FATAL: %s did not return within %s (deadlock)\n",
-                 what.c_str(), absl::FormatDuration(limit).c_str());
-    std::fflush(stderr);
-    std::_Exit(1);
-  }
-}
 
 // Every call of the recording callbacks, as "<name>@<device>".
 struct Journal {

@@ -22,37 +22,11 @@
 #include "gtest/gtest.h"
 #include "runtime/rt_snapshot.h"
 #include "testing/status_matchers.h"
+#include "testing/sync_helpers.h"
 
 namespace {
 
-// A one-shot event on std::mutex and std::condition_variable, which
-// ThreadSanitizer sees (it cannot see the system abseil's primitives).
-class Event {
- public:
-  void Notify() {
-    std::lock_guard<std::mutex> lock(mu_);
-    done_ = true;
-    cv_.notify_all();
-  }
-  bool HasBeenNotified() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return done_;
-  }
-  void Wait() {
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [this] { return done_; });
-  }
-  bool WaitFor(absl::Duration limit) {
-    std::unique_lock<std::mutex> lock(mu_);
-    return cv_.wait_for(lock, absl::ToChronoMilliseconds(limit),
-                        [this] { return done_; });
-  }
-
- private:
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool done_ = false;
-};
+using ::ascend::testing::Event;
 
 int32_t State() {
   rtProcessState state = RT_PROCESS_STATE_MAX;

@@ -28,56 +28,14 @@
 #include "runtime/rt_snapshot.h"
 #include "snapshot/coordinator.h"
 #include "testing/status_matchers.h"
+#include "testing/sync_helpers.h"
 
 namespace {
 
+using ::ascend::testing::Event;
+using ::ascend::testing::RunWithDeadline;
+
 constexpr int kDevices = 8;  // the simulator's default
-
-// A one-shot event on std::mutex and std::condition_variable, which
-// ThreadSanitizer sees (it cannot see the system abseil's primitives).
-class Event {
- public:
-  void Notify() {
-    std::lock_guard<std::mutex> lock(mu_);
-    done_ = true;
-    cv_.notify_all();
-  }
-  bool HasBeenNotified() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return done_;
-  }
-  void Wait() {
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [this] { return done_; });
-  }
-  bool WaitFor(absl::Duration limit) {
-    std::unique_lock<std::mutex> lock(mu_);
-    return cv_.wait_for(lock, absl::ToChronoMilliseconds(limit),
-                        [this] { return done_; });
-  }
-
- private:
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool done_ = false;
-};
-
-// Runs `fn` on its own thread and waits at most `limit`; a call that never
-// returns (a deadlock) ends the binary with a failure instead of hanging.
-void RunWithDeadline(const std::string& what, std::function<void()> fn,
-                     absl::Duration limit = absl::Seconds(20)) {
-  auto done = std::make_shared<Event>();
-  std::thread([fn = std::move(fn), done] {
-    fn();
-    done->Notify();
-  }).detach();
-  if (!done->WaitFor(limit)) {
-    std::fprintf(stderr, "FATAL: %s did not return within %s (deadlock)\n",
-                 what.c_str(), absl::FormatDuration(limit).c_str());
-    std::fflush(stderr);
-    std::_Exit(1);
-  }
-}
 
 int32_t State() {
   rtProcessState state = RT_PROCESS_STATE_MAX;
