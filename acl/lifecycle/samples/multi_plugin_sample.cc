@@ -13,21 +13,7 @@
 #include <cstdio>
 
 #include "acl/acl.h"
-
-#define INFO_LOG(fmt, ...) \
-  std::fprintf(stdout, "[INFO]  " fmt "\n", ##__VA_ARGS__)
-#define ERROR_LOG(fmt, ...) \
-  std::fprintf(stdout, "[ERROR]  " fmt "\n", ##__VA_ARGS__)
-
-#define CHECK_ERROR(call)                                             \
-  do {                                                                \
-    aclError check_ret_ = (call);                                     \
-    if (check_ret_ != ACL_SUCCESS) {                                  \
-      ERROR_LOG("Operation failed: %s returned error code %d", #call, \
-                check_ret_);                                          \
-      return -1;                                                      \
-    }                                                                 \
-  } while (0)
+#include "acl/samples/common/sample_utils.h"
 
 #define CHECK_TRUE(condition)                    \
   do {                                           \
@@ -143,6 +129,5 @@ int main() {
       pass = false;
     }
   }
-  std::printf("VERDICT: %s\n", pass ? "PASS" : "FAIL");
-  return pass ? 0 : 1;
+  return Verdict(pass);
 }

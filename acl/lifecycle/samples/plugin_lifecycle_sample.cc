@@ -11,22 +11,7 @@
 #include <cstdio>
 
 #include "acl/acl.h"
-
-#define INFO_LOG(fmt, ...) \
-  std::fprintf(stdout, "[INFO]  " fmt "\n", ##__VA_ARGS__)
-#define ERROR_LOG(fmt, ...) \
-  std::fprintf(stdout, "[ERROR]  " fmt "\n", ##__VA_ARGS__)
-
-// Logs a failing ACL call and returns -1 from the enclosing function.
-#define CHECK_ERROR(call)                                             \
-  do {                                                                \
-    aclError check_ret_ = (call);                                     \
-    if (check_ret_ != ACL_SUCCESS) {                                  \
-      ERROR_LOG("Operation failed: %s returned error code %d", #call, \
-                check_ret_);                                          \
-      return -1;                                                      \
-    }                                                                 \
-  } while (0)
+#include "acl/samples/common/sample_utils.h"
 
 namespace {
 
@@ -126,6 +111,5 @@ int main() {
                 0) &&
          pass;
   pass = Expect("ACL references left", reference, 0) && pass;
-  std::printf("VERDICT: %s\n", pass ? "PASS" : "FAIL");
-  return pass ? 0 : 1;
+  return Verdict(pass);
 }

@@ -13,22 +13,7 @@
 #include <vector>
 
 #include "acl/acl.h"
-
-#define INFO_LOG(fmt, ...) \
-  std::fprintf(stdout, "[INFO]  " fmt "\n", ##__VA_ARGS__)
-#define ERROR_LOG(fmt, ...) \
-  std::fprintf(stdout, "[ERROR]  " fmt "\n", ##__VA_ARGS__)
-
-// Logs a failing ACL call and returns -1 from the enclosing function.
-#define CHECK_ERROR(call)                                             \
-  do {                                                                \
-    aclError check_ret_ = (call);                                     \
-    if (check_ret_ != ACL_SUCCESS) {                                  \
-      ERROR_LOG("Operation failed: %s returned error code %d", #call, \
-                check_ret_);                                          \
-      return -1;                                                      \
-    }                                                                 \
-  } while (0)
+#include "acl/samples/common/sample_utils.h"
 
 namespace {
 
@@ -119,14 +104,4 @@ int Run() {
 
 }  // namespace
 
-int main() {
-  if (aclInit(nullptr) != ACL_SUCCESS) {
-    ERROR_LOG("aclInit failed");
-    std::printf("VERDICT: FAIL\n");
-    return 1;
-  }
-  bool pass = Run() == 0;
-  pass = aclFinalize() == ACL_SUCCESS && pass;
-  std::printf("VERDICT: %s\n", pass ? "PASS" : "FAIL");
-  return pass ? 0 : 1;
-}
+int main() { return RunSample(Run); }

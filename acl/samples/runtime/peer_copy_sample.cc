@@ -12,22 +12,7 @@
 #include <vector>
 
 #include "acl/acl.h"
-
-#define INFO_LOG(fmt, ...) \
-  std::fprintf(stdout, "[INFO]  " fmt "\n", ##__VA_ARGS__)
-#define ERROR_LOG(fmt, ...) \
-  std::fprintf(stdout, "[ERROR]  " fmt "\n", ##__VA_ARGS__)
-
-// Logs a failing ACL call and returns -1 from the enclosing function.
-#define CHECK_ERROR(call)                                             \
-  do {                                                                \
-    aclError check_ret_ = (call);                                     \
-    if (check_ret_ != ACL_SUCCESS) {                                  \
-      ERROR_LOG("Operation failed: %s returned error code %d", #call, \
-                check_ret_);                                          \
-      return -1;                                                      \
-    }                                                                 \
-  } while (0)
+#include "acl/samples/common/sample_utils.h"
 
 namespace {
 
@@ -133,6 +118,5 @@ int main() {
   }
   bool pass = Run() == 0;
   pass = aclFinalize() == ACL_SUCCESS && pass;
-  std::printf("VERDICT: %s\n", pass ? "PASS" : "FAIL");
-  return pass ? 0 : 1;
+  return Verdict(pass);
 }
