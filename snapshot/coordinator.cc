@@ -327,6 +327,7 @@ absl::Status Coordinator::RestoreImage(const BackupImage& image) {
   for (const DeviceImage& d : image.devices) {
     std::shared_ptr<device::Device> device = runtime_.DeviceObject(d.device_id);
     for (const SavedAllocation& a : d.allocations) {
+      // A driver-level restore (npu) may have re-created it already.
       std::optional<device::Allocation> live = device->FindAllocation(a.addr);
       if (!live.has_value() || live->addr != a.addr || live->size != a.size) {
         ASCEND_RETURN_IF_ERROR(device->AllocateAt(a.addr, a.size));
@@ -350,12 +351,8 @@ absl::Status Coordinator::RestoreDeviceMemory(const DeviceImage& image) {
   };
   std::vector<Chunk> chunks;
   uint64_t bytes = 0;
+  // RestoreImage has put every allocation back already.
   for (const SavedAllocation& a : image.allocations) {
-    std::optional<device::Allocation> live = device->FindAllocation(a.addr);
-    // A driver-level restore (npu) may have re-created it already.
-    if (!live.has_value() || live->addr != a.addr || live->size != a.size) {
-      ASCEND_RETURN_IF_ERROR(device->AllocateAt(a.addr, a.size));
-    }
     for (size_t i = 0; i < a.chunk_checksums.size(); ++i) {
       chunks.push_back(Chunk{&a, i});
     }
