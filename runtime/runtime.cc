@@ -231,10 +231,12 @@ absl::StatusOr<int32_t> Runtime::GetDevice() {
 // CONTRACT are silent): a failed task is reported, never dropped. The device
 // synchronize reports each failure once, and does not take it from the
 // stream: the failed stream's own aclrtSynchronizeStream still returns it
-// (ErrorReader in stream.h).
+// (ErrorReader in stream.h). Failures of streams destroyed before any device
+// synchronize saw them come first, oldest first.
 absl::Status Runtime::SynchronizeDevice(absl::Time deadline) {
   ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
   std::vector<std::shared_ptr<Stream>> streams;
+  absl::Status first;
   {
     ascend::MutexLock lock(&mu_);
     for (auto& [handle, entry] : streams_) {
@@ -242,10 +244,15 @@ absl::Status Runtime::SynchronizeDevice(absl::Time deadline) {
         streams.push_back(entry.stream);
       }
     }
+    std::deque<absl::Status>& destroyed =
+        devices_[device_id].destroyed_stream_failures;
+    if (!destroyed.empty()) {
+      first = std::move(destroyed.front());
+      destroyed.pop_front();
+    }
   }
   // One failure is reported per call; the failures of other streams stay
   // pending for the next device synchronize (each is reported once).
-  absl::Status first;
   for (auto& stream : streams) {
     if (first.ok()) {
       first = stream->Synchronize(deadline, ErrorReader::kDevice);
@@ -443,10 +450,24 @@ absl::Status Runtime::DestroyStream(void* handle, bool force) {
     owner = devices_[stream->device_id()].device;
   }
   if (force) {
+    // Pending work and its failures are discarded.
     stream->Abort();
   } else {
-    // Pending work finishes first; its failure is not the destroy's.
+    // Pending work finishes first; its failure is not the destroy's, but it
+    // is not dropped either: a failure no device synchronize has reported
+    // yet is left to the next one on the stream's device (if that device
+    // instance is still open).
     (void)stream->Synchronize(absl::InfiniteFuture());
+    absl::Status unreported =
+        stream->Synchronize(absl::InfiniteFuture(), ErrorReader::kDevice);
+    std::shared_ptr<device::Device> device = owner.lock();
+    if (!unreported.ok() && device != nullptr) {
+      ascend::MutexLock lock(&mu_);
+      DeviceEntry& entry = devices_[stream->device_id()];
+      if (entry.device == device) {
+        entry.destroyed_stream_failures.push_back(std::move(unreported));
+      }
+    }
   }
   // The id goes back to the device instance that issued it. If the device
   // was reset meanwhile, its ids went with it (and a re-opened device may

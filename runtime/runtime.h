@@ -19,6 +19,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -188,6 +189,10 @@ class Runtime {
     std::shared_ptr<Context> primary;
     absl::flat_hash_set<int32_t> peers;
     bool abnormal = false;
+    // Task failures of streams destroyed before an aclrtSynchronizeDevice
+    // reported them, oldest first; the next device synchronizes report them
+    // (one per call). They go with the device on reset.
+    std::deque<absl::Status> destroyed_stream_failures;
     // Closes of this device still tearing down outside the lock (Teardown
     // objects alive); an open waits for them (OpenDeviceLocked).
     int closing = 0;

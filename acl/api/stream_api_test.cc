@@ -386,6 +386,53 @@ TEST_F(FailedTaskTest, EachStreamsFailureReachesTheDeviceOnce) {
   EXPECT_ACL_OK(aclrtSynchronizeDevice());
 }
 
+TEST_F(FailedTaskTest, ADestroyedStreamsFailureGoesToTheNextDeviceSync) {
+  FailATask();
+  ASSERT_ACL_OK(aclrtDestroyStream(failing_));
+  ASSERT_ACL_OK(aclrtCreateStream(&failing_));  // for TearDown
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeDevice());
+  EXPECT_ACL_OK(aclrtSynchronizeDevice());
+}
+
+TEST_F(FailedTaskTest, ADestroyedStreamsFailureAndALiveOneAreReportedInTurn) {
+  FailATask();
+  ASSERT_ACL_OK(aclrtDestroyStream(failing_));
+  ASSERT_ACL_OK(aclrtCreateStream(&failing_));
+  FailATask();  // on the new stream
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeDevice());
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeDevice());
+  EXPECT_ACL_OK(aclrtSynchronizeDevice());
+  // The live stream's own reader still has its failure.
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeStream(failing_));
+}
+
+TEST_F(FailedTaskTest, AFailureTheDeviceSawIsNotRepeatedAfterTheDestroy) {
+  FailATask();
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeDevice());
+  ASSERT_ACL_OK(aclrtDestroyStream(failing_));
+  ASSERT_ACL_OK(aclrtCreateStream(&failing_));
+  EXPECT_ACL_OK(aclrtSynchronizeDevice());
+}
+
+TEST_F(FailedTaskTest, ForceDestroyDiscardsTheFailure) {
+  FailATask();
+  ASSERT_ACL_OK(aclrtDestroyStreamForce(failing_));
+  ASSERT_ACL_OK(aclrtCreateStream(&failing_));
+  EXPECT_ACL_OK(aclrtSynchronizeDevice());
+}
+
+TEST_F(FailedTaskTest, ADestroyedStreamsFailureGoesWithTheDeviceOnReset) {
+  FailATask();
+  ASSERT_ACL_OK(aclrtDestroyStream(failing_));
+  ASSERT_ACL_OK(aclrtResetDeviceForce(0));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  EXPECT_ACL_OK(aclrtSynchronizeDevice());
+  // The reset took the other objects too; new ones for TearDown.
+  ASSERT_ACL_OK(aclrtCreateStream(&failing_));
+  ASSERT_ACL_OK(aclrtCreateStream(&healthy_));
+  ASSERT_ACL_OK(aclrtCreateNotify(&notify_, 0));
+}
+
 TEST_F(FailedTaskTest, SynchronizeStreamDoesNotHideItFromSynchronizeDevice) {
   FailATask();
   EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT,

@@ -302,9 +302,12 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
 ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream,
                                                          uint32_t priority,
                                                          uint32_t flag);
-/* Waits for the stream's pending work, then destroys it. */
+/* Waits for the stream's pending work, then destroys it. A task failure that
+ * no aclrtSynchronizeDevice has reported yet is left to the next one on the
+ * stream's device. */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
-/* Discards pending work that has not started, then destroys the stream. */
+/* Discards pending work that has not started, and any task failure, then
+ * destroys the stream. */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 /* timeout in ms, -1 waits forever: ACL_ERROR_RT_STREAM_SYNC_TIMEOUT (507046)
