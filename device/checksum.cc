@@ -4,6 +4,8 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#include <arm_neon.h>
 #endif
 
 namespace ascend::device {
@@ -161,6 +163,59 @@ void BlocksAvx2Dispatch(uint64_t* lanes, const unsigned char* src,
 }
 #endif  // __x86_64__
 
+// --- NEON kernel (aarch64, where Advanced SIMD is always present) ----------
+
+#if defined(__aarch64__) && defined(__ARM_NEON)
+// Lanes 2j and 2j+1 in vector j. "Add word i to lane i^1" swaps the two
+// halves of each vector (vextq 1); lo32 * hi32 is a widening multiply of the
+// narrowed halves (vmlal_u32).
+template <bool kCopy>
+void BlocksNeon(uint64_t* lanes, const unsigned char* src, unsigned char* dst,
+                size_t blocks) {
+  uint64x2_t a[4];
+  uint64x2_t scramble[4];
+  for (int j = 0; j < 4; ++j) {
+    a[j] = vld1q_u64(lanes + 2 * j);
+    scramble[j] = vld1q_u64(kKeys.scramble + 2 * j);
+  }
+  const uint32x2_t prime = vdup_n_u32(static_cast<uint32_t>(kPrime32));
+  for (size_t b = 0; b < blocks; ++b) {
+    for (size_t s = 0; s < kStripesPerBlock; ++s) {
+      const unsigned char* p = src + s * kStripeBytes;
+      for (int j = 0; j < 4; ++j) {
+        const uint64x2_t w = vreinterpretq_u64_u8(vld1q_u8(p + 16 * j));
+        if (kCopy) {
+          vst1q_u8(dst + s * kStripeBytes + 16 * j, vreinterpretq_u8_u64(w));
+        }
+        const uint64x2_t v = veorq_u64(w, vld1q_u64(kKeys.key + s + 2 * j));
+        a[j] = vaddq_u64(a[j], vextq_u64(w, w, 1));
+        a[j] = vmlal_u32(a[j], vmovn_u64(v), vshrn_n_u64(v, 32));
+      }
+    }
+    // Scramble: a ^= a >> 47; a ^= key; a *= kPrime32 (64 x 32 bits, as
+    // low half * p + (high half * p) << 32).
+    for (int j = 0; j < 4; ++j) {
+      uint64x2_t x =
+          veorq_u64(veorq_u64(a[j], vshrq_n_u64(a[j], 47)), scramble[j]);
+      a[j] = vaddq_u64(vmull_u32(vmovn_u64(x), prime),
+                       vshlq_n_u64(vmull_u32(vshrn_n_u64(x, 32), prime), 32));
+    }
+    src += kChecksumBlockBytes;
+    if (kCopy) dst += kChecksumBlockBytes;
+  }
+  for (int j = 0; j < 4; ++j) vst1q_u64(lanes + 2 * j, a[j]);
+}
+
+void BlocksNeonDispatch(uint64_t* lanes, const unsigned char* src,
+                        unsigned char* dst, size_t blocks) {
+  if (dst != nullptr) {
+    BlocksNeon<true>(lanes, src, dst, blocks);
+  } else {
+    BlocksNeon<false>(lanes, src, nullptr, blocks);
+  }
+}
+#endif  // __aarch64__ && __ARM_NEON
+
 using BlockFn = void (*)(uint64_t*, const unsigned char*, unsigned char*,
                          size_t);
 
@@ -168,8 +223,12 @@ BlockFn PickBlocks() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx2")) return &BlocksAvx2Dispatch;
-#endif
   return &BlocksPortable;
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+  return &BlocksNeonDispatch;
+#else
+  return &BlocksPortable;
+#endif
 }
 
 // Set by the tests to compare the kernels; otherwise the fastest one.
@@ -189,6 +248,16 @@ inline uint64_t Fold(uint64_t a, uint64_t b) {
 
 namespace internal {
 void ForcePortableChecksumForTesting(bool force) { g_force_portable = force; }
+
+const char* ChecksumKernelForTesting() {
+  const BlockFn fn = Blocks();
+#if defined(__x86_64__)
+  if (fn == &BlocksAvx2Dispatch) return "avx2";
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+  if (fn == &BlocksNeonDispatch) return "neon";
+#endif
+  return fn == &BlocksPortable ? "portable" : "unknown";
+}
 }  // namespace internal
 
 ChecksumState::ChecksumState() {

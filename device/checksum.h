@@ -24,7 +24,10 @@
 //
 // Speed: with AVX2 (chosen at run time) about 1 KiB in ~60 cycles, tens of
 // GB/s per core on data in cache, so a copy verified piece by piece runs at
-// memory speed; elsewhere a portable scalar loop computes the same values.
+// memory speed. aarch64 hosts use a NEON kernel (checked bit for bit against
+// the portable one under qemu by //device:checksum_aarch64_test; its speed has
+// not been measured on hardware); elsewhere a portable scalar loop computes the
+// same values.
 #ifndef ASCENDCL_DEVICE_CHECKSUM_H_
 #define ASCENDCL_DEVICE_CHECKSUM_H_
 
@@ -64,6 +67,8 @@ namespace internal {
 // Makes every checksum in the process use the portable kernel instead of the
 // vector one (tests compare the two; not thread-safe).
 void ForcePortableChecksumForTesting(bool force);
+// The kernel checksums use now: "avx2", "neon" or "portable".
+const char* ChecksumKernelForTesting();
 }  // namespace internal
 
 }  // namespace ascend::device

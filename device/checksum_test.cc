@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -27,6 +29,20 @@ class ChecksumTest : public ::testing::TestWithParam<bool> {
   }
   void TearDown() override { internal::ForcePortableChecksumForTesting(false); }
 };
+
+TEST_P(ChecksumTest, UsesTheExpectedKernel) {
+  const std::string kernel = internal::ChecksumKernelForTesting();
+  if (GetParam()) {
+    EXPECT_EQ(kernel, "portable");
+    return;
+  }
+#if defined(__aarch64__)
+  EXPECT_EQ(kernel, "neon");
+#elif defined(__x86_64__)
+  EXPECT_EQ(kernel, __builtin_cpu_supports("avx2") ? "avx2" : "portable");
+#endif
+  std::printf("checksum kernel: %s\n", kernel.c_str());
+}
 
 TEST_P(ChecksumTest, EqualContentEqualChecksum) {
   std::vector<uint8_t> a(5000), b(5000);

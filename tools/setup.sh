@@ -21,6 +21,8 @@ packages=(
   clang-format
   cmake               # the CMake consumer test
   pkg-config
+  g++-aarch64-linux-gnu  # //device:checksum_aarch64_test (NEON kernel)
+  qemu-user              # runs that test's aarch64 binary
 )
 
 missing=()
