@@ -71,7 +71,11 @@ class AllocationHold {
 // in these tests). Instances are independent, as a re-opened real device is.
 class FakeDevice final : public device::Device {
  public:
-  explicit FakeDevice(AllocationHold* hold) : hold_(hold) {}
+  FakeDevice(AllocationHold* hold, std::atomic<int>* live)
+      : hold_(hold), live_(live) {
+    ++*live_;
+  }
+  ~FakeDevice() override { --*live_; }
 
   int32_t id() const override { return 0; }
 
@@ -152,6 +156,7 @@ class FakeDevice final : public device::Device {
   }
 
   AllocationHold* const hold_;
+  std::atomic<int>* const live_;
   mutable ascend::Mutex mu_;
   std::set<uint32_t> taken_[kKinds] ABSL_GUARDED_BY(mu_);
   int bad_releases_ ABSL_GUARDED_BY(mu_) = 0;
@@ -166,7 +171,11 @@ class FakeBackend final : public device::Backend {
   std::string SocName() const override { return "fake"; }
   absl::StatusOr<std::unique_ptr<device::Device>> Open(int32_t id) override {
     if (id != 0) return absl::OutOfRangeError("one device");
-    return std::unique_ptr<device::Device>(new FakeDevice(hold_));
+    // Like the real backends: one instance of a device at a time.
+    if (live_.load() != 0) {
+      return absl::FailedPreconditionError("fake device 0 is already open");
+    }
+    return std::unique_ptr<device::Device>(new FakeDevice(hold_, &live_));
   }
   bool CanAccessPeer(int32_t, int32_t) const override { return false; }
   absl::Status CopyPeer(device::Device&, device::DeviceAddr, device::Device&,
@@ -192,6 +201,7 @@ class FakeBackend final : public device::Backend {
 
  private:
   AllocationHold* const hold_;
+  std::atomic<int> live_{0};  // FakeDevice objects alive
   ascend::Mutex mu_;
   bool interrupted_ ABSL_GUARDED_BY(mu_) = false;
 };
@@ -278,6 +288,31 @@ TEST_F(ResetRaceTest, StreamCreatedAcrossAResetGetsNoIdOfTheReopenedDevice) {
   std::set<uint32_t> unique(tables->stream_ids.begin(),
                             tables->stream_ids.end());
   EXPECT_EQ(unique.size(), tables->stream_ids.size());
+  EXPECT_TRUE(runtime_->ResetDevice(0, /*force=*/true).ok());
+}
+
+// A reset drops the runtime's reference to the device object, but an API
+// call in flight on another thread may still hold one (here: the test). The
+// backend refuses a second instance meanwhile, so SetDevice waits for it.
+TEST_F(ResetRaceTest, SetDeviceWaitsForACallStillHoldingTheResetDevice) {
+  ASSERT_TRUE(runtime_->SetDevice(0).ok());
+  std::shared_ptr<device::Device> held = runtime_->DeviceObject(0);
+  ASSERT_NE(held, nullptr);
+  ASSERT_TRUE(runtime_->ResetDevice(0, /*force=*/true).ok());
+  std::atomic<bool> done{false};
+  absl::Status set = absl::UnknownError("not run");
+  std::thread setter([&] {
+    set = runtime_->SetDevice(0);
+    done = true;
+  });
+  absl::SleepFor(absl::Milliseconds(100));
+  EXPECT_FALSE(done.load()) << "SetDevice returned while the old device "
+                               "object was still held: "
+                            << (done.load() ? set.ToString() : "");
+  held.reset();  // the call in flight ends
+  setter.join();
+  EXPECT_TRUE(set.ok()) << set;
+  EXPECT_NE(runtime_->DeviceObject(0), nullptr);
   EXPECT_TRUE(runtime_->ResetDevice(0, /*force=*/true).ok());
 }
 

@@ -30,7 +30,8 @@ constexpr uint32_t kLowestPriority = 7;
 
 Runtime::Runtime(std::unique_ptr<device::Backend> backend)
     : backend_(std::move(backend)),
-      device_count_(backend_ ? backend_->DeviceCount() : 0) {
+      device_count_(backend_ ? backend_->DeviceCount() : 0),
+      live_instances_(std::make_shared<LiveInstances>(device_count_)) {
   devices_.resize(device_count_);
   if (backend_) {
     health_monitor_ = std::make_unique<HealthMonitor>(
@@ -79,25 +80,63 @@ absl::Status Runtime::ValidDeviceId(int32_t device_id) const {
   return absl::OkStatus();
 }
 
+int Runtime::LiveInstances::Count(int32_t device_id) {
+  ascend::MutexLock lock(&mu_);
+  return count_[device_id];
+}
+
+void Runtime::LiveInstances::Add(int32_t device_id, int delta) {
+  ascend::MutexLock lock(&mu_);
+  count_[device_id] += delta;
+}
+
+void Runtime::LiveInstances::AwaitNone(int32_t device_id, absl::Time deadline) {
+  ascend::MutexLock lock(&mu_);
+  auto none = [this, device_id]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return count_[device_id] == 0;
+  };
+  mu_.AwaitWithDeadline(absl::Condition(&none), deadline);
+}
+
 absl::Status Runtime::OpenDeviceLocked(int32_t device_id) {
   DeviceEntry& entry = devices_[device_id];
   if (entry.device) return absl::OkStatus();
-  if (entry.closing > 0) {
-    // Another thread's reset is still tearing the previous instance down
-    // outside the lock (joining its streams, closing the device): the backend
-    // would refuse a second instance, so wait for the close to finish. It is
-    // bounded by the old streams' running tasks; after kCloseWait the open is
-    // tried anyway and reports the backend's answer.
-    constexpr absl::Duration kCloseWait = absl::Seconds(30);
-    auto closed = [this, device_id]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-      return devices_[device_id].closing == 0 ||
-             devices_[device_id].device != nullptr;
-    };
-    mu_.AwaitWithDeadline(absl::Condition(&closed), absl::Now() + kCloseWait);
+  // The previous instance may not be gone yet: another thread's reset may
+  // still be tearing it down outside the lock (joining its streams, closing
+  // the device), or an API call in flight on another thread may still hold
+  // it. The backend would refuse a second instance, and a new one would hand
+  // out addresses that old tasks may still write to, so wait. Both are
+  // bounded by work already running; after kCloseWait the open is tried
+  // anyway and reports the backend's answer.
+  constexpr absl::Duration kCloseWait = absl::Seconds(30);
+  const absl::Time deadline = absl::Now() + kCloseWait;
+  for (;;) {
+    if (entry.closing > 0) {
+      auto closed = [this, device_id]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+        return devices_[device_id].closing == 0 ||
+               devices_[device_id].device != nullptr;
+      };
+      mu_.AwaitWithDeadline(absl::Condition(&closed), deadline);
+      if (entry.device) return absl::OkStatus();  // opened meanwhile
+    }
+    if (live_instances_->Count(device_id) == 0 || absl::Now() >= deadline) {
+      break;
+    }
+    // Wait without mu_: the holder may need it to finish its call.
+    mu_.Unlock();
+    live_instances_->AwaitNone(device_id, deadline);
+    mu_.Lock();
     if (entry.device) return absl::OkStatus();  // opened meanwhile
   }
-  ASCEND_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> device,
+  ASCEND_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> opened,
                           backend_->Open(device_id));
+  live_instances_->Add(device_id, +1);
+  std::shared_ptr<device::Device> device(
+      opened.release(),
+      [live = live_instances_, device_id](device::Device* object) {
+        delete object;
+        live->Add(device_id, -1);
+      });
   ASCEND_ASSIGN_OR_RETURN(uint32_t stream_id,
                           device->AllocateId(device::ResourceKind::kStream));
   auto primary = std::make_shared<Context>(device_id, /*primary=*/true);

@@ -273,8 +273,27 @@ class Runtime {
                             uint64_t value, uint32_t flag,
                             const Stream& stream);
 
+  // How many device objects of each device exist. A reset drops the
+  // runtime's reference, but an API call in flight on another thread may
+  // still hold one (a copy, say), and the backend refuses a second instance
+  // of a device while the first exists: an open waits for it to go. Shared
+  // with the objects' deleters, which may run after the runtime is gone.
+  class LiveInstances {
+   public:
+    explicit LiveInstances(int32_t devices) : count_(devices, 0) {}
+    int Count(int32_t device_id);
+    void Add(int32_t device_id, int delta);
+    // Returns when no object of the device exists or `deadline` passes.
+    void AwaitNone(int32_t device_id, absl::Time deadline);
+
+   private:
+    ascend::Mutex mu_;
+    std::vector<int> count_ ABSL_GUARDED_BY(mu_);
+  };
+
   std::unique_ptr<device::Backend> backend_;
   const int32_t device_count_;
+  const std::shared_ptr<LiveInstances> live_instances_;
 
   mutable ascend::Mutex mu_;
   std::vector<DeviceEntry> devices_ ABSL_GUARDED_BY(mu_);
