@@ -253,6 +253,9 @@ ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackUnRegister(
 
 /* Binds the calling thread to deviceId, opening the device (and creating its
  * default context and stream) on first use; each call adds one reference.
+ * Opening a device that another thread has just reset waits (up to 30 s)
+ * until the old instance is gone (its teardown finished, no call in flight
+ * on another thread still using it).
  * Errors: ACL_ERROR_RT_INVALID_DEVICEID (107001). */
 ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
 /* Drops one reference; the device closes (all its resources are released)
