@@ -115,12 +115,16 @@ void RegisterThisThread() {
 }
 
 // Threads whose outermost gated call is in flight on the instance `tag`.
-int BusyThreads(uint32_t tag) {
+// Threads in a call of the instance tagged `tag`, not counting the thread
+// whose mark is `except`.
+int BusyThreads(uint32_t tag, const std::atomic<uint32_t>* except) {
   MarkRegistry& registry = Marks();
   int busy = 0;
   ascend::MutexLock lock(&registry.mu);
   for (const std::atomic<uint32_t>* mark : registry.marks) {
-    if (mark->load(std::memory_order_acquire) == tag) ++busy;
+    if (mark != except && mark->load(std::memory_order_acquire) == tag) {
+      ++busy;
+    }
   }
   return busy;
 }
@@ -282,9 +286,11 @@ void GlobalState::HeavyBarrier() const {
   }
 }
 
-bool GlobalState::QuiescentLocked() {
+bool GlobalState::QuiescentLocked(const std::atomic<uint32_t>* caller_mark) {
   return parked_ == static_cast<int>(background_.size()) &&
-         BusyThreads(tag_) + counted_.load(std::memory_order_acquire) == 0;
+         BusyThreads(tag_, caller_mark) +
+                 counted_.load(std::memory_order_acquire) ==
+             0;
 }
 
 absl::Status GlobalState::Lock() {
@@ -303,9 +309,12 @@ absl::Status GlobalState::Lock() {
     if (bg->wake_) bg->wake_();
   }
   const absl::Time deadline = absl::Now() + options_.timeout;
-  auto done = [this, epoch]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+  // A Lock made from inside a gated call (a report callback, say) does not
+  // wait for that call: it is the caller's own, and would never finish.
+  const std::atomic<uint32_t>* caller_mark = &internal::tls_gate_mark;
+  auto done = [this, epoch, caller_mark]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     return state() != ProcessState::kLocked || lock_epoch_ != epoch ||
-           QuiescentLocked();
+           QuiescentLocked(caller_mark);
   };
   bool quiescent = mu_.AwaitWithDeadline(absl::Condition(&done), deadline);
   if (state() != ProcessState::kLocked || lock_epoch_ != epoch) {
@@ -313,8 +322,8 @@ absl::Status GlobalState::Lock() {
                  "process state changed while waiting for the lock");
   }
   if (!quiescent) {
-    const int busy =
-        BusyThreads(tag_) + counted_.load(std::memory_order_acquire);
+    const int busy = BusyThreads(tag_, caller_mark) +
+                     counted_.load(std::memory_order_acquire);
     const int unparked = static_cast<int>(background_.size()) - parked_;
     StoreStateLocked(ProcessState::kRunning);
     return Error(ACL_ERROR_SNAPSHOT_LOCK_TIMEOUT,

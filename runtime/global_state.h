@@ -240,7 +240,9 @@ class GlobalState {
   void ExitCounted();
   void NotifyDrain();
   void StoreStateLocked(ProcessState state) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  bool QuiescentLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Background threads parked and no call in flight but the caller's own.
+  bool QuiescentLocked(const std::atomic<uint32_t>* caller_mark)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void HeavyBarrier() const;
 
   GlobalState(Options options, bool singleton);

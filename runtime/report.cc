@@ -68,36 +68,47 @@ bool ReportHub::WaitDone(const std::shared_ptr<Item>& item,
       deadline);
 }
 
-absl::Status ReportHub::ProcessOne(uint64_t thread_id, absl::Time deadline) {
+absl::Status ReportHub::WaitPending(uint64_t thread_id, absl::Time deadline) {
+  ascend::MutexLock lock(&mu_);
+  auto queue = queues_.find(thread_id);
+  if (!subscriptions_.contains(thread_id) &&
+      (queue == queues_.end() || queue->second.empty())) {
+    return Error(ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                 "the calling thread is not subscribed to any stream");
+  }
+  struct Args {
+    ReportHub* hub;
+    uint64_t thread;
+  } args{this, thread_id};
+  const bool ready = mu_.AwaitWithDeadline(
+      absl::Condition(
+          +[](Args* a) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+            auto it = a->hub->queues_.find(a->thread);
+            return it != a->hub->queues_.end() && !it->second.empty();
+          },
+          &args),
+      deadline);
+  if (!ready) {
+    return Error(ACL_ERROR_RT_REPORT_TIMEOUT,
+                 "no callback arrived before the timeout");
+  }
+  return absl::OkStatus();
+}
+
+bool ReportHub::RunPending(uint64_t thread_id) {
   std::shared_ptr<Item> item;
   {
     ascend::MutexLock lock(&mu_);
-    if (!subscriptions_.contains(thread_id) && queues_[thread_id].empty()) {
-      return Error(ACL_ERROR_RT_THREAD_SUBSCRIBE,
-                   "the calling thread is not subscribed to any stream");
-    }
-    struct Args {
-      ReportHub* hub;
-      uint64_t thread;
-    } args{this, thread_id};
-    bool ready =
-        mu_.AwaitWithDeadline(absl::Condition(
-                                  +[](Args* a) ABSL_NO_THREAD_SAFETY_ANALYSIS {
-                                    return !a->hub->queues_[a->thread].empty();
-                                  },
-                                  &args),
-                              deadline);
-    if (!ready) {
-      return Error(ACL_ERROR_RT_REPORT_TIMEOUT,
-                   "no callback arrived before the timeout");
-    }
-    item = queues_[thread_id].front();
-    queues_[thread_id].pop_front();
+    auto queue = queues_.find(thread_id);
+    if (queue == queues_.end() || queue->second.empty()) return false;
+    item = std::move(queue->second.front());
+    queue->second.pop_front();
+    if (queue->second.empty()) queues_.erase(queue);
   }
   item->fn(item->user_data);
   ascend::MutexLock lock(&mu_);
   item->done = true;
-  return absl::OkStatus();
+  return true;
 }
 
 }  // namespace ascend::rt

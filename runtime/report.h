@@ -43,9 +43,12 @@ class ReportHub {
   std::shared_ptr<Item> Post(uint64_t thread_id, Callback fn, void* user_data);
   // Waits until `item` ran or `deadline`; false on deadline.
   bool WaitDone(const std::shared_ptr<Item>& item, absl::Time deadline);
-  // Runs one pending item of the calling thread, waiting until `deadline`.
+  // Waits until an item is pending for `thread_id` or `deadline` passes.
   // 107012 if the thread subscribed to nothing; 507012 on timeout.
-  absl::Status ProcessOne(uint64_t thread_id, absl::Time deadline);
+  absl::Status WaitPending(uint64_t thread_id, absl::Time deadline);
+  // Takes the thread's next pending item and runs it; false when there was
+  // none.
+  bool RunPending(uint64_t thread_id);
 
  private:
   mutable ascend::Mutex mu_;

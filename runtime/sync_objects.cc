@@ -7,6 +7,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
+#include "runtime/global_state.h"
 #include "runtime/runtime.h"
 
 namespace ascend::rt {
@@ -272,7 +273,15 @@ absl::Status Runtime::ProcessReport(int32_t timeout_ms) {
   const absl::Time deadline =
       timeout_ms == -1 ? absl::InfiniteFuture()
                        : absl::Now() + absl::Milliseconds(timeout_ms);
-  return reports_.ProcessOne(static_cast<uint64_t>(pthread_self()), deadline);
+  const auto thread_id = static_cast<uint64_t>(pthread_self());
+  for (;;) {
+    // Waiting for a report is not a call in progress: a Lock does not wait
+    // for an idle report thread (it would never finish). Running the
+    // callback is; it waits while the process is locked.
+    ASCEND_RETURN_IF_ERROR(reports_.WaitPending(thread_id, deadline));
+    ProcessApiScope gate;
+    if (reports_.RunPending(thread_id)) return absl::OkStatus();
+  }
 }
 
 }  // namespace ascend::rt

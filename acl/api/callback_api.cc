@@ -59,7 +59,10 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
 }
 
 aclError aclrtProcessReport(int32_t timeout) {
-  ACL_GATE();
+  // Blocks on entry while the process is locked, like every gated call, but
+  // the wait for a report that follows is not a call in progress: the
+  // runtime gates only the running of the callback.
+  { ACL_GATE(); }
   return ACL_RESULT(Runtime().ProcessReport(timeout));
 }
 

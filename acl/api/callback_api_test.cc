@@ -1,6 +1,7 @@
 // Host functions, report callbacks (subscribe / launch / process) and the
 // per-thread error record, through the ACL C API.
 #include <pthread.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -19,6 +20,7 @@
 
 namespace {
 
+using ::ascend::testing::HostGate;
 using ::ascend::testing::OnNewThread;
 using ::ascend::testing::SetFlag;
 
@@ -306,6 +308,80 @@ TEST_F(CallbackApiTest, CallbacksOfTwoStreamsGoToOneSubscriber) {
 
 // --- Errors
 // ------------------------------------------------------------------------
+
+// The usual CANN report thread waits in aclrtProcessReport(-1). Waiting is
+// not a call in progress: a Lock does not wait for it (CONTRACT item 15 would
+// otherwise make every Lock time out). Running a callback is gated: one that
+// reaches the thread while the process is locked runs after the Unlock.
+TEST_F(CallbackApiTest, AReportThreadWaitingForeverDoesNotHoldUpALock) {
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> id{0};
+  std::atomic<bool> ran{false};
+  std::thread reporter([&] {
+    id = ThisThreadId();
+    while (!stop.load()) (void)aclrtProcessReport(-1);
+  });
+  while (id.load() == 0) std::this_thread::yield();
+  ASSERT_ACL_OK(aclrtSubscribeReport(id.load(), stream_));
+  HostGate gate;
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream_, &HostGate::Wait, &gate));
+  ASSERT_ACL_OK(
+      aclrtLaunchCallback(SetFlag, &ran, ACL_CALLBACK_NO_BLOCK, stream_));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // waiting
+
+  const auto start = std::chrono::steady_clock::now();
+  const aclError locked = aclrtSnapShotProcessLock(getpid(), nullptr);
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_ACL_OK(locked);
+  EXPECT_LT(took, std::chrono::seconds(5));
+  gate.Open();  // the callback reaches the reporter while locked
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(ran.load()) << "a report callback ran while locked";
+  if (locked == ACL_SUCCESS) {
+    EXPECT_ACL_OK(aclrtSnapShotProcessUnlock(getpid(), nullptr));
+  }
+  EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream_, 5000));
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!ran.load() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_TRUE(ran.load());
+
+  stop.store(true);
+  std::atomic<bool> woken{false};
+  ASSERT_ACL_OK(
+      aclrtLaunchCallback(SetFlag, &woken, ACL_CALLBACK_NO_BLOCK, stream_));
+  reporter.join();
+  EXPECT_ACL_OK(aclrtUnSubscribeReport(id.load(), stream_));
+}
+
+// A Lock made from inside a gated call on the same thread (here: a report
+// callback) does not wait for that call, which could never finish first.
+TEST_F(CallbackApiTest, ALockFromAReportCallbackDoesNotWaitForItself) {
+  ASSERT_ACL_OK(aclrtSubscribeReport(ThisThreadId(), stream_));
+  struct Result {
+    aclError lock = -1;
+    aclError unlock = -1;
+    std::chrono::steady_clock::duration took{};
+  } result;
+  ASSERT_ACL_OK(aclrtLaunchCallback(
+      [](void* raw) {
+        auto* r = static_cast<Result*>(raw);
+        const auto start = std::chrono::steady_clock::now();
+        r->lock = aclrtSnapShotProcessLock(getpid(), nullptr);
+        r->took = std::chrono::steady_clock::now() - start;
+        if (r->lock == ACL_SUCCESS) {
+          r->unlock = aclrtSnapShotProcessUnlock(getpid(), nullptr);
+        }
+      },
+      &result, ACL_CALLBACK_NO_BLOCK, stream_));
+  ASSERT_ACL_OK(aclrtProcessReport(5000));
+  EXPECT_ACL_OK(result.lock);
+  EXPECT_ACL_OK(result.unlock);
+  EXPECT_LT(result.took, std::chrono::seconds(5));
+  EXPECT_ACL_OK(aclrtUnSubscribeReport(ThisThreadId(), stream_));
+}
 
 TEST_F(CallbackApiTest, LastErrorIsRecordedPerThread) {
   (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
