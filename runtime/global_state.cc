@@ -183,11 +183,20 @@ GlobalState::~GlobalState() = default;
 GlobalState& GlobalState::Get() {
   static GlobalState* const instance = [] {
     auto* state = new GlobalState(Options{TimeoutFromEnvironment()}, true);
-    // CONTRACT item 20: a process exiting while locked must not hang.
-    std::atexit([] { GlobalState::Get().ForceUnlock(); });
+    RegisterExitHook();
     return state;
   }();
   return *instance;
+}
+
+// CONTRACT item 20: a process exiting while locked must not hang. Exit
+// handlers and static destructors run in reverse order of registration, so
+// the hook is registered again by every Lock of the singleton: it then runs
+// before any cleanup registered earlier (an atexit handler or a function-
+// local static made after the first ACL call) that makes a gated call. One
+// handler entry per Lock; the hook is idempotent.
+void GlobalState::RegisterExitHook() {
+  std::atexit([] { GlobalState::Get().ForceUnlock(); });
 }
 
 internal::GateToken GlobalState::EnterUncommon(GlobalState* self,
@@ -300,6 +309,7 @@ absl::Status GlobalState::Lock() {
                  absl::StrCat("cannot lock: process state is ",
                               ProcessStateName(static_cast<int32_t>(state()))));
   }
+  if (word_ == &internal::g_process_state.value) RegisterExitHook();
   StoreStateLocked(ProcessState::kLocked);
   const uint64_t epoch = ++lock_epoch_;
   // After this, every thread either sees LOCKED at the gate (and, leaving a

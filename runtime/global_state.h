@@ -244,6 +244,7 @@ class GlobalState {
   bool QuiescentLocked(const std::atomic<uint32_t>* caller_mark)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void HeavyBarrier() const;
+  static void RegisterExitHook();
 
   GlobalState(Options options, bool singleton);
 

@@ -23,9 +23,25 @@
 
 namespace {
 
-enum class Mode { kLocked, kBackedUp };
+enum class Mode {
+  kLocked,
+  kBackedUp,
+  // Locked, with application cleanup registered after the first ACL call
+  // (it runs before handlers registered earlier) that makes a gated call.
+  kLockedWithLateAtexitCleanup,
+  kLockedWithLateStaticCleanup,
+};
 
 void HostFunc(void*) {}
+
+// What the late cleanup frees (not used by the blocked threads).
+void* g_cleanup_dev = nullptr;
+
+void Cleanup() { (void)aclrtFree(g_cleanup_dev); }
+
+struct StaticCleanup {
+  ~StaticCleanup() { Cleanup(); }
+};
 
 // Source of the blocked copy. Never freed (blocked threads may still use it
 // while the process exits) and reachable from here, so leak checkers at exit
@@ -50,6 +66,16 @@ std::vector<char>* g_copy_source = nullptr;
   aclrtContext context = nullptr;
   if (aclrtGetCurrentContext(&context) != ACL_SUCCESS) fail('c');
   g_copy_source = new std::vector<char>(1 << 20, 1);
+  if (aclrtMalloc(&g_cleanup_dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST) !=
+      ACL_SUCCESS) {
+    fail('M');
+  }
+  if (mode == Mode::kLockedWithLateAtexitCleanup) {
+    std::atexit(&Cleanup);
+  } else if (mode == Mode::kLockedWithLateStaticCleanup) {
+    static StaticCleanup cleanup;
+    (void)cleanup;
+  }
 
   if (aclrtSnapShotProcessLock(getpid(), nullptr) != ACL_SUCCESS) fail('l');
   if (mode == Mode::kBackedUp &&
@@ -169,6 +195,14 @@ TEST(ExitTest, ExitWhileLockedWithBlockedThreads) {
 
 TEST(ExitTest, ExitWhileBackedUpWithBlockedThreads) {
   ExpectCleanExit(Mode::kBackedUp);
+}
+
+TEST(ExitTest, ExitWhileLockedWithAGatedAtexitCleanupRegisteredLate) {
+  ExpectCleanExit(Mode::kLockedWithLateAtexitCleanup);
+}
+
+TEST(ExitTest, ExitWhileLockedWithAGatedStaticCleanupMadeLate) {
+  ExpectCleanExit(Mode::kLockedWithLateStaticCleanup);
 }
 
 }  // namespace
