@@ -369,10 +369,12 @@ absl::StatusOr<void*> Runtime::CreateContext(int32_t device_id) {
 }
 
 absl::Status Runtime::DestroyContext(void* context) {
-  // Destroyed in reverse order: the context's streams (joined) before the
-  // device teardown, whose close ticket must go last.
+  // Destroyed in reverse order: the context's streams (retired: their
+  // pending work finished, like aclrtDestroyStream) before the device
+  // teardown, whose close ticket must go last.
   Teardown teardown;
   std::vector<std::shared_ptr<Stream>> streams;
+  std::weak_ptr<device::Device> owner;
   {
     ascend::MutexLock lock(&mu_);
     auto it = contexts_.find(context);
@@ -386,12 +388,11 @@ absl::Status Runtime::DestroyContext(void* context) {
     }
     ctx->alive_.store(false, std::memory_order_release);
     contexts_.erase(it);
+    owner = devices_[ctx->device_id()].device;
     for (auto s = streams_.begin(); s != streams_.end();) {
       if (s->second.context == ctx.get()) {
         streams.push_back(s->second.stream);
         reports_.ForgetStream(s->first);
-        ReleaseId(ctx->device_id(), device::ResourceKind::kStream,
-                  s->second.stream->id());
         streams_.erase(s++);
       } else {
         ++s;
@@ -401,6 +402,13 @@ absl::Status Runtime::DestroyContext(void* context) {
     if (--entry.refcount <= 0) teardown = CloseDeviceLocked(ctx->device_id());
   }
   if (tls_current_context.get() == context) tls_current_context.reset();
+  for (const std::shared_ptr<Stream>& stream : streams) {
+    RetireStream(stream, owner);
+    // The id goes back to the instance that issued it (see DestroyStream).
+    if (std::shared_ptr<device::Device> device = owner.lock()) {
+      device->ReleaseId(device::ResourceKind::kStream, stream->id());
+    }
+  }
   return absl::OkStatus();
 }
 
@@ -470,6 +478,23 @@ absl::StatusOr<void*> Runtime::CreateStream(uint32_t priority, uint32_t flags) {
   return stream.get();
 }
 
+void Runtime::RetireStream(const std::shared_ptr<Stream>& stream,
+                           const std::weak_ptr<device::Device>& owner) {
+  // Pending work finishes first; its failure is not the destroy's, but it is
+  // not dropped either.
+  (void)stream->Synchronize(absl::InfiniteFuture());
+  absl::Status unreported =
+      stream->Synchronize(absl::InfiniteFuture(), ErrorReader::kDevice);
+  std::shared_ptr<device::Device> device = owner.lock();
+  if (!unreported.ok() && device != nullptr) {
+    ascend::MutexLock lock(&mu_);
+    DeviceEntry& entry = devices_[stream->device_id()];
+    if (entry.device == device) {
+      entry.destroyed_stream_failures.push_back(std::move(unreported));
+    }
+  }
+}
+
 absl::Status Runtime::DestroyStream(void* handle, bool force) {
   std::shared_ptr<Stream> stream;
   std::weak_ptr<device::Device> owner;
@@ -492,21 +517,7 @@ absl::Status Runtime::DestroyStream(void* handle, bool force) {
     // Pending work and its failures are discarded.
     stream->Abort();
   } else {
-    // Pending work finishes first; its failure is not the destroy's, but it
-    // is not dropped either: a failure no device synchronize has reported
-    // yet is left to the next one on the stream's device (if that device
-    // instance is still open).
-    (void)stream->Synchronize(absl::InfiniteFuture());
-    absl::Status unreported =
-        stream->Synchronize(absl::InfiniteFuture(), ErrorReader::kDevice);
-    std::shared_ptr<device::Device> device = owner.lock();
-    if (!unreported.ok() && device != nullptr) {
-      ascend::MutexLock lock(&mu_);
-      DeviceEntry& entry = devices_[stream->device_id()];
-      if (entry.device == device) {
-        entry.destroyed_stream_failures.push_back(std::move(unreported));
-      }
-    }
+    RetireStream(stream, owner);
   }
   // The id goes back to the device instance that issued it. If the device
   // was reset meanwhile, its ids went with it (and a re-opened device may

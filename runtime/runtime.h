@@ -237,14 +237,36 @@ class Runtime {
     Runtime* runtime_ = nullptr;
     int32_t device_id_ = 0;
   };
+  // What a device close tears down outside the lock, in this order: the
+  // streams (shut down and joined even if a context elsewhere still refers
+  // to one: a task still running may use device memory), then the device
+  // object, then the close ticket.
   struct Teardown {
-    // First, so it is destroyed last: after the device and the streams.
+    Teardown() = default;
+    Teardown(Teardown&&) = default;
+    Teardown& operator=(Teardown&& other) noexcept {
+      ShutdownStreams();
+      ticket = std::move(other.ticket);
+      device = std::move(other.device);
+      streams = std::move(other.streams);
+      return *this;
+    }
+    ~Teardown() { ShutdownStreams(); }
+    void ShutdownStreams() {
+      for (const std::shared_ptr<Stream>& stream : streams) stream->Shutdown();
+    }
+
     CloseTicket ticket;
-    std::vector<std::shared_ptr<Stream>> streams;
     std::shared_ptr<device::Device> device;
+    std::vector<std::shared_ptr<Stream>> streams;
   };
   Teardown CloseDeviceLocked(int32_t device_id)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // After a stream left the tables (aclrtDestroyStream, aclrtDestroyContext):
+  // waits for its pending work and leaves a failure no device synchronize
+  // has reported to the next one on `owner`, if that instance is still open.
+  void RetireStream(const std::shared_ptr<Stream>& stream,
+                    const std::weak_ptr<device::Device>& owner);
   absl::StatusOr<std::shared_ptr<Context>> CurrentContext();
   absl::StatusOr<std::shared_ptr<Stream>> ResolveStream(void* stream);
   absl::StatusOr<std::shared_ptr<Event>> ResolveEvent(void* event) const;

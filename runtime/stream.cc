@@ -10,22 +10,37 @@ namespace ascend::rt {
 Stream::Stream(int32_t device_id, uint32_t id, uint32_t flags,
                uint32_t priority)
     : device_id_(device_id), id_(id), flags_(flags), priority_(priority) {
+  ascend::MutexLock lock(&join_mu_);
   executor_ = std::thread([this] { Run(); });
 }
 
-Stream::~Stream() {
-  Abort();
+Stream::~Stream() { Shutdown(); }
+
+void Stream::Shutdown() {
+  // A running blocking task gives up, the executor takes no further task,
+  // and what is left is cancelled once it has stopped.
+  aborting_.store(true, std::memory_order_release);
   {
     ascend::MutexLock lock(&mu_);
     shutdown_ = true;
   }
-  executor_.join();
+  {
+    ascend::MutexLock lock(&join_mu_);
+    if (executor_.joinable()) executor_.join();
+  }
+  DiscardPending();
 }
 
 void Stream::Enqueue(Task task) {
-  ascend::MutexLock lock(&mu_);
-  queue_.push_back(std::move(task));
-  ++enqueued_;
+  {
+    ascend::MutexLock lock(&mu_);
+    if (!shutdown_) {
+      queue_.push_back(std::move(task));
+      ++enqueued_;
+      return;
+    }
+  }
+  if (task.cancel) task.cancel();  // shut down: it will never run
 }
 
 void Stream::Run() {
@@ -46,7 +61,7 @@ void Stream::Run() {
             return s->shutdown_ || !s->queue_.empty();
           },
           this));
-      if (queue_.empty()) return;  // shutdown
+      if (shutdown_) return;  // Shutdown cancels what is left
       task = std::move(queue_.front());
       queue_.pop_front();
       skip = stop_on_failure_ && !ErrorLocked(ErrorReader::kStream).ok();

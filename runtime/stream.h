@@ -53,7 +53,7 @@ class Stream {
   Stream(int32_t device_id, uint32_t id, uint32_t flags, uint32_t priority);
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
-  // Discards pending tasks and joins the executor.
+  // Shutdown().
   ~Stream();
 
   int32_t device_id() const { return device_id_; }
@@ -80,6 +80,11 @@ class Stream {
   // up: such tasks poll aborting() while they wait.
   void Abort();
   bool aborting() const { return aborting_.load(std::memory_order_acquire); }
+  // Abort(), then stops and joins the executor: no task of this stream runs
+  // afterwards, and tasks enqueued later are cancelled at once. Idempotent.
+  // (A device reset shuts its streams down even while another thread's
+  // context still refers to one.)
+  void Shutdown();
 
  private:
   void Run();
@@ -108,7 +113,8 @@ class Stream {
   bool stop_on_failure_ ABSL_GUARDED_BY(mu_) = false;
   bool shutdown_ ABSL_GUARDED_BY(mu_) = false;
   std::atomic<bool> aborting_{false};
-  std::thread executor_;
+  ascend::Mutex join_mu_;  // serialises Shutdown's join
+  std::thread executor_ ABSL_GUARDED_BY(join_mu_);
 };
 
 }  // namespace ascend::rt

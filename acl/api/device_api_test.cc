@@ -546,3 +546,122 @@ TEST_F(DeviceApiTest, DestroyStreamRacingResetDeviceForce) {
 }
 
 }  // namespace
+
+// --- Reset and destroy against work still queued or running ---------------
+
+namespace reset_work {
+
+std::atomic<bool> started{false};
+std::atomic<int> ran_after{0};
+std::atomic<int> ran{0};
+
+void WriteDeviceMemoryLater(void* p) {
+  started = true;
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::memset(p, 0x5A, 4096);  // host functions may write device memory
+}
+void Sleep100(void*) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+}
+void CountAfter(void*) { ran_after.fetch_add(1); }
+void SlowCount(void*) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ran.fetch_add(1);
+}
+void Count(void*) { ran.fetch_add(1); }
+
+// Runs `fn` on a thread that has set device 0 (so its current context keeps
+// the primary context and its default stream referenced) until `done`.
+class OtherThreadOnDevice0 {
+ public:
+  OtherThreadOnDevice0() {
+    thread_ = std::thread([this] {
+      (void)aclrtSetDevice(0);
+      set_ = true;
+      while (!done_) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    });
+    while (!set_) std::this_thread::yield();
+  }
+  ~OtherThreadOnDevice0() {
+    done_ = true;
+    thread_.join();
+  }
+
+ private:
+  std::atomic<bool> set_{false};
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+}  // namespace reset_work
+
+TEST_F(DeviceApiTest, AResetWaitsForARunningHostFunctionBeforeFreeingMemory) {
+  // The streams are stopped and joined before the device's memory goes; the
+  // host function writing device memory must not fault.
+  reset_work::started = false;
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(
+      aclrtLaunchHostFunc(nullptr, &reset_work::WriteDeviceMemoryLater, dev));
+  while (!reset_work::started) std::this_thread::yield();
+  EXPECT_ACL_OK(aclrtResetDevice(0));
+}
+
+TEST_F(DeviceApiTest, AResetStopsTheDefaultStreamAnotherThreadsContextHolds) {
+  reset_work::ran_after = 0;
+  reset_work::OtherThreadOnDevice0 other;
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(nullptr, &reset_work::Sleep100, nullptr));
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(nullptr, &reset_work::CountAfter, nullptr));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_ACL_OK(aclrtResetDeviceForce(0));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(reset_work::ran_after.load(), 0)
+      << "work queued before the reset ran after it returned";
+}
+
+TEST_F(DeviceApiTest, AResetAbortsAValueWaitAnotherThreadsContextHolds) {
+  // The old default stream's blocked wait held the old device instance, so
+  // the next SetDevice waited for it (30 s) and failed.
+  reset_work::OtherThreadOnDevice0 other;
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtValueWait(dev, 1, ACL_STREAM_WAIT_VALUE_EQ, nullptr));
+  ASSERT_ACL_OK(aclrtResetDeviceForce(0));
+  const Clock::time_point start = Clock::now();
+  EXPECT_ACL_OK(aclrtSetDevice(0));
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
+}
+
+TEST_F(DeviceApiTest, DestroyContextFinishesItsStreamsWork) {
+  reset_work::ran = 0;
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  aclrtContext context = nullptr;
+  ASSERT_ACL_OK(aclrtCreateContext(&context, 0));
+  aclrtStream stream = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&stream));
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream, &reset_work::SlowCount, nullptr));
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream, &reset_work::Count, nullptr));
+  ASSERT_ACL_OK(aclrtDestroyContext(context));
+  EXPECT_EQ(reset_work::ran.load(), 2);
+}
+
+TEST_F(DeviceApiTest, DestroyContextLeavesAStreamFailureToTheDeviceSync) {
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  aclrtContext context = nullptr;
+  ASSERT_ACL_OK(aclrtCreateContext(&context, 0));
+  aclrtStream stream = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&stream));
+  ASSERT_ACL_OK(aclsimInjectFault(0, ACLSIM_FAULT_NEXT_COPY_FAILS));
+  std::vector<char> host(4096);
+  ASSERT_ACL_OK(aclrtMemcpyAsync(dev, 4096, host.data(), 4096,
+                                 ACL_MEMCPY_HOST_TO_DEVICE, stream));
+  ASSERT_ACL_OK(aclrtDestroyContext(context));
+  ASSERT_ACL_OK(aclrtSetDevice(0));  // the primary context again
+  EXPECT_NE(aclrtSynchronizeDevice(), ACL_SUCCESS);
+  EXPECT_ACL_OK(aclrtSynchronizeDevice());
+}
