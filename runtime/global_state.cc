@@ -252,8 +252,18 @@ void GlobalState::ExitCounted() {
   if (state() != ProcessState::kRunning) NotifyDrain();
 }
 
+namespace {
+thread_local int tls_stage_callback_depth = 0;
+}  // namespace
+
+StageCallbackScope::StageCallbackScope() { ++tls_stage_callback_depth; }
+StageCallbackScope::~StageCallbackScope() { --tls_stage_callback_depth; }
+bool StageCallbackScope::Active() { return tls_stage_callback_depth > 0; }
+
 void GlobalState::EnterSlow() {
   std::atomic<uint32_t>& mark = internal::tls_gate_mark;
+  // A stage callback's call proceeds: its lock holder waits for it.
+  if (StageCallbackScope::Active()) return;
   for (;;) {
     // Without membarrier(2), this fence pairs with Lock's.
     if (fallback_bits_ != 0) internal::FullFence();

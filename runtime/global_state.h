@@ -282,6 +282,20 @@ class ApiScope {
   const internal::GateToken token_;
 };
 
+// While one is alive on a thread, that thread's gated calls do not block.
+// The snapshot runs its stage callbacks in one: the lock holder is waiting
+// for the callback, so a gated call it makes (aclrtFree, say, or a query
+// that opens the default device) proceeds instead of deadlocking the
+// process.
+class StageCallbackScope {
+ public:
+  StageCallbackScope();
+  ~StageCallbackScope();
+  StageCallbackScope(const StageCallbackScope&) = delete;
+  StageCallbackScope& operator=(const StageCallbackScope&) = delete;
+  static bool Active();
+};
+
 // RAII form of the gate on the process singleton (GlobalState::Get()).
 class ProcessApiScope {
  public:

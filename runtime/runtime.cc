@@ -244,6 +244,10 @@ absl::StatusOr<std::shared_ptr<Context>> Runtime::CurrentContext() {
   tls_current_context.reset();
   if (std::optional<int32_t> id = DefaultDevice(); id.has_value()) {
     // CONTRACT item 4: threads that never set a device use the default one.
+    // Opening it modifies resources: reached from an ungated query, it waits
+    // while the process is locked, like aclrtSetDevice (inside a gated call
+    // the gate is already passed and this nests).
+    ProcessApiScope gate;
     ASCEND_RETURN_IF_ERROR(SetDevice(*id));
     return tls_current_context;
   }

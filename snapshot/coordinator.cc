@@ -79,6 +79,8 @@ uint64_t Coordinator::backup_bytes() const {
 }
 
 absl::Status Coordinator::InvokeStage(int32_t stage) {
+  // Gated calls from the callbacks do not block (see StageCallbackScope).
+  rt::StageCallbackScope gated_calls_proceed;
   ++tls_callback_depth;
   absl::Status status = callbacks_.Invoke(stage, runtime_.OpenDevices());
   --tls_callback_depth;
