@@ -23,6 +23,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "device/base/mutex.h"
+#include "runtime/base/handle.h"
 
 namespace ascend::rt {
 
@@ -34,6 +35,7 @@ class Event {
   int32_t device_id() const { return device_id_; }
   uint32_t id() const { return id_; }
   uint32_t flags() const { return flags_; }
+  void* handle() const { return handle_.value(); }  // the aclrtEvent
 
   // A new record; the returned sequence completes when Complete(seq) runs.
   uint64_t BeginRecord();
@@ -71,6 +73,7 @@ class Event {
   const int32_t device_id_;
   const uint32_t id_;
   const uint32_t flags_;
+  const ObjectHandle handle_;
   mutable ascend::Mutex mu_;
   uint64_t recorded_ ABSL_GUARDED_BY(mu_) = 0;
   // Records 1..recorded_ not complete yet. Each is a record task queued or
@@ -87,6 +90,7 @@ class Notify {
 
   int32_t device_id() const { return device_id_; }
   uint32_t id() const { return id_; }
+  void* handle() const { return handle_.value(); }  // the aclrtNotify
 
   void Record();
   // Waits for a record then clears it. kDeadlineExceeded on timeout.
@@ -102,6 +106,7 @@ class Notify {
  private:
   const int32_t device_id_;
   const uint32_t id_;
+  const ObjectHandle handle_;
   mutable ascend::Mutex mu_;
   bool signaled_ ABSL_GUARDED_BY(mu_) = false;
   bool cancelled_ ABSL_GUARDED_BY(mu_) = false;

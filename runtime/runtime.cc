@@ -145,8 +145,8 @@ absl::Status Runtime::OpenDeviceLocked(int32_t device_id) {
   entry.device = std::move(device);
   entry.primary = primary;
   entry.abnormal = false;
-  contexts_[primary.get()] = primary;
-  streams_[primary->default_stream_.get()] =
+  contexts_[primary->handle()] = primary;
+  streams_[primary->default_stream_->handle()] =
       StreamEntry{primary->default_stream_, primary.get()};
   VLOG(1) << "device " << device_id << " opened";
   return absl::OkStatus();
@@ -364,12 +364,12 @@ absl::StatusOr<void*> Runtime::CreateContext(int32_t device_id) {
     ctx = std::make_shared<Context>(device_id, /*primary=*/false);
     ctx->default_stream_ = std::make_shared<Stream>(device_id, stream_id, 0, 0);
     ++entry.refcount;
-    contexts_[ctx.get()] = ctx;
-    streams_[ctx->default_stream_.get()] =
+    contexts_[ctx->handle()] = ctx;
+    streams_[ctx->default_stream_->handle()] =
         StreamEntry{ctx->default_stream_, ctx.get()};
   }
   tls_current_context = ctx;
-  return ctx.get();
+  return ctx->handle();
 }
 
 absl::Status Runtime::DestroyContext(void* context) {
@@ -405,7 +405,9 @@ absl::Status Runtime::DestroyContext(void* context) {
     DeviceEntry& entry = devices_[ctx->device_id()];
     if (--entry.refcount <= 0) teardown = CloseDeviceLocked(ctx->device_id());
   }
-  if (tls_current_context.get() == context) tls_current_context.reset();
+  if (tls_current_context && tls_current_context->handle() == context) {
+    tls_current_context.reset();
+  }
   for (const std::shared_ptr<Stream>& stream : streams) {
     RetireStream(stream, owner);
     // The id goes back to the instance that issued it (see DestroyStream).
@@ -428,12 +430,12 @@ absl::Status Runtime::SetCurrentContext(void* context) {
 
 absl::StatusOr<void*> Runtime::GetCurrentContext() {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
-  return ctx.get();
+  return ctx->handle();
 }
 
 absl::StatusOr<void*> Runtime::CurrentDefaultStream() {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
-  return ctx->default_stream_.get();
+  return ctx->default_stream_->handle();
 }
 
 // --- Streams -----------------------------------------------------------------
@@ -478,8 +480,8 @@ absl::StatusOr<void*> Runtime::CreateStream(uint32_t priority, uint32_t flags) {
       uint32_t id,
       AllocateIdLocked(ctx->device_id(), device::ResourceKind::kStream));
   auto stream = std::make_shared<Stream>(ctx->device_id(), id, flags, priority);
-  streams_[stream.get()] = StreamEntry{stream, ctx.get()};
-  return stream.get();
+  streams_[stream->handle()] = StreamEntry{stream, ctx.get()};
+  return stream->handle();
 }
 
 void Runtime::RetireStream(const std::shared_ptr<Stream>& stream,
@@ -508,7 +510,7 @@ absl::Status Runtime::DestroyStream(void* handle, bool force) {
     if (it == streams_.end()) {
       return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live stream");
     }
-    if (it->second.context->default_stream_.get() == handle) {
+    if (it->second.context->default_stream_->handle() == handle) {
       return Error(ACL_ERROR_RT_PARAM_INVALID,
                    "a context's default stream cannot be destroyed");
     }

@@ -50,11 +50,13 @@ class Context {
   int32_t device_id() const { return device_id_; }
   bool primary() const { return primary_; }
   bool alive() const { return alive_.load(std::memory_order_acquire); }
+  void* handle() const { return handle_.value(); }  // the aclrtContext
 
  private:
   friend class Runtime;
   const int32_t device_id_;
   const bool primary_;
+  const ObjectHandle handle_;
   std::atomic<bool> alive_{true};
   std::shared_ptr<Stream> default_stream_;  // set once at creation
 };

@@ -26,6 +26,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "device/base/mutex.h"
+#include "runtime/base/handle.h"
 
 namespace ascend::rt {
 
@@ -60,6 +61,8 @@ class Stream {
   uint32_t id() const { return id_; }
   uint32_t flags() const { return flags_; }
   uint32_t priority() const { return priority_; }
+  // The aclrtStream callers hold (see ObjectHandle).
+  void* handle() const { return handle_.value(); }
 
   void Enqueue(Task task);
   // Waits until every task enqueued before the call has finished, or
@@ -103,6 +106,7 @@ class Stream {
   const uint32_t id_;
   const uint32_t flags_;
   const uint32_t priority_;
+  const ObjectHandle handle_;
 
   mutable ascend::Mutex mu_;
   std::deque<Task> queue_ ABSL_GUARDED_BY(mu_);

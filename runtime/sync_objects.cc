@@ -46,8 +46,8 @@ absl::StatusOr<void*> Runtime::CreateEvent(uint32_t flags) {
   ASCEND_ASSIGN_OR_RETURN(
       uint32_t id, AllocateIdLocked(device_id, device::ResourceKind::kEvent));
   auto event = std::make_shared<Event>(device_id, id, flags);
-  events_[event.get()] = event;
-  return event.get();
+  events_[event->handle()] = event;
+  return event->handle();
 }
 
 absl::Status Runtime::DestroyEvent(void* handle) {
@@ -154,8 +154,8 @@ absl::StatusOr<void*> Runtime::CreateNotify(uint64_t flags) {
   ASCEND_ASSIGN_OR_RETURN(
       uint32_t id, AllocateIdLocked(device_id, device::ResourceKind::kNotify));
   auto notify = std::make_shared<Notify>(device_id, id);
-  notifies_[notify.get()] = notify;
-  return notify.get();
+  notifies_[notify->handle()] = notify;
+  return notify->handle();
 }
 
 absl::Status Runtime::DestroyNotify(void* handle) {
@@ -238,7 +238,7 @@ absl::Status Runtime::LaunchCallback(aclrtCallback fn, void* user_data,
                  absl::StrCat("unknown callback block type ", block));
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  ASCEND_ASSIGN_OR_RETURN(uint64_t thread, reports_.Subscriber(s.get()));
+  ASCEND_ASSIGN_OR_RETURN(uint64_t thread, reports_.Subscriber(s->handle()));
   Stream* raw = s.get();
   s->Enqueue(Task{[this, fn, user_data, block, thread, raw]() -> absl::Status {
                     auto item = reports_.Post(thread, fn, user_data);
@@ -257,12 +257,12 @@ absl::Status Runtime::LaunchCallback(aclrtCallback fn, void* user_data,
 
 absl::Status Runtime::SubscribeReport(uint64_t thread_id, void* stream) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  return reports_.Subscribe(thread_id, s.get());
+  return reports_.Subscribe(thread_id, s->handle());
 }
 
 absl::Status Runtime::UnsubscribeReport(uint64_t thread_id, void* stream) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  return reports_.Unsubscribe(thread_id, s.get());
+  return reports_.Unsubscribe(thread_id, s->handle());
 }
 
 absl::Status Runtime::ProcessReport(int32_t timeout_ms) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -159,8 +160,21 @@ TEST_F(DeviceApiTest, SetDeviceWaitsForAResetStillClosingTheDevice) {
   ASSERT_ACL_OK(aclrtSetDevice(3));
   aclrtStream stream = nullptr;
   ASSERT_ACL_OK(aclrtCreateStream(&stream));
-  HostGate gate;
-  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream, &HostGate::Wait, &gate));
+  struct StartedGate {
+    std::atomic<bool> started{false};
+    HostGate gate;
+  } held;
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(
+      stream,
+      [](void* raw) {
+        auto* h = static_cast<StartedGate*>(raw);
+        h->started = true;
+        HostGate::Wait(&h->gate);
+      },
+      &held));
+  // Running (a reset cancels a task that has not started).
+  while (!held.started) std::this_thread::yield();
+  HostGate& gate = held.gate;
   std::atomic<bool> reset_done{false};
   std::atomic<bool> set_done{false};
   std::atomic<int> set_result{-1};
@@ -664,4 +678,56 @@ TEST_F(DeviceApiTest, DestroyContextLeavesAStreamFailureToTheDeviceSync) {
   ASSERT_ACL_OK(aclrtSetDevice(0));  // the primary context again
   EXPECT_NE(aclrtSynchronizeDevice(), ACL_SUCCESS);
   EXPECT_ACL_OK(aclrtSynchronizeDevice());
+}
+
+// Handles are not object addresses (which the allocator hands out again after
+// a destroy): a stale handle never names a new object, so a double destroy
+// gets 107000 instead of destroying someone else's object.
+TEST_F(DeviceApiTest, AStaleHandleNeverNamesANewObject) {
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  std::set<void*> seen;
+  for (int i = 0; i < 20; ++i) {
+    aclrtStream stream = nullptr;
+    ASSERT_ACL_OK(aclrtCreateStream(&stream));
+    ASSERT_ACL_OK(aclrtDestroyStream(stream));
+    aclrtStream next_stream = nullptr;
+    ASSERT_ACL_OK(aclrtCreateStream(&next_stream));
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtDestroyStream(stream));
+    EXPECT_ACL_OK(aclrtSynchronizeStream(next_stream));
+    EXPECT_ACL_OK(aclrtDestroyStream(next_stream));
+
+    aclrtEvent event = nullptr;
+    ASSERT_ACL_OK(aclrtCreateEvent(&event));
+    ASSERT_ACL_OK(aclrtDestroyEvent(event));
+    aclrtEvent next_event = nullptr;
+    ASSERT_ACL_OK(aclrtCreateEvent(&next_event));
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtDestroyEvent(event));
+    EXPECT_ACL_OK(aclrtRecordEvent(next_event, nullptr));
+    EXPECT_ACL_OK(aclrtDestroyEvent(next_event));
+
+    aclrtNotify notify = nullptr;
+    ASSERT_ACL_OK(aclrtCreateNotify(&notify, 0));
+    ASSERT_ACL_OK(aclrtDestroyNotify(notify));
+    aclrtNotify next_notify = nullptr;
+    ASSERT_ACL_OK(aclrtCreateNotify(&next_notify, 0));
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtDestroyNotify(notify));
+    EXPECT_ACL_OK(aclrtDestroyNotify(next_notify));
+
+    aclrtContext context = nullptr;
+    ASSERT_ACL_OK(aclrtCreateContext(&context, 0));
+    ASSERT_ACL_OK(aclrtDestroyContext(context));
+    aclrtContext next_context = nullptr;
+    ASSERT_ACL_OK(aclrtCreateContext(&next_context, 0));
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtDestroyContext(context));
+    EXPECT_ACL_OK(aclrtDestroyContext(next_context));
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+
+    for (void* handle :
+         {static_cast<void*>(stream), next_stream, static_cast<void*>(event),
+          next_event, static_cast<void*>(notify), next_notify,
+          static_cast<void*>(context), next_context}) {
+      EXPECT_TRUE(seen.insert(handle).second)
+          << "handle " << handle << " was given out twice";
+    }
+  }
 }
