@@ -158,6 +158,14 @@ class Backend {
   // Opens device `id` in [0, DeviceCount()).
   virtual absl::StatusOr<std::unique_ptr<Device>> Open(int32_t id) = 0;
 
+  // The device whose device address space holds `addr`, whether or not the
+  // address is in a live allocation and whether or not the device is open
+  // now (a freed pointer, or one of a closed device, still names its device).
+  // nullopt when no device's address space holds `addr` or when the backend
+  // cannot tell (its driver does not publish the ranges); the caller must then
+  // treat the address as host memory. Never blocks.
+  virtual std::optional<int32_t> DeviceOwningAddress(DeviceAddr addr) const = 0;
+
   // Whether `device` can read and write `peer`'s memory directly.
   virtual bool CanAccessPeer(int32_t device, int32_t peer) const = 0;
   // Copies between two open devices of this backend.

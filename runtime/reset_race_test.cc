@@ -177,6 +177,10 @@ class FakeBackend final : public device::Backend {
     }
     return std::unique_ptr<device::Device>(new FakeDevice(hold_, &live_));
   }
+  std::optional<int32_t> DeviceOwningAddress(
+      device::DeviceAddr) const override {
+    return std::nullopt;
+  }
   bool CanAccessPeer(int32_t, int32_t) const override { return false; }
   absl::Status CopyPeer(device::Device&, device::DeviceAddr, device::Device&,
                         device::DeviceAddr, uint64_t) override {

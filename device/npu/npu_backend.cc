@@ -74,6 +74,17 @@ class NpuBackend final : public Backend {
     return std::unique_ptr<Device>(new NpuDevice(context_, slot));
   }
 
+  // Unknown, always: the driver subset publishes no device VA range
+  // (ascend_hal_subset.md §6, "The driver's real device VA range is not
+  // published") and its pointer-attribute query (drvMemGetAttribute) is
+  // outside the subset, so an address outside the live allocations cannot be
+  // told from host memory. Guessing from the VAs seen so far could call a
+  // host pointer device memory; the runtime then treats such an address as
+  // host memory, as CANN's drvMemcpy classification does.
+  std::optional<int32_t> DeviceOwningAddress(DeviceAddr) const override {
+    return std::nullopt;
+  }
+
   bool CanAccessPeer(int32_t device, int32_t peer) const override {
     // drvMemcpy copies between devices of the process; P2P enablement calls
     // are outside the driver subset.

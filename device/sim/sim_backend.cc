@@ -104,6 +104,21 @@ class SimBackend final : public Backend {
         slot, config_.device_memory_bytes, config_.max_ids_per_kind));
   }
 
+  std::optional<int32_t> DeviceOwningAddress(DeviceAddr addr) const override {
+    // Windows are reserved at a device's first Open and kept, at the same
+    // addresses, for the slot's lifetime; a device never opened has none
+    // (and so no pointers).
+    for (const std::shared_ptr<DeviceSlot>& slot : slots_) {
+      const internal::DeviceMemory* memory =
+          slot->published_memory.load(std::memory_order_acquire);
+      if (memory != nullptr && addr >= memory->base() &&
+          addr - memory->base() < memory->size()) {
+        return slot->id;
+      }
+    }
+    return std::nullopt;
+  }
+
   bool CanAccessPeer(int32_t device, int32_t peer) const override {
     return CheckId(device).ok() && CheckId(peer).ok() && device != peer;
   }

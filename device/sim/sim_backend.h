@@ -50,6 +50,10 @@
 // no driver-side image; the runtime saves device memory itself.
 // CanAccessPeer is true for any two distinct valid devices; CopyPeer needs
 // two devices opened from the same backend.
+//
+// DeviceOwningAddress knows every device's window: it names the device for
+// any address inside it (allocated or not, device open or closed) from the
+// device's first Open until the backend is gone. Lock-free.
 #ifndef ASCENDCL_DEVICE_SIM_SIM_BACKEND_H_
 #define ASCENDCL_DEVICE_SIM_SIM_BACKEND_H_
 

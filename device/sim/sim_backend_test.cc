@@ -189,6 +189,33 @@ TEST(SimBackendTest, DeviceAddressesAreHostAddressesApartFromTheHeap) {
                    .has_value());
 }
 
+TEST(SimBackendTest, DeviceOwningAddressKnowsEveryOpenedWindow) {
+  const std::unique_ptr<Backend> backend = MakeBackend(SmallConfig());
+  const std::unique_ptr<Backend> other_backend = MakeBackend(SmallConfig());
+  DeviceAddr first = 0;
+  DeviceAddr second = 0;
+  {
+    ASSERT_OK_AND_ASSIGN(const std::unique_ptr<Device> device,
+                         backend->Open(0));
+    ASSERT_OK_AND_ASSIGN(first, device->Allocate(512, 32));
+    EXPECT_EQ(backend->DeviceOwningAddress(first), 0);
+    // Anywhere in the window, allocated or not.
+    EXPECT_EQ(backend->DeviceOwningAddress(first + 32 * kMiB), 0);
+    ASSERT_OK(device->Free(first));
+    EXPECT_EQ(backend->DeviceOwningAddress(first), 0);
+  }
+  EXPECT_EQ(backend->DeviceOwningAddress(first), 0) << "after close";
+  {
+    ASSERT_OK_AND_ASSIGN(const std::unique_ptr<Device> device,
+                         other_backend->Open(1));
+    ASSERT_OK_AND_ASSIGN(second, device->Allocate(512, 32));
+  }
+  // Each backend knows its own windows only.
+  EXPECT_EQ(other_backend->DeviceOwningAddress(second), 1);
+  EXPECT_EQ(backend->DeviceOwningAddress(second), std::nullopt);
+  EXPECT_EQ(other_backend->DeviceOwningAddress(first), std::nullopt);
+}
+
 TEST(SimBackendTest, SizesRoundTo512BytesAndBestFitPacksThem) {
   const std::unique_ptr<Backend> backend = MakeBackend(SmallConfig());
   ASSERT_OK_AND_ASSIGN(const std::unique_ptr<Device> device, backend->Open(0));

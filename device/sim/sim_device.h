@@ -35,7 +35,8 @@ struct DeviceSlot {
   bool open ABSL_GUARDED_BY(mu) = false;
   // Reserved at the first Open, then kept for the slot's lifetime.
   std::unique_ptr<internal::DeviceMemory> memory ABSL_GUARDED_BY(mu);
-  // `memory`, published for lock-free readers (fault injection).
+  // `memory`, published for lock-free readers (fault injection,
+  // DeviceOwningAddress).
   std::atomic<internal::DeviceMemory*> published_memory{nullptr};
 
   // One-shot copy faults (see sim_backend.h).

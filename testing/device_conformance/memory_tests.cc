@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -175,6 +176,45 @@ TEST_P(MemoryConformanceTest, HostPointerIsNullOrAliasesDeviceMemory) {
   }
   ASSERT_OK(device().Free(addr));
   EXPECT_EQ(device().HostPointer(addr), nullptr);
+}
+
+TEST_P(MemoryConformanceTest, DeviceOwningAddressNeverClaimsHostMemory) {
+  int on_stack = 0;
+  const auto on_heap = std::make_unique<char[]>(4096);
+  EXPECT_EQ(backend().DeviceOwningAddress(0), std::nullopt);
+  EXPECT_EQ(
+      backend().DeviceOwningAddress(reinterpret_cast<DeviceAddr>(&on_stack)),
+      std::nullopt);
+  EXPECT_EQ(backend().DeviceOwningAddress(
+                reinterpret_cast<DeviceAddr>(on_heap.get())),
+            std::nullopt);
+  EXPECT_EQ(backend().DeviceOwningAddress(~DeviceAddr{0}), std::nullopt);
+}
+
+TEST_P(MemoryConformanceTest, DeviceOwningAddressOutlivesFreeAndClose) {
+  ASSERT_OK_AND_ASSIGN(const DeviceAddr addr, device().Allocate(4096, 32));
+  const std::optional<int32_t> owner = backend().DeviceOwningAddress(addr);
+  if (!owner.has_value()) {
+    ASSERT_OK(device().Free(addr));
+    GTEST_SKIP() << "the backend cannot tell device addresses (nullopt for a "
+                    "live allocation)";
+  }
+  EXPECT_EQ(*owner, device().id());
+  EXPECT_EQ(backend().DeviceOwningAddress(addr + 4095), device().id());
+  ASSERT_OK(device().Free(addr));
+  EXPECT_EQ(backend().DeviceOwningAddress(addr), device().id())
+      << "a freed address still lies in its device's address space";
+
+  if (backend().DeviceCount() < 2) return;
+  DeviceAddr on_other = 0;
+  {
+    ASSERT_OK_AND_ASSIGN(std::unique_ptr<Device> other, backend().Open(1));
+    ASSERT_OK_AND_ASSIGN(on_other, other->Allocate(4096, 32));
+    EXPECT_EQ(backend().DeviceOwningAddress(on_other), 1);
+  }  // closed, with its allocation
+  EXPECT_EQ(backend().DeviceOwningAddress(on_other), 1)
+      << "an address of a closed device still names it";
+  EXPECT_EQ(backend().DeviceOwningAddress(addr), device().id());
 }
 
 }  // namespace

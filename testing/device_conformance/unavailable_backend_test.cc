@@ -28,6 +28,9 @@ class NoDeviceBackend final : public Backend {
   absl::StatusOr<std::unique_ptr<Device>> Open(int32_t id) override {
     return absl::OutOfRangeError("no devices");
   }
+  std::optional<int32_t> DeviceOwningAddress(DeviceAddr) const override {
+    return std::nullopt;
+  }
   bool CanAccessPeer(int32_t, int32_t) const override { return false; }
   absl::Status CopyPeer(Device&, DeviceAddr, Device&, DeviceAddr,
                         uint64_t) override {
