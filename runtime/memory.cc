@@ -2,9 +2,11 @@
 // 64-bit value waits/writes.
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
@@ -17,6 +19,13 @@ constexpr uint64_t kDeviceAlignment = 512;
 constexpr size_t kHostAlignment = 64;
 
 uint64_t Addr(const void* p) { return reinterpret_cast<uint64_t>(p); }
+
+// Whether [p, p + count) lies inside `allocation` (which holds p), without
+// overflowing for huge counts.
+bool FitsIn(const device::Allocation& allocation, uint64_t p, uint64_t count) {
+  return p >= allocation.addr && count <= allocation.size &&
+         p - allocation.addr <= allocation.size - count;
+}
 
 bool ValueSatisfies(uint64_t current, uint64_t value, uint32_t flag) {
   switch (flag) {
@@ -59,10 +68,31 @@ Runtime::Location Runtime::Locate(const void* ptr) const {
   }
   for (auto& device : open) {
     if (auto allocation = device->FindAllocation(Addr(ptr))) {
-      return Location{device, *allocation};
+      return Location{device, *allocation, std::nullopt};
     }
   }
-  return Location{};
+  // Not in a live allocation: a pointer inside a device's address space was
+  // freed, or belongs to a device that was reset. Treating it as host memory
+  // would write through it (a crash, or a write into a freed block that the
+  // next allocation hands out dirty).
+  Location host;
+  if (backend_) host.stale_device = backend_->DeviceOwningAddress(Addr(ptr));
+  return host;
+}
+
+absl::Status Runtime::RejectStale(const Location& where, const void* ptr,
+                                  absl::string_view what) {
+  if (!where.stale_device) return absl::OkStatus();
+  return Error(ACL_ERROR_RT_PARAM_INVALID,
+               absl::StrCat(what, " 0x", absl::Hex(Addr(ptr)), " is in device ",
+                            *where.stale_device,
+                            "'s address space but not in a live allocation "
+                            "(freed, or its device was reset)"));
+}
+
+bool Runtime::PeerAccessEnabled(int32_t a, int32_t b) const {
+  ascend::MutexLock lock(&mu_);
+  return devices_[a].peers.contains(b) || devices_[b].peers.contains(a);
 }
 
 void Runtime::MemoryWritten() {
@@ -92,6 +122,7 @@ absl::StatusOr<void*> Runtime::Malloc(size_t size,
 
 absl::Status Runtime::Free(void* dev_ptr) {
   Location where = Locate(dev_ptr);
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, dev_ptr, "aclrtFree of"));
   if (!where.device || where.allocation.addr != Addr(dev_ptr)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "not the address of a live device allocation");
@@ -158,6 +189,8 @@ absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareCopy(
   }
   Location to = Locate(dst);
   Location from = Locate(src);
+  ASCEND_RETURN_IF_ERROR(RejectStale(to, dst, "copy destination"));
+  ASCEND_RETURN_IF_ERROR(RejectStale(from, src, "copy source"));
   aclrtMemcpyKind actual =
       to.device
           ? (from.device ? ACL_MEMCPY_DEVICE_TO_DEVICE
@@ -175,10 +208,42 @@ absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareCopy(
                  absl::StrCat("memcpy kind is ", KindName(wanted),
                               " but the pointers make it ", KindName(actual)));
   }
+  if (actual == ACL_MEMCPY_DEVICE_TO_DEVICE) {
+    const int32_t dst_id = to.device->id();
+    const int32_t src_id = from.device->id();
+    // The explicit device-to-device kinds must match the devices; like any
+    // other kind that does not match the pointers, that is 107000.
+    if (kind == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE && dst_id != src_id) {
+      return Error(ACL_ERROR_RT_PARAM_INVALID,
+                   absl::StrCat("memcpy kind is INNER_DEVICE_TO_DEVICE (within "
+                                "one device) but dst is on device ",
+                                dst_id, " and src on device ", src_id));
+    }
+    if (kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE && dst_id == src_id) {
+      return Error(ACL_ERROR_RT_PARAM_INVALID,
+                   absl::StrCat("memcpy kind is INTER_DEVICE_TO_DEVICE "
+                                "(between two devices) but dst and src are "
+                                "both on device ",
+                                dst_id));
+    }
+    // A copy between two devices needs peer access between them
+    // (aclrtDeviceEnablePeerAccess on either one, naming the other: the
+    // reference says it "allow[s] current device to access peerDeviceId",
+    // and CANN documents it as enabling memory copy *between* the two
+    // devices). The reference gives no code for the refusal; 207006
+    // (ACL_ERROR_RT_NO_PERMISSION, the driver's OPER_NOT_PERMITTED) is the
+    // closest documented one.
+    if (dst_id != src_id && !PeerAccessEnabled(dst_id, src_id)) {
+      return Error(
+          ACL_ERROR_RT_NO_PERMISSION,
+          absl::StrCat("copy between device ", src_id, " and device ", dst_id,
+                       " without peer access: call "
+                       "aclrtDeviceEnablePeerAccess first"));
+    }
+  }
   for (const Location* side : {&to, &from}) {
     const uint64_t p = Addr(side == &to ? dst : src);
-    if (side->device &&
-        p + count > side->allocation.addr + side->allocation.size) {
+    if (side->device && !FitsIn(side->allocation, p, count)) {
       return Error(ACL_ERROR_RT_PARAM_INVALID,
                    absl::StrCat("copy of ", count,
                                 " bytes runs past the end of "
@@ -258,6 +323,7 @@ absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareMemset(
                               " bytes exceeds the buffer size ", max_count));
   }
   Location where = Locate(ptr);
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, ptr, "memset of"));
   const uint8_t byte = static_cast<uint8_t>(value);
   if (!where.device) {
     // The reference accepts host pointers here too.
@@ -266,7 +332,7 @@ absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareMemset(
       return absl::OkStatus();
     });
   }
-  if (Addr(ptr) + count > where.allocation.addr + where.allocation.size) {
+  if (!FitsIn(where.allocation, Addr(ptr), count)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "memset runs past the end of the device allocation");
   }
@@ -342,8 +408,8 @@ absl::Status Runtime::ValueWait(void* dev_addr, uint64_t value, uint32_t flag,
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
   Location where = Locate(dev_addr);
-  if (!where.device || Addr(dev_addr) + sizeof(uint64_t) >
-                           where.allocation.addr + where.allocation.size) {
+  if (!where.device ||
+      !FitsIn(where.allocation, Addr(dev_addr), sizeof(uint64_t))) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "value-wait address is not in device memory");
   }
@@ -366,8 +432,8 @@ absl::Status Runtime::ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
   Location where = Locate(dev_addr);
-  if (!where.device || Addr(dev_addr) + sizeof(uint64_t) >
-                           where.allocation.addr + where.allocation.size) {
+  if (!where.device ||
+      !FitsIn(where.allocation, Addr(dev_addr), sizeof(uint64_t))) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "value-write address is not in device memory");
   }

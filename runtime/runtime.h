@@ -30,6 +30,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "acl/acl_rt.h"
@@ -205,8 +206,15 @@ class Runtime {
   };
   // Where a pointer lives.
   struct Location {
-    std::shared_ptr<device::Device> device;  // null: host memory
+    // The open device whose live allocation holds the pointer; null when
+    // none does.
+    std::shared_ptr<device::Device> device;
     device::Allocation allocation;
+    // With `device` null: the device whose address space holds the pointer
+    // though no live allocation does (freed, or its device was reset), per
+    // the backend. Such a pointer is neither device nor host memory. Null
+    // too: host memory.
+    std::optional<int32_t> stale_device;
   };
 
   absl::Status ValidDeviceId(int32_t device_id) const;
@@ -283,6 +291,13 @@ class Runtime {
   void ReleaseId(int32_t device_id, device::ResourceKind kind, uint32_t id)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   Location Locate(const void* ptr) const;
+  // ACL_ERROR_RT_PARAM_INVALID naming `what` when `where` is a stale device
+  // pointer (see Location), else OK.
+  static absl::Status RejectStale(const Location& where, const void* ptr,
+                                  absl::string_view what);
+  // Whether peer access is enabled between two distinct devices, in either
+  // direction.
+  bool PeerAccessEnabled(int32_t a, int32_t b) const;
   // Validates a copy and returns a function performing it.
   absl::StatusOr<std::function<absl::Status()>> PrepareCopy(
       void* dst, size_t dest_max, const void* src, size_t count,

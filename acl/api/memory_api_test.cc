@@ -378,6 +378,171 @@ TEST_F(MemoryApiTest, MemsetAsync) {
   ASSERT_ACL_OK(aclrtFree(device));
 }
 
+// --- Freed and reset-device pointers
+// ------------------------------------------
+
+// A freed block that shares its 2 MiB chunk with a live allocation stays
+// mapped: a fill or copy through it used to succeed and leave the next
+// allocation there dirty (CONTRACT 26: fresh allocations are zero-filled).
+TEST_F(MemoryApiTest, FreedPointerIsRejectedAndNextMallocStaysZeroFilled) {
+  void* keep = Malloc(512);
+  uint8_t* freed = static_cast<uint8_t*>(Malloc(512));
+  ASSERT_ACL_OK(aclrtFree(freed));
+  const std::vector<uint8_t> src(512, 0xAB);
+  std::vector<uint8_t> host(512, 0xCD);
+  aclrtStream stream = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&stream));
+  // The same code aclrtFree gives the same pointer.
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtFree(freed));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtMemset(freed, 512, 0xAB, 512));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtMemsetAsync(freed + 8, 504, 0xAB, 504, stream));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpy(freed, 512, src.data(), 512, ACL_MEMCPY_DEFAULT));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtMemcpyAsync(freed, 512, src.data(), 512,
+                                    ACL_MEMCPY_DEFAULT, stream));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpy(freed, 512, src.data(), 512, ACL_MEMCPY_HOST_TO_HOST));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpy(host.data(), 512, freed, 512, ACL_MEMCPY_DEFAULT));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpy(keep, 512, freed, 512, ACL_MEMCPY_DEVICE_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+  ASSERT_ACL_OK(aclrtDestroyStream(stream));
+  EXPECT_EQ(host, std::vector<uint8_t>(512, 0xCD));
+  void* again = Malloc(512);
+  EXPECT_EQ(Read(again, 512), std::vector<uint8_t>(512, 0));
+  EXPECT_EQ(Read(keep, 512), std::vector<uint8_t>(512, 0));
+  ASSERT_ACL_OK(aclrtFree(again));
+  ASSERT_ACL_OK(aclrtFree(keep));
+}
+
+// A large freed block's pages are unmapped: writing through it crashed.
+TEST_F(MemoryApiTest, FillThroughAnUnmappedFreedPointerIsRejected) {
+  uint8_t* freed = static_cast<uint8_t*>(Malloc(4 << 20));
+  ASSERT_ACL_OK(aclrtFree(freed));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtMemset(freed + 4096, 4096, 1, 4096));
+  std::vector<uint8_t> host(4096, 0xCD);
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtMemcpy(host.data(), host.size(), freed, host.size(),
+                               ACL_MEMCPY_DEFAULT));
+  EXPECT_EQ(host, std::vector<uint8_t>(4096, 0xCD));
+}
+
+TEST_F(MemoryApiTest, PointerOfAResetDeviceIsRejected) {
+  ASSERT_ACL_OK(aclrtSetDevice(1));
+  void* on1 = Malloc(4096);
+  ASSERT_ACL_OK(aclrtResetDevice(1));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  std::vector<uint8_t> host(4096, 0xCD);
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtMemcpy(host.data(), host.size(), on1, host.size(),
+                               ACL_MEMCPY_DEFAULT));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtMemcpy(on1, host.size(), host.data(), host.size(),
+                               ACL_MEMCPY_DEFAULT));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtMemset(on1, host.size(), 1, host.size()));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtFree(on1));
+  EXPECT_EQ(host, std::vector<uint8_t>(4096, 0xCD));
+}
+
+// p + count used to wrap for a huge count, so the call queued a copy that
+// only failed at synchronize.
+TEST_F(MemoryApiTest, HugeCountsAreRejectedByTheCallNotTheTask) {
+  uint8_t* device = static_cast<uint8_t*>(Malloc(kBytes));
+  const std::vector<uint8_t> src = Pattern(kBytes, 9);
+  std::vector<uint8_t> host(kBytes, 0xCD);
+  aclrtStream stream = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&stream));
+  const size_t huge = SIZE_MAX - 8;  // device + 16 + huge wraps below the end
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtMemcpyAsync(device + 16, SIZE_MAX, src.data(), huge,
+                                    ACL_MEMCPY_HOST_TO_DEVICE, stream));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtMemcpyAsync(host.data(), SIZE_MAX, device + 16, huge,
+                                    ACL_MEMCPY_DEVICE_TO_HOST, stream));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtMemsetAsync(device + 16, SIZE_MAX, 1, huge, stream));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtMemcpy(device + 16, SIZE_MAX, src.data(), huge,
+                               ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(stream));
+  ASSERT_ACL_OK(aclrtDestroyStream(stream));
+  EXPECT_EQ(host, std::vector<uint8_t>(kBytes, 0xCD));
+  EXPECT_EQ(Read(device, kBytes), std::vector<uint8_t>(kBytes, 0));
+  ASSERT_ACL_OK(aclrtFree(device));
+}
+
+// --- Copies between devices --------------------------------------------------
+
+TEST_F(MemoryApiTest, CopyBetweenDevicesNeedsPeerAccess) {
+  const std::vector<uint8_t> pattern = Pattern(kBytes, 21);
+  void* on0 = Malloc(kBytes);
+  void* other0 = Malloc(kBytes);
+  ASSERT_ACL_OK(aclrtSetDevice(1));
+  void* on1 = Malloc(kBytes);
+  ASSERT_ACL_OK(aclrtMemcpy(on1, kBytes, pattern.data(), kBytes,
+                            ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  aclrtStream stream = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&stream));
+
+  // No peer access yet, then enabled and disabled again: refused.
+  for (int round = 0; round < 2; ++round) {
+    for (aclrtMemcpyKind kind :
+         {ACL_MEMCPY_DEVICE_TO_DEVICE, ACL_MEMCPY_DEFAULT,
+          ACL_MEMCPY_INTER_DEVICE_TO_DEVICE}) {
+      EXPECT_ACL_ERROR(ACL_ERROR_RT_NO_PERMISSION,
+                       aclrtMemcpy(on0, kBytes, on1, kBytes, kind))
+          << "kind " << kind << ", round " << round;
+      EXPECT_ACL_ERROR(ACL_ERROR_RT_NO_PERMISSION,
+                       aclrtMemcpyAsync(on1, kBytes, on0, kBytes, kind, stream))
+          << "kind " << kind << ", round " << round;
+    }
+    ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(1, 0));
+    ASSERT_ACL_OK(aclrtDeviceDisablePeerAccess(1));
+  }
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+  EXPECT_EQ(Read(on0, kBytes), std::vector<uint8_t>(kBytes, 0));
+
+  // Enabled on either device, naming the other: copies go both ways.
+  ASSERT_ACL_OK(aclrtSetDevice(1));
+  ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(0, 0));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  ASSERT_ACL_OK(
+      aclrtMemcpy(on0, kBytes, on1, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE));
+  EXPECT_EQ(Read(on0, kBytes), pattern);
+  ASSERT_ACL_OK(aclrtMemset(on0, kBytes, 0x5A, kBytes));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(on1, kBytes, on0, kBytes,
+                                 ACL_MEMCPY_INTER_DEVICE_TO_DEVICE, stream));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+  EXPECT_EQ(Read(on1, kBytes), std::vector<uint8_t>(kBytes, 0x5A));
+
+  // The explicit kinds must match the devices, peer access or not.
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpy(on0, kBytes, on1, kBytes, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtMemcpy(other0, kBytes, on0, kBytes,
+                               ACL_MEMCPY_INTER_DEVICE_TO_DEVICE));
+  EXPECT_EQ(Read(other0, kBytes), std::vector<uint8_t>(kBytes, 0));
+  ASSERT_ACL_OK(aclrtMemcpy(other0, kBytes, on0, kBytes,
+                            ACL_MEMCPY_INNER_DEVICE_TO_DEVICE));
+
+  ASSERT_ACL_OK(aclrtDestroyStream(stream));
+  ASSERT_ACL_OK(aclrtFree(on0));
+  ASSERT_ACL_OK(aclrtFree(other0));
+  ASSERT_ACL_OK(aclrtFree(on1));
+}
+
 // --- Stream order: copy -> host function -> fill -> copy back ---------------
 
 struct DoubleArgs {

@@ -909,6 +909,16 @@ TEST(SnapshotStressTest, WorkersAndSnapshotCyclesKeepEveryByte) {
     ASSERT_EQ(aclrtGetMemInfo(ACL_HBM_MEM, &free_at_start[d], &total),
               ACL_SUCCESS);
   }
+  // Workers copy between devices (CopySyncPeer): that needs peer access.
+  // The devices stay open, so it stays enabled.
+  for (int d = 0; d < kDevices; ++d) {
+    ASSERT_EQ(aclrtSetCurrentContext(contexts[d]), ACL_SUCCESS);
+    for (int peer = 0; peer < kDevices; ++peer) {
+      if (peer != d) {
+        ASSERT_EQ(aclrtDeviceEnablePeerAccess(peer, 0), ACL_SUCCESS);
+      }
+    }
+  }
   for (int stage = 0; stage < 6; ++stage) {
     ASSERT_EQ(
         aclrtSnapShotCallbackRegister(static_cast<aclrtSnapShotStage>(stage),

@@ -394,10 +394,17 @@ ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free,
                                              size_t *total);
 
 /* Synchronous copy. kind must match where dst and src live
- * (ACL_MEMCPY_DEFAULT infers it). Waits for nothing queued on streams: order
- * it with aclrtSynchronizeStream. count 0 succeeds at once. Errors: 100000
- * (NULL, count > destMax, unknown kind), 107000 (kind does not match where
- * dst and src live, or a range runs past its allocation). */
+ * (ACL_MEMCPY_DEFAULT infers it; INNER_DEVICE_TO_DEVICE needs both on one
+ * device, INTER_DEVICE_TO_DEVICE on two). A copy between two devices needs
+ * peer access between them: aclrtDeviceEnablePeerAccess on either device
+ * naming the other. Waits for nothing queued on streams: order it with
+ * aclrtSynchronizeStream. count 0 succeeds at once. Errors: 100000 (NULL,
+ * count > destMax, unknown kind), 107000 (kind does not match where dst and
+ * src live, a range runs past its allocation, or a pointer is in device
+ * memory but not in a live allocation: freed, or its device was reset),
+ * 207006 ACL_ERROR_RT_NO_PERMISSION (two devices without peer access; the
+ * reference gives no code for this, 207006 is the closest documented one).
+ * aclrtMemcpyAsync checks the same when called, with the same codes. */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax,
                                          const void *src, size_t count,
                                          aclrtMemcpyKind kind);
@@ -405,7 +412,10 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax,
                                               const void *src, size_t count,
                                               aclrtMemcpyKind kind,
                                               aclrtStream stream);
-/* Synchronous byte fill of device (or host) memory. */
+/* Synchronous byte fill of device (or host) memory. Errors: 100000 (NULL,
+ * count > maxCount), 107000 (the range runs past its allocation, or devPtr
+ * is in device memory but not in a live allocation: freed, or its device
+ * was reset). */
 ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount,
                                          int32_t value, size_t count);
 ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount,
