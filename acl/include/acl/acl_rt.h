@@ -449,7 +449,9 @@ ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId,
 ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId,
                                                     aclrtStream stream);
 /* Runs one pending callback of the streams the calling thread subscribed to,
- * waiting at most timeout ms (-1 forever) for it.
+ * waiting at most timeout ms (-1 forever) for it. While the process is
+ * snapshot-locked it blocks on entry, and a callback waits for the unlock
+ * before it runs; the wait for a callback does not hold up a lock.
  * Errors: ACL_ERROR_RT_THREAD_SUBSCRIBE (107012) when the thread subscribed
  * to nothing, ACL_ERROR_RT_REPORT_TIMEOUT (507012) on timeout. */
 ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
@@ -492,7 +494,10 @@ aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs *args);
  * with the backup intact), 507912. */
 ACL_FUNC_VISIBILITY aclError
 aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs *args);
-/* Errors: 107000 (bad stage or NULL), 507913 (already registered). */
+/* A stage callback may call other ACL functions: resource-modifying ones do
+ * not block in it (the lock holder is waiting for the callback); snapshot
+ * functions return their failure code.
+ * Errors: 107000 (bad stage or NULL), 507913 (already registered). */
 ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackRegister(
     aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void *args);
 /* Errors: 107000 (bad stage, NULL, or not registered). */
