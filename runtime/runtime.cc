@@ -358,9 +358,10 @@ absl::StatusOr<void*> Runtime::CreateContext(int32_t device_id) {
     ascend::MutexLock lock(&mu_);
     ASCEND_RETURN_IF_ERROR(OpenDeviceLocked(device_id));
     DeviceEntry& entry = devices_[device_id];
+    // Out of stream ids: 207008, as for aclrtCreateStream.
     ASCEND_ASSIGN_OR_RETURN(
         uint32_t stream_id,
-        entry.device->AllocateId(device::ResourceKind::kStream));
+        AllocateIdLocked(device_id, device::ResourceKind::kStream));
     ctx = std::make_shared<Context>(device_id, /*primary=*/false);
     ctx->default_stream_ = std::make_shared<Stream>(device_id, stream_id, 0, 0);
     ++entry.refcount;
