@@ -227,6 +227,13 @@ absl::Status Runtime::ResetDevice(int32_t device_id, bool force) {
       return Error(ACL_ERROR_RT_INVALID_DEVICEID,
                    absl::StrCat("device ", device_id, " is not set"));
     }
+    const Stream* running = Stream::Current();
+    if (running != nullptr && running->device_id() == device_id &&
+        (force || entry.refcount <= 1)) {
+      return Error(ACL_ERROR_RT_NO_PERMISSION,
+                   absl::StrCat("a task running on a stream of device ",
+                                device_id, " cannot close its own device"));
+    }
     if (!force && --entry.refcount > 0) return absl::OkStatus();
     teardown = CloseDeviceLocked(device_id);
   }
@@ -278,6 +285,12 @@ absl::StatusOr<int32_t> Runtime::GetDevice() {
 // synchronize saw them come first, oldest first.
 absl::Status Runtime::SynchronizeDevice(absl::Time deadline) {
   ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
+  if (const Stream* running = Stream::Current();
+      running != nullptr && running->device_id() == device_id) {
+    return Error(ACL_ERROR_RT_NO_PERMISSION,
+                 "a task cannot wait for its own device's streams (it would "
+                 "wait for itself)");
+  }
   std::vector<std::shared_ptr<Stream>> streams;
   absl::Status first;
   {
@@ -390,6 +403,14 @@ absl::Status Runtime::DestroyContext(void* context) {
     if (ctx->primary()) {
       return Error(ACL_ERROR_RT_PARAM_INVALID,
                    "the default context is released by aclrtResetDevice");
+    }
+    if (const Stream* running = Stream::Current(); running != nullptr) {
+      for (const auto& [h, entry] : streams_) {
+        if (entry.stream.get() == running && entry.context == ctx.get()) {
+          return Error(ACL_ERROR_RT_NO_PERMISSION,
+                       "a task cannot destroy the context of its own stream");
+        }
+      }
     }
     ctx->alive_.store(false, std::memory_order_release);
     contexts_.erase(it);
@@ -515,6 +536,10 @@ absl::Status Runtime::DestroyStream(void* handle, bool force) {
       return Error(ACL_ERROR_RT_PARAM_INVALID,
                    "a context's default stream cannot be destroyed");
     }
+    if (it->second.stream.get() == Stream::Current()) {
+      return Error(ACL_ERROR_RT_NO_PERMISSION,
+                   "a task cannot destroy the stream it is running on");
+    }
     stream = it->second.stream;
     streams_.erase(it);
     reports_.ForgetStream(handle);
@@ -551,6 +576,10 @@ absl::StatusOr<std::shared_ptr<Stream>> Runtime::ResolveStream(void* handle) {
 absl::Status Runtime::SynchronizeStream(void* handle, absl::Time deadline) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream,
                           ResolveStream(handle));
+  if (stream.get() == Stream::Current()) {
+    return Error(ACL_ERROR_RT_NO_PERMISSION,
+                 "a task cannot wait for the stream it is running on");
+  }
   absl::Status status = stream->Synchronize(deadline);
   if (status.code() == absl::StatusCode::kDeadlineExceeded) {
     return Error(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, status.message());

@@ -6,6 +6,11 @@
 #include "device/base/status_macros.h"
 
 namespace ascend::rt {
+namespace {
+thread_local const Stream* tls_running_stream = nullptr;
+}  // namespace
+
+const Stream* Stream::Current() { return tls_running_stream; }
 
 Stream::Stream(int32_t device_id, uint32_t id, uint32_t flags,
                uint32_t priority)
@@ -26,7 +31,15 @@ void Stream::Shutdown() {
   }
   {
     ascend::MutexLock lock(&join_mu_);
-    if (executor_.joinable()) executor_.join();
+    if (executor_.joinable()) {
+      if (executor_.get_id() == std::this_thread::get_id()) {
+        // Only reachable by a task tearing its own stream down, which the
+        // runtime refuses; never join (or leave joinable) this thread.
+        executor_.detach();
+      } else {
+        executor_.join();
+      }
+    }
   }
   DiscardPending();
 }
@@ -70,7 +83,9 @@ void Stream::Run() {
     if (skip) {
       if (task.cancel) task.cancel();
     } else if (task.run) {
+      tls_running_stream = this;
       status = task.run();
+      tls_running_stream = nullptr;
     }
     ran = true;
   }

@@ -89,6 +89,11 @@ class Stream {
   // context still refers to one.)
   void Shutdown();
 
+  // The stream whose task (a host function, a callback) is running on the
+  // calling thread, or null. Such a task must not wait for its own stream
+  // or tear it down: the runtime refuses those calls instead of deadlocking.
+  static const Stream* Current();
+
  private:
   void Run();
   // Records a finished task's result.

@@ -132,6 +132,13 @@ absl::Status Coordinator::Backup() {
   if (InsideCallback()) {
     return ReentrantCall(ACL_ERROR_SNAPSHOT_BACKUP_FAILED, "snapshot Backup");
   }
+  if (rt::Stream::Current() != nullptr) {
+    // Backup drains every stream, this task's own included: it would wait
+    // for itself until the timeout.
+    return Error(ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
+                 "snapshot Backup called from a task running on a stream "
+                 "(a host function or callback); call it from a thread");
+  }
   ascend::MutexLock op(&op_mu_);
   if (state_.state() != ProcessState::kLocked) {
     return Error(ACL_ERROR_SNAPSHOT_BACKUP_FAILED,

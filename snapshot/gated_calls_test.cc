@@ -109,4 +109,33 @@ TEST_F(GatedCallsTest, AStageCallbacksGatedCallsProceed) {
                                                 &AllocateAndFree));
 }
 
+struct BackupFromATask {
+  std::atomic<bool> open{false};
+  aclError result = -1;
+  std::chrono::steady_clock::duration took{};
+};
+
+void WaitThenBackUp(void* raw) {
+  auto* task = static_cast<BackupFromATask*>(raw);
+  while (!task->open) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const auto start = std::chrono::steady_clock::now();
+  task->result = aclrtSnapShotProcessBackup(getpid(), nullptr);
+  task->took = std::chrono::steady_clock::now() - start;
+}
+
+// Backup drains every stream, the calling task's own included: from a host
+// function it fails at once instead of waiting for itself until the timeout.
+TEST_F(GatedCallsTest, BackupFromAHostFunctionFailsAtOnce) {
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  BackupFromATask task;
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(nullptr, &WaitThenBackUp, &task));
+  ASSERT_ACL_OK(aclrtSnapShotProcessLock(getpid(), nullptr));
+  task.open = true;
+  const aclError drained = aclrtSynchronizeStreamWithTimeout(nullptr, 30000);
+  EXPECT_ACL_OK(aclrtSnapShotProcessUnlock(getpid(), nullptr));
+  EXPECT_ACL_OK(drained);
+  EXPECT_EQ(task.result, ACL_ERROR_SNAPSHOT_BACKUP_FAILED);
+  EXPECT_LT(task.took, std::chrono::seconds(5));
+}
+
 }  // namespace

@@ -128,6 +128,45 @@ TEST_F(CallbackApiTest, HostFunctionsTransformDeviceMemoryInStreamOrder) {
 // --- Report subscription
 // -----------------------------------------------------------
 
+// A host function must not wait for its own stream or tear it down: those
+// calls would wait for themselves (or join their own thread). They are
+// refused with 207006 and change nothing.
+struct SelfCalls {
+  aclrtStream stream = nullptr;
+  aclrtContext context = nullptr;
+  aclError sync_stream = -1;
+  aclError destroy_stream = -1;
+  aclError sync_device = -1;
+  aclError reset_device = -1;
+};
+
+void CallsOnItsOwnStream(void* raw) {
+  auto* calls = static_cast<SelfCalls*>(raw);
+  calls->sync_stream = aclrtSynchronizeStream(calls->stream);
+  calls->destroy_stream = aclrtDestroyStream(calls->stream);
+  (void)aclrtSetCurrentContext(calls->context);
+  calls->sync_device = aclrtSynchronizeDevice();
+  calls->reset_device = aclrtResetDeviceForce(0);
+}
+
+TEST_F(CallbackApiTest, AHostFunctionCannotWaitForOrTearDownItsOwnStream) {
+  SelfCalls calls;
+  calls.stream = stream_;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&calls.context));
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream_, &CallsOnItsOwnStream, &calls));
+  ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream_, 10000));
+  EXPECT_EQ(calls.sync_stream, ACL_ERROR_RT_NO_PERMISSION);
+  EXPECT_EQ(calls.destroy_stream, ACL_ERROR_RT_NO_PERMISSION);
+  EXPECT_EQ(calls.sync_device, ACL_ERROR_RT_NO_PERMISSION);
+  EXPECT_EQ(calls.reset_device, ACL_ERROR_RT_NO_PERMISSION);
+  // Nothing changed: the stream and the device still work.
+  std::atomic<bool> ran{false};
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream_, SetFlag, &ran));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(stream_));
+  EXPECT_TRUE(ran.load());
+  EXPECT_ACL_OK(aclrtDestroyStream(stream_));
+}
+
 TEST_F(CallbackApiTest, SubscribeAndUnsubscribe) {
   const uint64_t me = ThisThreadId();
   int foreign = 0;
