@@ -187,6 +187,8 @@ Runtime::Teardown Runtime::CloseDeviceLocked(int32_t device_id) {
       ++it;
     }
   }
+  // Peer access toward this device ends with it (its own goes with entry).
+  for (DeviceEntry& other : devices_) other.peers.erase(device_id);
   teardown.device = std::move(entry.device);
   const int closing = entry.closing;
   entry = DeviceEntry{};

@@ -543,6 +543,33 @@ TEST_F(MemoryApiTest, CopyBetweenDevicesNeedsPeerAccess) {
   ASSERT_ACL_OK(aclrtFree(on1));
 }
 
+TEST_F(MemoryApiTest, PeerAccessEndsWithEitherDevicesReset) {
+  for (int32_t reset : {0, 1}) {
+    ASSERT_ACL_OK(aclrtSetDevice(1));
+    void* on1 = Malloc(kBytes);
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    void* on0 = Malloc(kBytes);
+    ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(1, 0));
+    ASSERT_ACL_OK(
+        aclrtMemcpy(on0, kBytes, on1, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE));
+    // Resetting either device ends the access between them.
+    ASSERT_ACL_OK(aclrtResetDeviceForce(reset));
+    ASSERT_ACL_OK(aclrtSetDevice(reset));
+    if (reset == 0) on0 = Malloc(kBytes);
+    if (reset == 1) {
+      on1 = Malloc(kBytes);
+      ASSERT_ACL_OK(aclrtSetDevice(0));
+    }
+    EXPECT_ACL_ERROR(
+        ACL_ERROR_RT_NO_PERMISSION,
+        aclrtMemcpy(on0, kBytes, on1, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE))
+        << "after resetting device " << reset;
+    ASSERT_ACL_OK(aclrtResetDeviceForce(0));
+    ASSERT_ACL_OK(aclrtResetDeviceForce(1));
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+  }
+}
+
 // --- Stream order: copy -> host function -> fill -> copy back ---------------
 
 struct DoubleArgs {
