@@ -322,6 +322,11 @@ absl::Status GlobalState::Lock() {
   if (word_ == &internal::g_process_state.value) RegisterExitHook();
   StoreStateLocked(ProcessState::kLocked);
   const uint64_t epoch = ++lock_epoch_;
+  locking_ = true;  // until this function returns (mu_ held at every return)
+  struct Done {
+    bool& flag;
+    ~Done() { flag = false; }
+  } done_locking{locking_};
   // After this, every thread either sees LOCKED at the gate (and, leaving a
   // call, notifies this wait) or has its in-flight mark visible to the scan.
   HeavyBarrier();
@@ -353,6 +358,11 @@ absl::Status GlobalState::Lock() {
                               busy, " API call(s) still in progress"));
   }
   return absl::OkStatus();
+}
+
+bool GlobalState::LockInProgress() {
+  ascend::MutexLock lock(&mu_);
+  return locking_;
 }
 
 absl::Status GlobalState::Unlock() {

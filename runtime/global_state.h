@@ -163,6 +163,9 @@ class GlobalState {
   // to resume. 507907 when RUNNING, or when they do not resume in time (the
   // state stays RUNNING).
   absl::Status Unlock();
+  // True while a Lock has set LOCKED but still waits for background threads
+  // and calls in flight (an Unlock now cancels it: it returns 507906).
+  bool LockInProgress();
   // Atomically moves `expected` -> `desired`; false (no change) otherwise.
   bool CompareAndSetState(ProcessState expected, ProcessState desired);
   // Any state -> RUNNING, wakes everyone. Never fails, runs no callbacks.
@@ -265,6 +268,7 @@ class GlobalState {
   int parked_ ABSL_GUARDED_BY(mu_) = 0;
   // Incremented by every Lock, so a Lock that waits notices a newer one.
   uint64_t lock_epoch_ ABSL_GUARDED_BY(mu_) = 0;
+  bool locking_ ABSL_GUARDED_BY(mu_) = false;  // a Lock is still waiting
   int blocked_ ABSL_GUARDED_BY(mu_) = 0;
 };
 

@@ -110,9 +110,14 @@ absl::Status Coordinator::Lock() {
   if (InsideCallback()) {
     return ReentrantCall(ACL_ERROR_SNAPSHOT_LOCK_FAILED, "snapshot Lock");
   }
-  ascend::MutexLock op(&op_mu_);
-  // The reference runs LOCK_PRE before looking at the state (CONTRACT 11).
-  ASCEND_RETURN_IF_ERROR(InvokeStage(RT_SNAPSHOT_LOCK_PRE));
+  {
+    ascend::MutexLock op(&op_mu_);
+    // The reference runs LOCK_PRE before looking at the state (CONTRACT 11).
+    ASCEND_RETURN_IF_ERROR(InvokeStage(RT_SNAPSHOT_LOCK_PRE));
+  }
+  // The wait runs without op_mu_, so that an Unlock from another thread can
+  // cancel it (the Lock then fails with 507906, as in the reference); Backup
+  // refuses while it waits.
   const absl::Time start = absl::Now();
   ASCEND_RETURN_IF_ERROR(state_.Lock());
   VLOG(1) << "snapshot: locked in " << (absl::Now() - start);
@@ -145,6 +150,11 @@ absl::Status Coordinator::Backup() {
                  absl::StrCat("backup needs state LOCKED, process is ",
                               rt::ProcessStateName(
                                   static_cast<int32_t>(state_.state()))));
+  }
+  if (state_.LockInProgress()) {
+    return Error(ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
+                 "backup needs a completed Lock: a Lock is still waiting for "
+                 "calls in progress");
   }
   ASCEND_RETURN_IF_ERROR(InvokeStage(RT_SNAPSHOT_BACKUP_PRE));
   const std::vector<int32_t> devices = runtime_.OpenDevices();

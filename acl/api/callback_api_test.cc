@@ -395,6 +395,60 @@ TEST_F(CallbackApiTest, AReportThreadWaitingForeverDoesNotHoldUpALock) {
   EXPECT_ACL_OK(aclrtUnSubscribeReport(id.load(), stream_));
 }
 
+// A Lock waiting for a call in progress (here: a report callback that runs
+// until released) is cancelled by an Unlock from another thread, as in the
+// reference: the Unlock succeeds at once and the Lock fails with 507906.
+// Meanwhile a Backup is refused: the Lock has not completed.
+TEST_F(CallbackApiTest, AnUnlockCancelsALockStillWaitingForACallInProgress) {
+  struct Hold {
+    std::atomic<bool> entered{false};
+    std::atomic<bool> release{false};
+  } hold;
+  std::atomic<uint64_t> id{0};
+  std::atomic<aclError> processed{-1};
+  std::thread reporter([&] {
+    id = ThisThreadId();
+    aclError result = ACL_ERROR_RT_THREAD_SUBSCRIBE;
+    while (result == ACL_ERROR_RT_THREAD_SUBSCRIBE) {
+      result = aclrtProcessReport(10000);
+    }
+    processed = result;
+  });
+  while (id.load() == 0) std::this_thread::yield();
+  ASSERT_ACL_OK(aclrtSubscribeReport(id.load(), stream_));
+  ASSERT_ACL_OK(aclrtLaunchCallback(
+      [](void* raw) {
+        auto* h = static_cast<Hold*>(raw);
+        h->entered = true;
+        while (!h->release) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+      },
+      &hold, ACL_CALLBACK_NO_BLOCK, stream_));
+  while (!hold.entered) std::this_thread::yield();
+
+  std::atomic<bool> lock_done{false};
+  std::atomic<aclError> lock_result{-1};
+  std::thread locker([&] {
+    lock_result = aclrtSnapShotProcessLock(getpid(), nullptr);
+    lock_done = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(lock_done.load()) << "the Lock did not wait for the callback";
+  EXPECT_ACL_ERROR(ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
+                   aclrtSnapShotProcessBackup(getpid(), nullptr));
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_ACL_OK(aclrtSnapShotProcessUnlock(getpid(), nullptr));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  locker.join();
+  EXPECT_EQ(lock_result.load(), ACL_ERROR_SNAPSHOT_LOCK_FAILED);
+
+  hold.release = true;
+  reporter.join();
+  EXPECT_ACL_OK(processed.load());
+  EXPECT_ACL_OK(aclrtUnSubscribeReport(id.load(), stream_));
+}
+
 // A Lock made from inside a gated call on the same thread (here: a report
 // callback) does not wait for that call, which could never finish first.
 TEST_F(CallbackApiTest, ALockFromAReportCallbackDoesNotWaitForItself) {
