@@ -683,51 +683,43 @@ TEST_F(DeviceApiTest, DestroyContextLeavesAStreamFailureToTheDeviceSync) {
 // Handles are not object addresses (which the allocator hands out again after
 // a destroy): a stale handle never names a new object, so a double destroy
 // gets 107000 instead of destroying someone else's object.
+// Creates an object, destroys it and creates the next one: the stale handle
+// is refused, `use` works on the next one, and no handle is seen twice.
+template <typename Create, typename Destroy, typename Use>
+void ExpectStaleHandleRefused(std::set<void*>& seen, Create create,
+                              Destroy destroy, Use use) {
+  void* stale = nullptr;
+  ASSERT_ACL_OK(create(&stale));
+  ASSERT_ACL_OK(destroy(stale));
+  void* next = nullptr;
+  ASSERT_ACL_OK(create(&next));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, destroy(stale));
+  EXPECT_ACL_OK(use(next));
+  EXPECT_ACL_OK(destroy(next));
+  for (void* handle : {stale, next}) {
+    EXPECT_TRUE(seen.insert(handle).second)
+        << "handle " << handle << " was given out twice";
+  }
+}
+
+aclError NoUse(void*) { return ACL_SUCCESS; }
+
 TEST_F(DeviceApiTest, AStaleHandleNeverNamesANewObject) {
   ASSERT_ACL_OK(aclrtSetDevice(0));
   std::set<void*> seen;
   for (int i = 0; i < 20; ++i) {
-    aclrtStream stream = nullptr;
-    ASSERT_ACL_OK(aclrtCreateStream(&stream));
-    ASSERT_ACL_OK(aclrtDestroyStream(stream));
-    aclrtStream next_stream = nullptr;
-    ASSERT_ACL_OK(aclrtCreateStream(&next_stream));
-    EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtDestroyStream(stream));
-    EXPECT_ACL_OK(aclrtSynchronizeStream(next_stream));
-    EXPECT_ACL_OK(aclrtDestroyStream(next_stream));
-
-    aclrtEvent event = nullptr;
-    ASSERT_ACL_OK(aclrtCreateEvent(&event));
-    ASSERT_ACL_OK(aclrtDestroyEvent(event));
-    aclrtEvent next_event = nullptr;
-    ASSERT_ACL_OK(aclrtCreateEvent(&next_event));
-    EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtDestroyEvent(event));
-    EXPECT_ACL_OK(aclrtRecordEvent(next_event, nullptr));
-    EXPECT_ACL_OK(aclrtDestroyEvent(next_event));
-
-    aclrtNotify notify = nullptr;
-    ASSERT_ACL_OK(aclrtCreateNotify(&notify, 0));
-    ASSERT_ACL_OK(aclrtDestroyNotify(notify));
-    aclrtNotify next_notify = nullptr;
-    ASSERT_ACL_OK(aclrtCreateNotify(&next_notify, 0));
-    EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtDestroyNotify(notify));
-    EXPECT_ACL_OK(aclrtDestroyNotify(next_notify));
-
-    aclrtContext context = nullptr;
-    ASSERT_ACL_OK(aclrtCreateContext(&context, 0));
-    ASSERT_ACL_OK(aclrtDestroyContext(context));
-    aclrtContext next_context = nullptr;
-    ASSERT_ACL_OK(aclrtCreateContext(&next_context, 0));
-    EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtDestroyContext(context));
-    EXPECT_ACL_OK(aclrtDestroyContext(next_context));
-    ASSERT_ACL_OK(aclrtSetDevice(0));
-
-    for (void* handle :
-         {static_cast<void*>(stream), next_stream, static_cast<void*>(event),
-          next_event, static_cast<void*>(notify), next_notify,
-          static_cast<void*>(context), next_context}) {
-      EXPECT_TRUE(seen.insert(handle).second)
-          << "handle " << handle << " was given out twice";
-    }
+    ExpectStaleHandleRefused(
+        seen, [](void** h) { return aclrtCreateStream(h); }, aclrtDestroyStream,
+        aclrtSynchronizeStream);
+    ExpectStaleHandleRefused(
+        seen, [](void** h) { return aclrtCreateEvent(h); }, aclrtDestroyEvent,
+        [](void* h) { return aclrtRecordEvent(h, nullptr); });
+    ExpectStaleHandleRefused(
+        seen, [](void** h) { return aclrtCreateNotify(h, 0); },
+        aclrtDestroyNotify, NoUse);
+    ExpectStaleHandleRefused(
+        seen, [](void** h) { return aclrtCreateContext(h, 0); },
+        aclrtDestroyContext, NoUse);
+    ASSERT_ACL_OK(aclrtSetDevice(0));  // the destroyed contexts were current
   }
 }
