@@ -48,8 +48,12 @@ struct Allocation {
   uint64_t size = 0;
 };
 
-// Kinds of numeric resource ids a device hands out.
-enum class ResourceKind : int { kStream = 0, kEvent = 1, kNotify = 2 };
+// Kinds of numeric resource ids a device hands out: one id space each. A new
+// kind goes before kCount; every table sized by kinds uses kResourceKindCount
+// (and static_asserts it where the size is written out).
+enum class ResourceKind : int { kStream = 0, kEvent = 1, kNotify = 2, kCount };
+inline constexpr int kResourceKindCount =
+    static_cast<int>(ResourceKind::kCount);
 
 // Faults a backend can simulate (only `sim` implements them).
 enum class Fault : int {

@@ -1,10 +1,42 @@
+// Events: the Event object, the runtime's operations on events, the event
+// kind's descriptor and its snapshot participant (ids and record state).
 #include "runtime/event.h"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "acl/error_codes/rt_error_codes.h"
+#include "device/base/status_macros.h"
+#include "runtime/base/error.h"
+#include "runtime/id_participant.h"
+#include "runtime/resource_kinds.h"
+#include "runtime/runtime.h"
 
 namespace ascend::rt {
+
+// Waiters on a closed device's events are streams of that device, which the
+// close shuts down: nothing more to do.
+const KindDescriptor kEventKind = {
+    ObjectKind::kEvent, "event", device::ResourceKind::kEvent,
+    ACL_ERROR_RT_NO_EVENT_RESOURCE,
+    [](const HandleTable::Entry&, CloseActions&) {}};
+
+std::unique_ptr<SnapshotParticipant> MakeEventParticipant(Runtime& runtime) {
+  return std::make_unique<internal::IdParticipant<Event>>(runtime);
+}
+
+std::string Event::DescribeState(const State& state) {
+  return absl::StrCat("recorded ", state.recorded, ", newest completed ",
+                      state.newest_completed, ", pending [",
+                      absl::StrJoin(state.pending, ","), "], timestamp ",
+                      state.timestamp.has_value()
+                          ? absl::FormatTime(*state.timestamp)
+                          : std::string("none"));
+}
 
 uint64_t Event::BeginRecord() {
   ascend::MutexLock lock(&mu_);
@@ -78,42 +110,107 @@ void Event::RestoreState(const State& state) {
   timestamp_ = state.timestamp;
 }
 
-void Notify::Record() {
+// --- The runtime's event operations -----------------------------------------
+
+absl::StatusOr<void*> Runtime::CreateEvent(uint32_t flags) {
+  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
+  // Allocation and registration under one lock, as in CreateStream: a
+  // concurrent reset closes the device before or after, never between.
   ascend::MutexLock lock(&mu_);
-  signaled_ = true;
+  ASCEND_ASSIGN_OR_RETURN(uint32_t id,
+                          AllocateIdLocked(device_id, ObjectKind::kEvent));
+  auto event = std::make_shared<Event>(device_id, id, flags);
+  RegisterLocked(event, device_id, id);
+  return event->handle();
 }
 
-absl::Status Notify::WaitAndReset(absl::Time deadline) {
+absl::Status Runtime::DestroyEvent(void* handle) {
+  std::optional<HandleTable::Entry> entry;  // the event goes outside the lock
   ascend::MutexLock lock(&mu_);
-  bool ok =
-      mu_.AwaitWithDeadline(absl::Condition(
-                                +[](Notify* n) ABSL_NO_THREAD_SAFETY_ANALYSIS {
-                                  return n->signaled_ || n->cancelled_;
-                                },
-                                this),
-                            deadline);
-  if (!ok) {
-    return absl::DeadlineExceededError(
-        absl::StrCat("notify ", id_, " was not recorded in time"));
-  }
-  if (!signaled_) return absl::CancelledError("notify wait cancelled");
-  signaled_ = false;
+  ASCEND_RETURN_IF_ERROR(ResolveLocked<Event>(handle).status());
+  entry = table_.Erase(handle);
+  ReleaseIdLocked(*entry);
   return absl::OkStatus();
 }
 
-void Notify::Cancel() {
-  ascend::MutexLock lock(&mu_);
-  cancelled_ = true;
+absl::Status Runtime::RecordEvent(void* handle, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  const uint64_t seq = event->BeginRecord();
+  // A discarded record still completes, so nothing waits on it forever.
+  s->Enqueue(Task{[event, seq] {
+                    event->Complete(seq);
+                    return absl::OkStatus();
+                  },
+                  [event, seq] { event->Complete(seq); }});
+  return absl::OkStatus();
 }
 
-bool Notify::SaveState() const {
-  ascend::MutexLock lock(&mu_);
-  return signaled_;
+absl::Status Runtime::ResetEvent(void* handle, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  s->Enqueue(Task{[event] {
+                    event->Reset();
+                    return absl::OkStatus();
+                  },
+                  nullptr});
+  return absl::OkStatus();
 }
 
-void Notify::RestoreState(bool signaled) {
-  ascend::MutexLock lock(&mu_);
-  signaled_ = signaled;
+absl::Status Runtime::StreamWaitEvent(void* stream, void* handle) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  const uint64_t target = event->LatestRecord();
+  Stream* raw = s.get();
+  s->Enqueue(Task{[event, target, raw]() -> absl::Status {
+                    while (
+                        !event->WaitFor(target, absl::Now() + kTaskWaitSlice)) {
+                      if (raw->aborting()) {
+                        return absl::CancelledError("stream destroyed");
+                      }
+                    }
+                    return absl::OkStatus();
+                  },
+                  nullptr});
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> Runtime::EventComplete(void* handle) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
+  return event->IsComplete();
+}
+
+absl::Status Runtime::SynchronizeEvent(void* handle, absl::Time deadline) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
+  if (!event->WaitFor(event->LatestRecord(), deadline)) {
+    return Error(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
+                 absl::StrCat("event ", event->id(),
+                              " did not complete before the timeout"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<uint64_t> Runtime::EventTimestamp(void* handle) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
+  std::optional<absl::Time> ts = event->Timestamp();
+  if (!ts.has_value()) {
+    return Error(
+        ACL_ERROR_RT_EVENT_NOT_COMPLETE,
+        absl::StrCat("event ", event->id(), " has no completed record"));
+  }
+  return static_cast<uint64_t>(absl::ToUnixMicros(*ts));
+}
+
+absl::StatusOr<float> Runtime::EventElapsedMs(void* start, void* end) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> s, Resolve<Event>(start));
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> e, Resolve<Event>(end));
+  std::optional<absl::Time> t0 = s->Timestamp();
+  std::optional<absl::Time> t1 = e->Timestamp();
+  if (!t0.has_value() || !t1.has_value()) {
+    return Error(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
+                 "both events need a completed record");
+  }
+  return static_cast<float>(absl::ToDoubleMilliseconds(*t1 - *t0));
 }
 
 }  // namespace ascend::rt

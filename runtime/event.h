@@ -8,14 +8,13 @@
 // released only when record N itself has run, not when a later record of the
 // same event (on another, idler stream) has. The event is complete when its
 // latest record has run; a never-recorded event is complete (CONTRACT item 28).
-// A Notify is a one-shot flag: Record sets it, WaitAndReset waits for it and
-// clears it.
 #ifndef ASCENDCL_RUNTIME_EVENT_H_
 #define ASCENDCL_RUNTIME_EVENT_H_
 
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -24,11 +23,14 @@
 #include "absl/time/time.h"
 #include "device/base/mutex.h"
 #include "runtime/base/handle.h"
+#include "runtime/object_kind.h"
 
 namespace ascend::rt {
 
 class Event {
  public:
+  static constexpr ObjectKind kKind = ObjectKind::kEvent;
+
   Event(int32_t device_id, uint32_t id, uint32_t flags)
       : device_id_(device_id), id_(id), flags_(flags) {}
 
@@ -66,6 +68,7 @@ class Event {
   };
   State SaveState() const;
   void RestoreState(const State& state);
+  static std::string DescribeState(const State& state);
 
  private:
   bool IsDoneLocked(uint64_t seq) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -82,34 +85,6 @@ class Event {
   std::set<uint64_t> pending_ ABSL_GUARDED_BY(mu_);
   uint64_t newest_completed_ ABSL_GUARDED_BY(mu_) = 0;
   std::optional<absl::Time> timestamp_ ABSL_GUARDED_BY(mu_);
-};
-
-class Notify {
- public:
-  Notify(int32_t device_id, uint32_t id) : device_id_(device_id), id_(id) {}
-
-  int32_t device_id() const { return device_id_; }
-  uint32_t id() const { return id_; }
-  void* handle() const { return handle_.value(); }  // the aclrtNotify
-
-  void Record();
-  // Waits for a record then clears it. kDeadlineExceeded on timeout.
-  absl::Status WaitAndReset(absl::Time deadline);
-  // Releases current and later waiters without a record: the notify was
-  // destroyed, so a wait queued before that but not yet started must not
-  // block its stream forever.
-  void Cancel();
-
-  bool SaveState() const;
-  void RestoreState(bool signaled);
-
- private:
-  const int32_t device_id_;
-  const uint32_t id_;
-  const ObjectHandle handle_;
-  mutable ascend::Mutex mu_;
-  bool signaled_ ABSL_GUARDED_BY(mu_) = false;
-  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace ascend::rt

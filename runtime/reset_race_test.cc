@@ -223,15 +223,18 @@ class ResetRaceTest : public ::testing::Test {
     std::shared_ptr<device::Device> open = runtime_->DeviceObject(0);
     ASSERT_NE(open, nullptr);
     auto* fake = static_cast<FakeDevice*>(open.get());
-    absl::StatusOr<ResourceTables> tables = runtime_->SaveTables(0);
-    ASSERT_TRUE(tables.ok()) << tables.status();
-    std::vector<uint32_t> streams = tables->stream_ids;
-    std::vector<uint32_t> events;
-    for (const auto& [id, state] : tables->events) events.push_back(id);
-    std::vector<uint32_t> notifies;
-    for (const auto& [id, signaled] : tables->notifies) notifies.push_back(id);
-    std::sort(events.begin(), events.end());
-    std::sort(notifies.begin(), notifies.end());
+    auto ids = [&](auto kind) {
+      std::vector<uint32_t> found;
+      using T = typename decltype(kind)::element_type;
+      for (const auto& object : runtime_->Objects<T>(0)) {
+        found.push_back(object->id());
+      }
+      std::sort(found.begin(), found.end());
+      return found;
+    };
+    std::vector<uint32_t> streams = ids(std::shared_ptr<Stream>());
+    std::vector<uint32_t> events = ids(std::shared_ptr<Event>());
+    std::vector<uint32_t> notifies = ids(std::shared_ptr<Notify>());
     EXPECT_EQ(streams, fake->Taken(ResourceKind::kStream));
     EXPECT_EQ(events, fake->Taken(ResourceKind::kEvent));
     EXPECT_EQ(notifies, fake->Taken(ResourceKind::kNotify));
@@ -287,11 +290,12 @@ TEST_F(ResetRaceTest, StreamCreatedAcrossAResetGetsNoIdOfTheReopenedDevice) {
   ASSERT_TRUE(runtime_->SetDevice(0).ok());
   ASSERT_TRUE(runtime_->CreateStream(0, 0).ok());
   ExpectTablesMatchDevice();
-  absl::StatusOr<ResourceTables> tables = runtime_->SaveTables(0);
-  ASSERT_TRUE(tables.ok());
-  std::set<uint32_t> unique(tables->stream_ids.begin(),
-                            tables->stream_ids.end());
-  EXPECT_EQ(unique.size(), tables->stream_ids.size());
+  std::vector<uint32_t> stream_ids;
+  for (const auto& stream : runtime_->Objects<Stream>(0)) {
+    stream_ids.push_back(stream->id());
+  }
+  std::set<uint32_t> unique(stream_ids.begin(), stream_ids.end());
+  EXPECT_EQ(unique.size(), stream_ids.size());
   EXPECT_TRUE(runtime_->ResetDevice(0, /*force=*/true).ok());
 }
 

@@ -1,5 +1,6 @@
-// Devices, contexts and streams. Memory is in memory.cc, events, notifies and
-// host functions in sync_objects.cc.
+// Devices: construction, open and close, device-wide synchronisation, peer
+// access, health, and the runtime's side of the snapshot. The other kinds
+// have modules of their own (see runtime.h).
 #include "runtime/runtime.h"
 
 #include <algorithm>
@@ -19,24 +20,67 @@
 namespace ascend::rt {
 namespace {
 
-// The calling thread's current context (validated against the live table on
-// use, so a context destroyed by another thread is never used).
-thread_local std::shared_ptr<Context> tls_current_context;
+// The calling thread's current context, per runtime instance (validated
+// against the live table on use, so a context destroyed by another thread is
+// never used). Almost always one instance: a linear search.
+struct ThreadContexts {
+  std::vector<std::pair<uint64_t, std::shared_ptr<Context>>> slots;
+};
+thread_local ThreadContexts tls_contexts;
 
-// Streams support priorities 0 (highest) .. 7 (lowest).
-constexpr uint32_t kLowestPriority = 7;
+uint64_t NextSerial() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
 
 }  // namespace
 
-Runtime::Runtime(std::unique_ptr<device::Backend> backend)
+Runtime::Runtime(std::unique_ptr<device::Backend> backend, Options options)
     : backend_(std::move(backend)),
+      state_(options.state != nullptr ? *options.state : GlobalState::Get()),
+      default_device_(options.default_device ? std::move(options.default_device)
+                                             : &DefaultDevice),
+      serial_(NextSerial()),
       device_count_(backend_ ? backend_->DeviceCount() : 0),
       live_instances_(std::make_shared<LiveInstances>(device_count_)) {
   devices_.resize(device_count_);
   if (backend_) {
     health_monitor_ = std::make_unique<HealthMonitor>(
-        GlobalState::Get(), *backend_,
+        state_, *backend_,
         [this](const device::HealthEvent& e) { OnHealthEvent(e); });
+  }
+}
+
+std::shared_ptr<Context>& Runtime::ThreadContext() {
+  for (auto& [serial, context] : tls_contexts.slots) {
+    if (serial == serial_) return context;
+  }
+  return tls_contexts.slots.emplace_back(serial_, nullptr).second;
+}
+
+absl::Status Runtime::NotLive(ObjectKind kind) {
+  return Error(ACL_ERROR_RT_PARAM_INVALID,
+               absl::StrCat("not a live ", Descriptor(kind).name));
+}
+
+absl::StatusOr<uint32_t> Runtime::AllocateIdLocked(int32_t device_id,
+                                                   ObjectKind kind) {
+  const KindDescriptor& descriptor = Descriptor(kind);
+  const std::shared_ptr<device::Device>& device = devices_[device_id].device;
+  if (!device) return Error(ACL_ERROR_RT_CONTEXT_NULL, "device is closed");
+  absl::StatusOr<uint32_t> id = device->AllocateId(*descriptor.id_space);
+  if (!id.ok() && id.status().code() == absl::StatusCode::kResourceExhausted) {
+    return Error(descriptor.out_of_ids_code, id.status().message());
+  }
+  return id;
+}
+
+void Runtime::ReleaseIdLocked(const HandleTable::Entry& entry) {
+  const std::optional<device::ResourceKind> space =
+      Descriptor(entry.key.kind).id_space;
+  if (!space.has_value() || !entry.key.id.has_value()) return;
+  if (auto device = devices_[entry.key.device_id].device) {
+    device->ReleaseId(*space, *entry.key.id);
   }
 }
 
@@ -137,17 +181,21 @@ absl::Status Runtime::OpenDeviceLocked(int32_t device_id) {
         delete object;
         live->Add(device_id, -1);
       });
-  ASCEND_ASSIGN_OR_RETURN(uint32_t stream_id,
-                          device->AllocateId(device::ResourceKind::kStream));
-  auto primary = std::make_shared<Context>(device_id, /*primary=*/true);
-  primary->default_stream_ =
-      std::make_shared<Stream>(device_id, stream_id, 0, 0);
   entry.device = std::move(device);
+  absl::StatusOr<uint32_t> stream_id =
+      AllocateIdLocked(device_id, ObjectKind::kStream);
+  if (!stream_id.ok()) {
+    entry.device.reset();
+    return stream_id.status();
+  }
+  auto primary = std::make_shared<Context>(
+      device_id, /*primary=*/true,
+      std::make_shared<Stream>(device_id, *stream_id, 0, 0));
   entry.primary = primary;
   entry.abnormal = false;
-  contexts_[primary->handle()] = primary;
-  streams_[primary->default_stream_->handle()] =
-      StreamEntry{primary->default_stream_, primary.get()};
+  RegisterLocked(primary, device_id, std::nullopt);
+  RegisterLocked(primary->default_stream(), device_id, *stream_id,
+                 primary->handle());
   VLOG(1) << "device " << device_id << " opened";
   return absl::OkStatus();
 }
@@ -155,38 +203,12 @@ absl::Status Runtime::OpenDeviceLocked(int32_t device_id) {
 Runtime::Teardown Runtime::CloseDeviceLocked(int32_t device_id) {
   Teardown teardown;
   DeviceEntry& entry = devices_[device_id];
-  for (auto it = streams_.begin(); it != streams_.end();) {
-    if (it->second.stream->device_id() == device_id) {
-      teardown.streams.push_back(it->second.stream);
-      reports_.ForgetStream(it->first);
-      streams_.erase(it++);
-    } else {
-      ++it;
-    }
+  CloseActions actions;
+  actions.reports = &reports_;
+  for (const HandleTable::Entry& object : table_.EraseDevice(device_id)) {
+    Descriptor(object.key.kind).on_close(object, actions);
   }
-  for (auto it = contexts_.begin(); it != contexts_.end();) {
-    if (it->second->device_id() == device_id) {
-      it->second->alive_.store(false, std::memory_order_release);
-      contexts_.erase(it++);
-    } else {
-      ++it;
-    }
-  }
-  for (auto it = events_.begin(); it != events_.end();) {
-    if (it->second->device_id() == device_id) {
-      events_.erase(it++);
-    } else {
-      ++it;
-    }
-  }
-  for (auto it = notifies_.begin(); it != notifies_.end();) {
-    if (it->second->device_id() == device_id) {
-      it->second->Cancel();
-      notifies_.erase(it++);
-    } else {
-      ++it;
-    }
-  }
+  teardown.streams = std::move(actions.streams);
   // Peer access toward this device ends with it (its own goes with entry).
   for (DeviceEntry& other : devices_) other.peers.erase(device_id);
   teardown.device = std::move(entry.device);
@@ -215,7 +237,7 @@ absl::Status Runtime::SetDevice(int32_t device_id) {
     ++entry.refcount;
     primary = entry.primary;
   }
-  tls_current_context = std::move(primary);
+  ThreadContext() = std::move(primary);
   return absl::OkStatus();
 }
 
@@ -239,26 +261,25 @@ absl::Status Runtime::ResetDevice(int32_t device_id, bool force) {
     if (!force && --entry.refcount > 0) return absl::OkStatus();
     teardown = CloseDeviceLocked(device_id);
   }
-  if (tls_current_context && tls_current_context->device_id() == device_id) {
-    tls_current_context.reset();
-  }
+  std::shared_ptr<Context>& current = ThreadContext();
+  if (current && current->device_id() == device_id) current.reset();
   // Streams are destroyed (executors joined) and the device closed here,
   // outside the lock.
   return absl::OkStatus();
 }
 
 absl::StatusOr<std::shared_ptr<Context>> Runtime::CurrentContext() {
-  std::shared_ptr<Context> ctx = tls_current_context;
-  if (ctx && ctx->alive()) return ctx;
-  tls_current_context.reset();
-  if (std::optional<int32_t> id = DefaultDevice(); id.has_value()) {
-    // CONTRACT item 4: threads that never set a device use the default one.
+  std::shared_ptr<Context>& current = ThreadContext();
+  if (current && current->alive()) return current;
+  current.reset();
+  if (std::optional<int32_t> id = default_device_(); id.has_value()) {
+    // Threads that never set a device use the default one (DESIGN.md §3).
     // Opening it modifies resources: reached from an ungated query, it waits
     // while the process is locked, like aclrtSetDevice (inside a gated call
     // the gate is already passed and this nests).
-    ProcessApiScope gate;
+    ApiScope gate(state_);
     ASCEND_RETURN_IF_ERROR(SetDevice(*id));
-    return tls_current_context;
+    return ThreadContext();
   }
   return Error(ACL_ERROR_RT_CONTEXT_NULL,
                "no current context: call aclrtSetDevice or "
@@ -297,11 +318,7 @@ absl::Status Runtime::SynchronizeDevice(absl::Time deadline) {
   absl::Status first;
   {
     ascend::MutexLock lock(&mu_);
-    for (auto& [handle, entry] : streams_) {
-      if (entry.stream->device_id() == device_id) {
-        streams.push_back(entry.stream);
-      }
-    }
+    streams = table_.Objects<Stream>(device_id);
     std::deque<absl::Status>& destroyed =
         devices_[device_id].destroyed_stream_failures;
     if (!destroyed.empty()) {
@@ -364,255 +381,6 @@ absl::Status Runtime::DisablePeerAccess(int32_t peer) {
   return absl::OkStatus();
 }
 
-// --- Contexts ----------------------------------------------------------------
-
-absl::StatusOr<void*> Runtime::CreateContext(int32_t device_id) {
-  ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
-  std::shared_ptr<Context> ctx;
-  {
-    ascend::MutexLock lock(&mu_);
-    ASCEND_RETURN_IF_ERROR(OpenDeviceLocked(device_id));
-    DeviceEntry& entry = devices_[device_id];
-    // Out of stream ids: 207008, as for aclrtCreateStream.
-    ASCEND_ASSIGN_OR_RETURN(
-        uint32_t stream_id,
-        AllocateIdLocked(device_id, device::ResourceKind::kStream));
-    ctx = std::make_shared<Context>(device_id, /*primary=*/false);
-    ctx->default_stream_ = std::make_shared<Stream>(device_id, stream_id, 0, 0);
-    ++entry.refcount;
-    contexts_[ctx->handle()] = ctx;
-    streams_[ctx->default_stream_->handle()] =
-        StreamEntry{ctx->default_stream_, ctx.get()};
-  }
-  tls_current_context = ctx;
-  return ctx->handle();
-}
-
-absl::Status Runtime::DestroyContext(void* context) {
-  // Destroyed in reverse order: the context's streams (retired: their
-  // pending work finished, like aclrtDestroyStream) before the device
-  // teardown, whose close ticket must go last.
-  Teardown teardown;
-  std::vector<std::shared_ptr<Stream>> streams;
-  std::weak_ptr<device::Device> owner;
-  {
-    ascend::MutexLock lock(&mu_);
-    auto it = contexts_.find(context);
-    if (it == contexts_.end()) {
-      return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live context");
-    }
-    std::shared_ptr<Context> ctx = it->second;
-    if (ctx->primary()) {
-      return Error(ACL_ERROR_RT_PARAM_INVALID,
-                   "the default context is released by aclrtResetDevice");
-    }
-    if (const Stream* running = Stream::Current(); running != nullptr) {
-      for (const auto& [h, entry] : streams_) {
-        if (entry.stream.get() == running && entry.context == ctx.get()) {
-          return Error(ACL_ERROR_RT_NO_PERMISSION,
-                       "a task cannot destroy the context of its own stream");
-        }
-      }
-    }
-    ctx->alive_.store(false, std::memory_order_release);
-    contexts_.erase(it);
-    owner = devices_[ctx->device_id()].device;
-    for (auto s = streams_.begin(); s != streams_.end();) {
-      if (s->second.context == ctx.get()) {
-        streams.push_back(s->second.stream);
-        reports_.ForgetStream(s->first);
-        streams_.erase(s++);
-      } else {
-        ++s;
-      }
-    }
-    DeviceEntry& entry = devices_[ctx->device_id()];
-    if (--entry.refcount <= 0) teardown = CloseDeviceLocked(ctx->device_id());
-  }
-  if (tls_current_context && tls_current_context->handle() == context) {
-    tls_current_context.reset();
-  }
-  for (const std::shared_ptr<Stream>& stream : streams) {
-    RetireStream(stream, owner);
-    // The id goes back to the instance that issued it (see DestroyStream).
-    if (std::shared_ptr<device::Device> device = owner.lock()) {
-      device->ReleaseId(device::ResourceKind::kStream, stream->id());
-    }
-  }
-  return absl::OkStatus();
-}
-
-absl::Status Runtime::SetCurrentContext(void* context) {
-  ascend::MutexLock lock(&mu_);
-  auto it = contexts_.find(context);
-  if (it == contexts_.end()) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live context");
-  }
-  tls_current_context = it->second;
-  return absl::OkStatus();
-}
-
-absl::StatusOr<void*> Runtime::GetCurrentContext() {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
-  return ctx->handle();
-}
-
-absl::StatusOr<void*> Runtime::CurrentDefaultStream() {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
-  return ctx->default_stream_->handle();
-}
-
-// --- Streams -----------------------------------------------------------------
-
-absl::StatusOr<uint32_t> Runtime::AllocateIdLocked(int32_t device_id,
-                                                   device::ResourceKind kind) {
-  const std::shared_ptr<device::Device>& device = devices_[device_id].device;
-  if (!device) return Error(ACL_ERROR_RT_CONTEXT_NULL, "device is closed");
-  absl::StatusOr<uint32_t> id = device->AllocateId(kind);
-  if (!id.ok() && id.status().code() == absl::StatusCode::kResourceExhausted) {
-    static constexpr int32_t kCodes[] = {ACL_ERROR_RT_NO_STREAM_RESOURCE,
-                                         ACL_ERROR_RT_NO_EVENT_RESOURCE,
-                                         ACL_ERROR_RT_NO_NOTIFY_RESOURCE};
-    return Error(kCodes[static_cast<int>(kind)], id.status().message());
-  }
-  return id;
-}
-
-void Runtime::ReleaseId(int32_t device_id, device::ResourceKind kind,
-                        uint32_t id) {
-  // Reads devices_: callers hold mu_.
-  if (auto device = devices_[device_id].device) device->ReleaseId(kind, id);
-}
-
-absl::StatusOr<void*> Runtime::CreateStream(uint32_t priority, uint32_t flags) {
-  if (priority > kLowestPriority) {
-    return Error(ACL_ERROR_INVALID_PARAM,
-                 absl::StrCat("stream priority ", priority, " outside [0, 7]"));
-  }
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
-  // The context check, the id allocation and the registration form one
-  // critical section of mu_, the lock ResetDevice and DestroyContext close
-  // devices under. Allocating outside it let a reset (and a re-open of the
-  // device) slip in between: the id then came from the closed device object
-  // and was released to the re-opened one, freeing an id it had given to
-  // another stream. As CreateContext, this starts the executor under mu_.
-  ascend::MutexLock lock(&mu_);
-  if (!ctx->alive()) {
-    return Error(ACL_ERROR_RT_CONTEXT_NULL, "context destroyed concurrently");
-  }
-  ASCEND_ASSIGN_OR_RETURN(
-      uint32_t id,
-      AllocateIdLocked(ctx->device_id(), device::ResourceKind::kStream));
-  auto stream = std::make_shared<Stream>(ctx->device_id(), id, flags, priority);
-  streams_[stream->handle()] = StreamEntry{stream, ctx.get()};
-  return stream->handle();
-}
-
-void Runtime::RetireStream(const std::shared_ptr<Stream>& stream,
-                           const std::weak_ptr<device::Device>& owner) {
-  // Pending work finishes first; its failure is not the destroy's, but it is
-  // not dropped either.
-  (void)stream->Synchronize(absl::InfiniteFuture());
-  absl::Status unreported =
-      stream->Synchronize(absl::InfiniteFuture(), ErrorReader::kDevice);
-  std::shared_ptr<device::Device> device = owner.lock();
-  if (!unreported.ok() && device != nullptr) {
-    ascend::MutexLock lock(&mu_);
-    DeviceEntry& entry = devices_[stream->device_id()];
-    if (entry.device == device) {
-      entry.destroyed_stream_failures.push_back(std::move(unreported));
-    }
-  }
-}
-
-absl::Status Runtime::DestroyStream(void* handle, bool force) {
-  std::shared_ptr<Stream> stream;
-  std::weak_ptr<device::Device> owner;
-  {
-    ascend::MutexLock lock(&mu_);
-    auto it = streams_.find(handle);
-    if (it == streams_.end()) {
-      return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live stream");
-    }
-    if (it->second.context->default_stream_->handle() == handle) {
-      return Error(ACL_ERROR_RT_PARAM_INVALID,
-                   "a context's default stream cannot be destroyed");
-    }
-    if (it->second.stream.get() == Stream::Current()) {
-      return Error(ACL_ERROR_RT_NO_PERMISSION,
-                   "a task cannot destroy the stream it is running on");
-    }
-    stream = it->second.stream;
-    streams_.erase(it);
-    reports_.ForgetStream(handle);
-    owner = devices_[stream->device_id()].device;
-  }
-  if (force) {
-    // Pending work and its failures are discarded.
-    stream->Abort();
-  } else {
-    RetireStream(stream, owner);
-  }
-  // The id goes back to the device instance that issued it. If the device
-  // was reset meanwhile, its ids went with it (and a re-opened device may
-  // have issued this id again, to another stream).
-  if (std::shared_ptr<device::Device> device = owner.lock()) {
-    device->ReleaseId(device::ResourceKind::kStream, stream->id());
-  }
-  return absl::OkStatus();
-}
-
-absl::StatusOr<std::shared_ptr<Stream>> Runtime::ResolveStream(void* handle) {
-  if (handle == nullptr) {
-    ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
-    return ctx->default_stream_;
-  }
-  ascend::MutexLock lock(&mu_);
-  auto it = streams_.find(handle);
-  if (it == streams_.end()) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live stream");
-  }
-  return it->second.stream;
-}
-
-absl::Status Runtime::SynchronizeStream(void* handle, absl::Time deadline) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream,
-                          ResolveStream(handle));
-  if (stream.get() == Stream::Current()) {
-    return Error(ACL_ERROR_RT_NO_PERMISSION,
-                 "a task cannot wait for the stream it is running on");
-  }
-  absl::Status status = stream->Synchronize(deadline);
-  if (status.code() == absl::StatusCode::kDeadlineExceeded) {
-    return Error(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, status.message());
-  }
-  return status;
-}
-
-absl::StatusOr<bool> Runtime::StreamIdle(void* handle) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream,
-                          ResolveStream(handle));
-  return stream->Idle();
-}
-
-absl::StatusOr<StreamInfo> Runtime::GetStreamInfo(void* handle) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream,
-                          ResolveStream(handle));
-  return StreamInfo{stream->device_id(), stream->id(), stream->flags(),
-                    stream->priority()};
-}
-
-absl::Status Runtime::SetStreamFailureMode(void* handle, uint64_t mode) {
-  if (mode != ACL_CONTINUE_ON_FAILURE && mode != ACL_STOP_ON_FAILURE) {
-    return Error(ACL_ERROR_INVALID_PARAM,
-                 absl::StrCat("unknown stream failure mode ", mode));
-  }
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream,
-                          ResolveStream(handle));
-  stream->SetStopOnFailure(mode == ACL_STOP_ON_FAILURE);
-  return absl::OkStatus();
-}
-
 // --- Snapshot support
 // ----------------------------------------------------------
 
@@ -629,7 +397,7 @@ absl::Status Runtime::DrainAllStreams(absl::Time deadline) {
   std::vector<std::shared_ptr<Stream>> streams;
   {
     ascend::MutexLock lock(&mu_);
-    for (auto& [handle, entry] : streams_) streams.push_back(entry.stream);
+    streams = table_.Objects<Stream>(/*device_id=*/-1);
   }
   for (auto& stream : streams) {
     // A task failure is the application's to collect; only a stream that
@@ -649,62 +417,6 @@ std::shared_ptr<device::Device> Runtime::DeviceObject(int32_t device_id) const {
   if (device_id < 0 || device_id >= device_count_) return nullptr;
   ascend::MutexLock lock(&mu_);
   return devices_[device_id].device;
-}
-
-absl::StatusOr<ResourceTables> Runtime::SaveTables(int32_t device_id) const {
-  ResourceTables tables;
-  ascend::MutexLock lock(&mu_);
-  if (!devices_[device_id].device) {
-    return Error(ACL_ERROR_RT_CONTEXT_NULL, "device is not open");
-  }
-  for (auto& [handle, entry] : streams_) {
-    if (entry.stream->device_id() == device_id) {
-      tables.stream_ids.push_back(entry.stream->id());
-    }
-  }
-  for (auto& [handle, event] : events_) {
-    if (event->device_id() == device_id) {
-      tables.events.emplace_back(event->id(), event->SaveState());
-    }
-  }
-  for (auto& [handle, notify] : notifies_) {
-    if (notify->device_id() == device_id) {
-      tables.notifies.emplace_back(notify->id(), notify->SaveState());
-    }
-  }
-  std::sort(tables.stream_ids.begin(), tables.stream_ids.end());
-  return tables;
-}
-
-absl::Status Runtime::RestoreTables(int32_t device_id,
-                                    const ResourceTables& tables) {
-  std::shared_ptr<device::Device> device = DeviceObject(device_id);
-  if (!device) return Error(ACL_ERROR_RT_CONTEXT_NULL, "device is not open");
-  for (uint32_t id : tables.stream_ids) {
-    ASCEND_RETURN_IF_ERROR(device->ClaimId(device::ResourceKind::kStream, id));
-  }
-  for (auto& [id, state] : tables.events) {
-    ASCEND_RETURN_IF_ERROR(device->ClaimId(device::ResourceKind::kEvent, id));
-  }
-  for (auto& [id, state] : tables.notifies) {
-    ASCEND_RETURN_IF_ERROR(device->ClaimId(device::ResourceKind::kNotify, id));
-  }
-  ascend::MutexLock lock(&mu_);
-  for (auto& [id, state] : tables.events) {
-    for (auto& [handle, event] : events_) {
-      if (event->device_id() == device_id && event->id() == id) {
-        event->RestoreState(state);
-      }
-    }
-  }
-  for (auto& [id, signaled] : tables.notifies) {
-    for (auto& [handle, notify] : notifies_) {
-      if (notify->device_id() == device_id && notify->id() == id) {
-        notify->RestoreState(signaled);
-      }
-    }
-  }
-  return absl::OkStatus();
 }
 
 void Runtime::MarkDeviceHealthy(int32_t device_id) {

@@ -1,25 +1,35 @@
 // The runtime: devices, contexts, streams, events, notifies, device memory,
 // host functions and report callbacks, over one device backend.
 //
-// Handles given to the application are the addresses of runtime objects;
-// every call validates a handle against the live tables before use, so a
-// stale or foreign handle returns ACL_ERROR_RT_PARAM_INVALID instead of
-// crashing. Methods return absl::Status carrying the exact ACL/RT code
-// (runtime/base/error.h); argument checks the ACL layer does (NULL outputs)
-// are not repeated here.
+// One module per resource kind defines the operations on it: devices in
+// runtime.cc, contexts in context.cc, streams in stream.cc, events in
+// event.cc, notifies in notify.cc, memory in memory.cc, host functions and
+// report callbacks in host_func.cc. Every object an application holds a
+// handle to lives in one HandleTable (runtime/handle_table.h); each kind has
+// a descriptor (runtime/resource_kinds.h) with its id space, its "out of
+// ids" code and its close hook, so closing a device is one loop.
+//
+// Handles are opaque values that never repeat; every call validates a handle
+// against the table before use, so a stale or foreign handle returns
+// ACL_ERROR_RT_PARAM_INVALID instead of crashing. Methods return
+// absl::Status carrying the exact ACL/RT code (runtime/base/error.h);
+// argument checks the ACL layer does (NULL outputs) are not repeated here.
 //
 // Locking: one mutex guards the tables and is never held while waiting on a
 // stream or copying memory. Device objects are shared_ptrs so a copy in
 // progress keeps its device alive across a concurrent reset.
 //
-// The process instance is Runtime::Get(); tests may build their own with a
-// backend of their choice.
+// The process instance is Runtime::Get(), over GlobalState::Get(). Tests
+// build private instances with a backend and a GlobalState of their own:
+// nothing inside reaches for a process singleton, and each instance keeps
+// its own current context per thread.
 #ifndef ASCENDCL_RUNTIME_RUNTIME_H_
 #define ASCENDCL_RUNTIME_RUNTIME_H_
 
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -30,37 +40,27 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "acl/acl_rt.h"
 #include "device/base/mutex.h"
 #include "device/device.h"
+#include "runtime/context.h"
 #include "runtime/event.h"
+#include "runtime/global_state.h"
+#include "runtime/handle_table.h"
+#include "runtime/notify.h"
+#include "runtime/object_kind.h"
 #include "runtime/report.h"
+#include "runtime/resource_kinds.h"
+#include "runtime/snapshot_participant.h"
 #include "runtime/stream.h"
 
 namespace ascend::rt {
 
 class HealthMonitor;
-
-class Context {
- public:
-  Context(int32_t device_id, bool primary)
-      : device_id_(device_id), primary_(primary) {}
-  int32_t device_id() const { return device_id_; }
-  bool primary() const { return primary_; }
-  bool alive() const { return alive_.load(std::memory_order_acquire); }
-  void* handle() const { return handle_.value(); }  // the aclrtContext
-
- private:
-  friend class Runtime;
-  const int32_t device_id_;
-  const bool primary_;
-  const ObjectHandle handle_;
-  std::atomic<bool> alive_{true};
-  std::shared_ptr<Stream> default_stream_;  // set once at creation
-};
 
 struct StreamInfo {
   int32_t device_id = 0;
@@ -69,18 +69,21 @@ struct StreamInfo {
   uint32_t priority = 0;
 };
 
-// The ids a device handed out to this process's streams, events and
-// notifies, plus the host-side state of events and notifies: what a snapshot
-// saves and re-claims.
-struct ResourceTables {
-  std::vector<uint32_t> stream_ids;
-  std::vector<std::pair<uint32_t, Event::State>> events;
-  std::vector<std::pair<uint32_t, bool>> notifies;
-};
-
 class Runtime {
  public:
-  explicit Runtime(std::unique_ptr<device::Backend> backend);
+  struct Options {
+    // The process state whose gate this runtime's blocking paths pass (the
+    // default-device open, report callbacks) and with which its background
+    // thread registers. Null: GlobalState::Get().
+    GlobalState* state = nullptr;
+    // The device a thread without a current context uses (aclInit's
+    // defaultDevice). Null: rt::DefaultDevice().
+    std::function<std::optional<int32_t>()> default_device;
+  };
+
+  Runtime(std::unique_ptr<device::Backend> backend, Options options);
+  explicit Runtime(std::unique_ptr<device::Backend> backend)
+      : Runtime(std::move(backend), Options{}) {}
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
   ~Runtime();
@@ -91,6 +94,7 @@ class Runtime {
   static Runtime& Get();
 
   device::Backend* backend() { return backend_.get(); }
+  GlobalState& state() { return state_; }
 
   // --- Devices --------------------------------------------------------------
   int32_t DeviceCount() const;
@@ -170,16 +174,26 @@ class Runtime {
   // -----------------------------------------------------
   absl::Status InjectFault(int32_t device_id, device::Fault fault);
 
-  // --- Snapshot support (used by //snapshot; not gated)
-  // ------------------------ Open devices in ascending id.
+  // --- Snapshot support (used by the snapshot participants; not gated) ----
+  // Open devices in ascending id.
   std::vector<int32_t> OpenDevices() const;
   // Synchronises every stream of every context.
   absl::Status DrainAllStreams(absl::Time deadline);
   std::shared_ptr<device::Device> DeviceObject(int32_t device_id) const;
-  absl::StatusOr<ResourceTables> SaveTables(int32_t device_id) const;
-  // After Device::Reopen: claims the saved ids again and restores event and
-  // notify state. Fails (kAlreadyExists) if an id cannot be re-claimed.
-  absl::Status RestoreTables(int32_t device_id, const ResourceTables& tables);
+  // The live objects of kind T (Stream, Event, Notify, ...) on a device, in
+  // ascending id.
+  template <typename T>
+  std::vector<std::shared_ptr<T>> Objects(int32_t device_id) const {
+    ascend::MutexLock lock(&mu_);
+    return table_.Objects<T>(device_id);
+  }
+  // Claims exactly `ids` of `kind`'s id space on the re-opened device, then
+  // hands each saved state to the live object of that kind holding the id
+  // (see id_participant.h).
+  template <typename T>
+  absl::Status RestoreIds(
+      int32_t device_id,
+      const std::vector<std::pair<uint32_t, typename T::State>>& saved);
   // Clears the abnormal mark a health event set (after a restore).
   void MarkDeviceHealthy(int32_t device_id);
   // Records a device health event (called by the health monitor).
@@ -200,10 +214,6 @@ class Runtime {
     // objects alive); an open waits for them (OpenDeviceLocked).
     int closing = 0;
   };
-  struct StreamEntry {
-    std::shared_ptr<Stream> stream;
-    Context* context = nullptr;
-  };
   // Where a pointer lives.
   struct Location {
     // The open device whose live allocation holds the pointer; null when
@@ -220,8 +230,6 @@ class Runtime {
   absl::Status ValidDeviceId(int32_t device_id) const;
   absl::Status OpenDeviceLocked(int32_t device_id)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Removes every object of a device from the tables; returns what must be
-  // torn down outside the lock.
   // Counts one close of a device in DeviceEntry::closing until destroyed.
   // Must not be destroyed with mu_ held.
   class CloseTicket {
@@ -270,7 +278,38 @@ class Runtime {
     std::shared_ptr<device::Device> device;
     std::vector<std::shared_ptr<Stream>> streams;
   };
+  // Removes every object of a device from the table, running each kind's
+  // close hook; returns what must be torn down outside the lock.
   Teardown CloseDeviceLocked(int32_t device_id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The calling thread's current context slot of this instance.
+  std::shared_ptr<Context>& ThreadContext();
+  // Resolves a handle of kind T against the table: 107000 ("not a live
+  // <kind>") when it names no live object of that kind.
+  template <typename T>
+  absl::StatusOr<std::shared_ptr<T>> Resolve(const void* handle) const {
+    ascend::MutexLock lock(&mu_);
+    return ResolveLocked<T>(handle);
+  }
+  template <typename T>
+  absl::StatusOr<std::shared_ptr<T>> ResolveLocked(const void* handle) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    std::shared_ptr<T> object = table_.Find<T>(handle);
+    if (object == nullptr) return NotLive(T::kKind);
+    return object;
+  }
+  static absl::Status NotLive(ObjectKind kind);
+  // Registers a new object of kind T holding id `id` of its kind's space.
+  template <typename T>
+  void RegisterLocked(const std::shared_ptr<T>& object, int32_t device_id,
+                      std::optional<uint32_t> id, const void* parent = nullptr)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    table_.Insert(object->handle(),
+                  HandleTable::Key{T::kKind, device_id, id, parent}, object);
+  }
+  // Returns an erased entry's id to the device instance open now (its kind's
+  // id space). Ids of a device closed since went with it.
+  void ReleaseIdLocked(const HandleTable::Entry& entry)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // After a stream left the tables (aclrtDestroyStream, aclrtDestroyContext):
   // waits for its pending work and leaves a failure no device synchronize
@@ -278,17 +317,14 @@ class Runtime {
   void RetireStream(const std::shared_ptr<Stream>& stream,
                     const std::weak_ptr<device::Device>& owner);
   absl::StatusOr<std::shared_ptr<Context>> CurrentContext();
+  // A null stream is the current context's default stream.
   absl::StatusOr<std::shared_ptr<Stream>> ResolveStream(void* stream);
-  absl::StatusOr<std::shared_ptr<Event>> ResolveEvent(void* event) const;
-  absl::StatusOr<std::shared_ptr<Notify>> ResolveNotify(void* notify) const;
   absl::StatusOr<std::shared_ptr<device::Device>> CurrentDevice();
   // An id from the device object open now. Callers register the object the
   // id is for before releasing mu_, so a concurrent reset closes the device
   // either before the allocation or after the registration, never between.
-  absl::StatusOr<uint32_t> AllocateIdLocked(int32_t device_id,
-                                            device::ResourceKind kind)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void ReleaseId(int32_t device_id, device::ResourceKind kind, uint32_t id)
+  // Exhaustion of the id space is the kind's out-of-ids code.
+  absl::StatusOr<uint32_t> AllocateIdLocked(int32_t device_id, ObjectKind kind)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   Location Locate(const void* ptr) const;
   // ACL_ERROR_RT_PARAM_INVALID naming `what` when `where` is a stale device
@@ -331,18 +367,16 @@ class Runtime {
   };
 
   std::unique_ptr<device::Backend> backend_;
+  GlobalState& state_;
+  const std::function<std::optional<int32_t>()> default_device_;
+  // Tells this instance's thread-current contexts from other instances'.
+  const uint64_t serial_;
   const int32_t device_count_;
   const std::shared_ptr<LiveInstances> live_instances_;
 
   mutable ascend::Mutex mu_;
   std::vector<DeviceEntry> devices_ ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_map<const void*, std::shared_ptr<Context>> contexts_
-      ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_map<const void*, StreamEntry> streams_ ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_map<const void*, std::shared_ptr<Event>> events_
-      ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_map<const void*, std::shared_ptr<Notify>> notifies_
-      ABSL_GUARDED_BY(mu_);
+  HandleTable table_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<const void*, size_t> host_allocations_
       ABSL_GUARDED_BY(mu_);
 
@@ -352,6 +386,41 @@ class Runtime {
   ReportHub reports_;
   std::unique_ptr<HealthMonitor> health_monitor_;
 };
+
+// The snapshot participants of the runtime's own kinds: the ids their objects
+// hold and their host-side state (defined beside each kind; registered by
+// snapshot/builtin_participants.cc).
+std::unique_ptr<SnapshotParticipant> MakeStreamParticipant(Runtime& runtime);
+std::unique_ptr<SnapshotParticipant> MakeEventParticipant(Runtime& runtime);
+std::unique_ptr<SnapshotParticipant> MakeNotifyParticipant(Runtime& runtime);
+
+template <typename T>
+absl::Status Runtime::RestoreIds(
+    int32_t device_id,
+    const std::vector<std::pair<uint32_t, typename T::State>>& saved) {
+  const std::optional<device::ResourceKind> space =
+      Descriptor(T::kKind).id_space;
+  std::shared_ptr<device::Device> device = DeviceObject(device_id);
+  if (!device || !space.has_value()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot restore ", Descriptor(T::kKind).name,
+                     " ids: device ", device_id, " is not open"));
+  }
+  for (const auto& [id, state] : saved) {
+    absl::Status claimed = device->ClaimId(*space, id);
+    if (!claimed.ok()) return claimed;
+  }
+  ascend::MutexLock lock(&mu_);
+  absl::flat_hash_map<uint32_t, const typename T::State*> by_id;
+  for (const auto& [id, state] : saved) by_id[id] = &state;
+  table_.ForEach<T>(device_id, [&](const void*, const std::shared_ptr<T>& o,
+                                   const HandleTable::Key& key) {
+    if (!key.id.has_value()) return;
+    auto it = by_id.find(*key.id);
+    if (it != by_id.end()) o->RestoreState(*it->second);
+  });
+  return absl::OkStatus();
+}
 
 }  // namespace ascend::rt
 

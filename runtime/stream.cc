@@ -1,14 +1,44 @@
+// Streams: the executor (Stream), the runtime's operations on streams, the
+// stream kind's descriptor and its snapshot participant (stream ids).
 #include "runtime/stream.h"
 
+#include <memory>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
+#include "runtime/base/error.h"
+#include "runtime/id_participant.h"
+#include "runtime/resource_kinds.h"
+#include "runtime/runtime.h"
 
 namespace ascend::rt {
 namespace {
+
 thread_local const Stream* tls_running_stream = nullptr;
+
+// Streams support priorities 0 (highest) .. 7 (lowest).
+constexpr uint32_t kLowestPriority = 7;
+
 }  // namespace
+
+// A closed device's streams leave the report hub at once and are shut down
+// and joined once the runtime's lock is released (CloseDeviceLocked).
+const KindDescriptor kStreamKind = {
+    ObjectKind::kStream, "stream", device::ResourceKind::kStream,
+    ACL_ERROR_RT_NO_STREAM_RESOURCE,
+    [](const HandleTable::Entry& entry, CloseActions& actions) {
+      actions.reports->ForgetStream(entry.handle);
+      actions.streams.push_back(entry.As<Stream>());
+    }};
+
+std::string Stream::DescribeState(const State&) { return "drained"; }
+
+std::unique_ptr<SnapshotParticipant> MakeStreamParticipant(Runtime& runtime) {
+  return std::make_unique<internal::IdParticipant<Stream>>(runtime);
+}
 
 const Stream* Stream::Current() { return tls_running_stream; }
 
@@ -164,6 +194,132 @@ void Stream::DiscardPending() {
   for (Task& task : discarded) {
     if (task.cancel) task.cancel();
   }
+}
+
+// --- The runtime's stream operations ----------------------------------------
+
+absl::StatusOr<void*> Runtime::CreateStream(uint32_t priority, uint32_t flags) {
+  if (priority > kLowestPriority) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("stream priority ", priority, " outside [0, 7]"));
+  }
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
+  // The context check, the id allocation and the registration form one
+  // critical section of mu_, the lock ResetDevice and DestroyContext close
+  // devices under. Allocating outside it let a reset (and a re-open of the
+  // device) slip in between: the id then came from the closed device object
+  // and was released to the re-opened one, freeing an id it had given to
+  // another stream. As CreateContext, this starts the executor under mu_.
+  ascend::MutexLock lock(&mu_);
+  if (!ctx->alive()) {
+    return Error(ACL_ERROR_RT_CONTEXT_NULL, "context destroyed concurrently");
+  }
+  ASCEND_ASSIGN_OR_RETURN(
+      uint32_t id, AllocateIdLocked(ctx->device_id(), ObjectKind::kStream));
+  auto stream = std::make_shared<Stream>(ctx->device_id(), id, flags, priority);
+  RegisterLocked(stream, ctx->device_id(), id, ctx->handle());
+  return stream->handle();
+}
+
+void Runtime::RetireStream(const std::shared_ptr<Stream>& stream,
+                           const std::weak_ptr<device::Device>& owner) {
+  // Pending work finishes first; its failure is not the destroy's, but it is
+  // not dropped either.
+  (void)stream->Synchronize(absl::InfiniteFuture());
+  absl::Status unreported =
+      stream->Synchronize(absl::InfiniteFuture(), ErrorReader::kDevice);
+  std::shared_ptr<device::Device> device = owner.lock();
+  if (!unreported.ok() && device != nullptr) {
+    ascend::MutexLock lock(&mu_);
+    DeviceEntry& entry = devices_[stream->device_id()];
+    if (entry.device == device) {
+      entry.destroyed_stream_failures.push_back(std::move(unreported));
+    }
+  }
+}
+
+absl::Status Runtime::DestroyStream(void* handle, bool force) {
+  std::shared_ptr<Stream> stream;
+  std::weak_ptr<device::Device> owner;
+  {
+    ascend::MutexLock lock(&mu_);
+    std::optional<HandleTable::Entry> entry = table_.FindEntry(handle);
+    if (!entry.has_value() || entry->key.kind != ObjectKind::kStream) {
+      return NotLive(ObjectKind::kStream);
+    }
+    std::shared_ptr<Context> context = table_.Find<Context>(entry->key.parent);
+    if (context != nullptr && context->default_stream()->handle() == handle) {
+      return Error(ACL_ERROR_RT_PARAM_INVALID,
+                   "a context's default stream cannot be destroyed");
+    }
+    stream = entry->As<Stream>();
+    if (stream.get() == Stream::Current()) {
+      return Error(ACL_ERROR_RT_NO_PERMISSION,
+                   "a task cannot destroy the stream it is running on");
+    }
+    table_.Erase(handle);
+    reports_.ForgetStream(handle);
+    owner = devices_[stream->device_id()].device;
+  }
+  if (force) {
+    // Pending work and its failures are discarded.
+    stream->Abort();
+  } else {
+    RetireStream(stream, owner);
+  }
+  // The id goes back to the device instance that issued it. If the device
+  // was reset meanwhile, its ids went with it (and a re-opened device may
+  // have issued this id again, to another stream).
+  if (std::shared_ptr<device::Device> device = owner.lock()) {
+    device->ReleaseId(device::ResourceKind::kStream, stream->id());
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::shared_ptr<Stream>> Runtime::ResolveStream(void* handle) {
+  if (handle == nullptr) {
+    ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
+    return ctx->default_stream();
+  }
+  return Resolve<Stream>(handle);
+}
+
+absl::Status Runtime::SynchronizeStream(void* handle, absl::Time deadline) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream,
+                          ResolveStream(handle));
+  if (stream.get() == Stream::Current()) {
+    return Error(ACL_ERROR_RT_NO_PERMISSION,
+                 "a task cannot wait for the stream it is running on");
+  }
+  absl::Status status = stream->Synchronize(deadline);
+  if (status.code() == absl::StatusCode::kDeadlineExceeded) {
+    return Error(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, status.message());
+  }
+  return status;
+}
+
+absl::StatusOr<bool> Runtime::StreamIdle(void* handle) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream,
+                          ResolveStream(handle));
+  return stream->Idle();
+}
+
+absl::StatusOr<StreamInfo> Runtime::GetStreamInfo(void* handle) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream,
+                          ResolveStream(handle));
+  return StreamInfo{stream->device_id(), stream->id(), stream->flags(),
+                    stream->priority()};
+}
+
+absl::Status Runtime::SetStreamFailureMode(void* handle, uint64_t mode) {
+  if (mode != ACL_CONTINUE_ON_FAILURE && mode != ACL_STOP_ON_FAILURE) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("unknown stream failure mode ", mode));
+  }
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream,
+                          ResolveStream(handle));
+  stream->SetStopOnFailure(mode == ACL_STOP_ON_FAILURE);
+  return absl::OkStatus();
 }
 
 }  // namespace ascend::rt

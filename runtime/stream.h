@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <string>
 #include <thread>
 
 #include "absl/base/thread_annotations.h"
@@ -27,6 +28,7 @@
 #include "absl/time/time.h"
 #include "device/base/mutex.h"
 #include "runtime/base/handle.h"
+#include "runtime/object_kind.h"
 
 namespace ascend::rt {
 
@@ -41,6 +43,10 @@ enum class ErrorReader : int {
   kDevice = 1,  // aclrtSynchronizeDevice on the stream's device
 };
 
+// Blocking stream tasks (waits) wait in slices of this length, checking
+// between slices whether their stream is being destroyed.
+inline constexpr absl::Duration kTaskWaitSlice = absl::Milliseconds(20);
+
 struct Task {
   // Runs on the executor thread, in stream order.
   std::function<absl::Status()> run;
@@ -51,6 +57,8 @@ struct Task {
 
 class Stream {
  public:
+  static constexpr ObjectKind kKind = ObjectKind::kStream;
+
   Stream(int32_t device_id, uint32_t id, uint32_t flags, uint32_t priority);
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -63,6 +71,13 @@ class Stream {
   uint32_t priority() const { return priority_; }
   // The aclrtStream callers hold (see ObjectHandle).
   void* handle() const { return handle_.value(); }
+
+  // A snapshot keeps a stream's id (its queue is drained first); there is no
+  // further host-side state to carry.
+  struct State {};
+  State SaveState() const { return {}; }
+  void RestoreState(const State&) {}
+  static std::string DescribeState(const State&);
 
   void Enqueue(Task task);
   // Waits until every task enqueued before the call has finished, or

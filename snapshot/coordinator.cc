@@ -9,9 +9,9 @@
 #include "absl/strings/str_format.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
-#include "device/checksum.h"
 #include "glog/logging.h"
 #include "runtime/base/error.h"
+#include "snapshot/builtin_participants.h"
 
 namespace ascend::snapshot {
 namespace {
@@ -19,7 +19,7 @@ namespace {
 using rt::Error;
 using rt::ProcessState;
 
-// Depth of stage-callback invocations on this thread (CONTRACT item 21).
+// Depth of stage-callback invocations on this thread (DESIGN.md §4.7).
 thread_local int tls_callback_depth = 0;
 
 bool InsideCallback() { return tls_callback_depth > 0; }
@@ -42,29 +42,39 @@ absl::Status AsOperationFailure(const absl::Status& status, int32_t code,
   return Error(code, absl::StrCat(what, " failed: ", status.message()));
 }
 
-std::string Throughput(uint64_t bytes, absl::Duration elapsed) {
-  const double seconds = std::max(absl::ToDoubleSeconds(elapsed), 1e-9);
-  return absl::StrFormat("%u bytes in %.3f ms (%.2f GB/s)", bytes,
-                         seconds * 1e3,
-                         static_cast<double>(bytes) / seconds / 1e9);
+}  // namespace
+
+namespace {
+
+std::unique_ptr<ParticipantRegistry> BuiltinParticipants(
+    rt::Runtime& runtime, const Coordinator::Options& options) {
+  auto registry = std::make_unique<ParticipantRegistry>();
+  MemoryOptions memory;
+  memory.chunk_bytes = options.chunk_bytes;
+  memory.workers = options.workers;
+  absl::Status registered =
+      RegisterBuiltinParticipants(*registry, runtime, memory);
+  // Only a programming error (a duplicate or malformed name) fails here.
+  CHECK(registered.ok()) << registered;
+  return registry;
 }
 
 }  // namespace
 
-uint64_t BackupImage::total_bytes() const {
-  uint64_t total = 0;
-  for (const DeviceImage& d : devices) {
-    for (const SavedAllocation& a : d.allocations) total += a.size;
-  }
-  return total;
-}
-
 Coordinator::Coordinator(rt::Runtime& runtime, rt::GlobalState& state,
                          CallbackRegistry& callbacks, Options options)
+    : Coordinator(runtime, state, callbacks,
+                  BuiltinParticipants(runtime, options), options) {}
+
+Coordinator::Coordinator(rt::Runtime& runtime, rt::GlobalState& state,
+                         CallbackRegistry& callbacks,
+                         std::unique_ptr<ParticipantRegistry> participants,
+                         Options options)
     : runtime_(runtime),
       state_(state),
       callbacks_(callbacks),
-      options_(std::move(options)) {}
+      options_(std::move(options)),
+      participants_(std::move(participants)) {}
 
 Coordinator& Coordinator::Get() {
   static Coordinator* const coordinator =
@@ -112,7 +122,7 @@ absl::Status Coordinator::Lock() {
   }
   {
     ascend::MutexLock op(&op_mu_);
-    // The reference runs LOCK_PRE before looking at the state (CONTRACT 11).
+    // The reference runs LOCK_PRE before looking at the state (DESIGN.md §4.7).
     ASCEND_RETURN_IF_ERROR(InvokeStage(RT_SNAPSHOT_LOCK_PRE));
   }
   // The wait runs without op_mu_, so that an Unlock from another thread can
@@ -168,14 +178,8 @@ absl::Status Coordinator::Backup() {
                               "backup");
   }
   if (options_.after_backup) options_.after_backup(**image);
-  // The new backup replaces the old one; the old buffers become spares.
-  if (backup_) {
-    for (DeviceImage& d : backup_->devices) {
-      for (SavedAllocation& a : d.allocations) {
-        spare_[a.size].push_back(std::move(a.bytes));
-      }
-    }
-  }
+  // The new backup replaces the old one (whose participants may keep its
+  // buffers for the next backup).
   backup_ = *std::move(image);
   ASCEND_RETURN_IF_ERROR(InvokeStage(RT_SNAPSHOT_BACKUP_POST));
   if (!state_.CompareAndSetState(ProcessState::kLocked,
@@ -186,88 +190,23 @@ absl::Status Coordinator::Backup() {
   return absl::OkStatus();
 }
 
-std::unique_ptr<uint8_t[]> Coordinator::TakeBuffer(uint64_t size) {
-  auto it = spare_.find(size);
-  if (it != spare_.end() && !it->second.empty()) {
-    std::unique_ptr<uint8_t[]> buffer = std::move(it->second.back());
-    it->second.pop_back();
-    return buffer;
-  }
-  return std::unique_ptr<uint8_t[]>(new uint8_t[size]);
-}
-
 absl::StatusOr<std::unique_ptr<BackupImage>> Coordinator::TakeBackup(
     const std::vector<int32_t>& devices) {
-  const absl::Time deadline = absl::Now() + state_.timeout();
+  const absl::Time start = absl::Now();
+  const absl::Time deadline = start + state_.timeout();
   absl::Status drained = runtime_.DrainAllStreams(deadline);
   if (!drained.ok()) {
     return Error(ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
                  absl::StrCat("streams did not drain: ", drained.message()));
   }
-  auto image = std::make_unique<BackupImage>();
-  for (int32_t id : devices) {
-    DeviceImage& device_image = image->devices.emplace_back();
-    device_image.device_id = id;
-    ASCEND_RETURN_IF_ERROR(BackupDevice(id, device_image));
+  absl::StatusOr<std::unique_ptr<BackupImage>> image =
+      BackupImage::Save(*participants_, devices);
+  if (image.ok()) {
+    VLOG(1) << "snapshot: backup of " << devices.size() << " device(s), "
+            << (*image)->total_bytes() << " bytes, in "
+            << (absl::Now() - start);
   }
-  // Driver-held resources (npu); the simulator keeps none.
-  ASCEND_RETURN_IF_ERROR(runtime_.backend()->BackupProcessResources());
-  // Buffers of sizes this backup did not reuse are released.
-  spare_.clear();
   return image;
-}
-
-absl::Status Coordinator::BackupDevice(int32_t device_id, DeviceImage& image) {
-  const absl::Time start = absl::Now();
-  std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
-  if (!device) {
-    return Error(ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
-                 absl::StrCat("device ", device_id, " closed during backup"));
-  }
-  ASCEND_ASSIGN_OR_RETURN(image.tables, runtime_.SaveTables(device_id));
-  struct Chunk {
-    SavedAllocation* allocation;
-    size_t index;
-  };
-  std::vector<Chunk> chunks;
-  uint64_t bytes = 0;
-  for (const device::Allocation& a : device->Allocations()) {
-    SavedAllocation& saved = image.allocations.emplace_back();
-    saved.addr = a.addr;
-    saved.size = a.size;
-    saved.bytes = TakeBuffer(a.size);
-    bytes += a.size;
-  }
-  for (SavedAllocation& saved : image.allocations) {
-    const size_t n =
-        (saved.size + options_.chunk_bytes - 1) / options_.chunk_bytes;
-    saved.chunk_checksums.assign(n, 0);
-    for (size_t i = 0; i < n; ++i) chunks.push_back(Chunk{&saved, i});
-  }
-  const uint64_t chunk_bytes = options_.chunk_bytes;
-  ASCEND_RETURN_IF_ERROR(
-      ParallelFor(chunks.size(), [&](size_t k) -> absl::Status {
-        SavedAllocation& a = *chunks[k].allocation;
-        const uint64_t offset = chunks[k].index * chunk_bytes;
-        const uint64_t len = std::min(chunk_bytes, a.size - offset);
-        uint8_t* host = a.bytes.get() + offset;
-        // The device's checksum of what it sent, then ours of what arrived
-        // (the chunk is still in this core's cache).
-        ASCEND_ASSIGN_OR_RETURN(
-            const uint64_t on_device,
-            device->CopyFromDeviceWithChecksum(host, a.addr + offset, len));
-        if (device::Checksum(host, len) != on_device) {
-          return absl::DataLossError(absl::StrFormat(
-              "copy of device %d range [0x%x, +%u) was corrupted in transfer",
-              device_id, a.addr + offset, len));
-        }
-        a.chunk_checksums[chunks[k].index] = on_device;
-        return absl::OkStatus();
-      }));
-  LOG(INFO) << "snapshot backup: device " << device_id << ": "
-            << image.allocations.size() << " allocation(s), "
-            << Throughput(bytes, absl::Now() - start);
-  return absl::OkStatus();
 }
 
 absl::Status Coordinator::Restore() {
@@ -326,123 +265,14 @@ void Coordinator::ConsumeStaleHealthEvents() {
 
 absl::Status Coordinator::RestoreImage(const BackupImage& image) {
   ConsumeStaleHealthEvents();
-  // Re-open every device first: contents and ids are dropped, addresses
-  // stay reserved. Then claim the same ids back.
-  for (const DeviceImage& d : image.devices) {
-    std::shared_ptr<device::Device> device = runtime_.DeviceObject(d.device_id);
-    if (!device) {
-      return Error(ACL_ERROR_SNAPSHOT_RESTORE_FAILED,
-                   absl::StrCat("device ", d.device_id,
-                                " is no longer open; restore needs the devices "
-                                "of the backup"));
-    }
-    ASCEND_RETURN_IF_ERROR(device->Reopen());
-    ASCEND_RETURN_IF_ERROR(runtime_.RestoreTables(d.device_id, d.tables));
-  }
-  ASCEND_RETURN_IF_ERROR(runtime_.backend()->RestoreProcessResources());
-  // Put every allocation of every device back before copying any data, so a
-  // copy that fails on one device leaves all addresses valid on the others
-  // (an Unlock after a failed Restore must not leave dangling pointers).
-  for (const DeviceImage& d : image.devices) {
-    std::shared_ptr<device::Device> device = runtime_.DeviceObject(d.device_id);
-    for (const SavedAllocation& a : d.allocations) {
-      // A driver-level restore (npu) may have re-created it already.
-      std::optional<device::Allocation> live = device->FindAllocation(a.addr);
-      if (!live.has_value() || live->addr != a.addr || live->size != a.size) {
-        ASCEND_RETURN_IF_ERROR(device->AllocateAt(a.addr, a.size));
-      }
-    }
-  }
-  for (const DeviceImage& d : image.devices) {
-    ASCEND_RETURN_IF_ERROR(RestoreDeviceMemory(d));
-    runtime_.MarkDeviceHealthy(d.device_id);
+  // Participant by participant, every device before the next participant
+  // (see BackupImage): all devices re-opened, then ids, then every address
+  // valid again, then contents.
+  ASCEND_RETURN_IF_ERROR(image.Restore());
+  for (int32_t device_id : image.devices()) {
+    runtime_.MarkDeviceHealthy(device_id);
   }
   return absl::OkStatus();
-}
-
-absl::Status Coordinator::RestoreDeviceMemory(const DeviceImage& image) {
-  const absl::Time start = absl::Now();
-  std::shared_ptr<device::Device> device =
-      runtime_.DeviceObject(image.device_id);
-  struct Chunk {
-    const SavedAllocation* allocation;
-    size_t index;
-  };
-  std::vector<Chunk> chunks;
-  uint64_t bytes = 0;
-  // RestoreImage has put every allocation back already.
-  for (const SavedAllocation& a : image.allocations) {
-    for (size_t i = 0; i < a.chunk_checksums.size(); ++i) {
-      chunks.push_back(Chunk{&a, i});
-    }
-    bytes += a.size;
-  }
-  const uint64_t chunk_bytes = options_.chunk_bytes;
-  const int32_t device_id = image.device_id;
-  ASCEND_RETURN_IF_ERROR(
-      ParallelFor(chunks.size(), [&](size_t k) -> absl::Status {
-        const SavedAllocation& a = *chunks[k].allocation;
-        const uint64_t offset = chunks[k].index * chunk_bytes;
-        const uint64_t len = std::min(chunk_bytes, a.size - offset);
-        const uint8_t* host = a.bytes.get() + offset;
-        const uint64_t expected = a.chunk_checksums[chunks[k].index];
-        // One verification covers both the image and the transfer: what landed
-        // on the device must hash to what Backup saw there. (The device was
-        // re-opened above, so copying a damaged chunk before noticing loses
-        // nothing.) Only on a mismatch is the host copy hashed as well, to say
-        // which of the two was damaged.
-        ASCEND_ASSIGN_OR_RETURN(
-            const uint64_t on_device,
-            device->CopyToDeviceWithChecksum(a.addr + offset, host, len));
-        if (on_device != expected) {
-          if (device::Checksum(host, len) != expected) {
-            return absl::DataLossError(absl::StrFormat(
-                "backup image of device %d range [0x%x, +%u) is corrupted",
-                device_id, a.addr + offset, len));
-          }
-          return absl::DataLossError(absl::StrFormat(
-              "restore copy to device %d range [0x%x, +%u) was corrupted",
-              device_id, a.addr + offset, len));
-        }
-        return absl::OkStatus();
-      }));
-  LOG(INFO) << "snapshot restore: device " << device_id << ": "
-            << image.allocations.size() << " allocation(s), "
-            << Throughput(bytes, absl::Now() - start);
-  return absl::OkStatus();
-}
-
-absl::Status Coordinator::ParallelFor(
-    size_t n, const std::function<absl::Status(size_t)>& fn) {
-  if (n == 0) return absl::OkStatus();
-  size_t workers = options_.workers > 0
-                       ? static_cast<size_t>(options_.workers)
-                       : std::max(1u, std::thread::hardware_concurrency());
-  workers = std::min(workers, n);
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
-  ascend::Mutex mu;
-  absl::Status first;
-  auto work = [&] {
-    for (;;) {
-      if (failed.load(std::memory_order_relaxed)) return;
-      const size_t i = next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= n) return;
-      absl::Status s = fn(i);
-      if (!s.ok()) {
-        ascend::MutexLock lock(&mu);
-        if (first.ok()) first = s;
-        failed.store(true, std::memory_order_relaxed);
-        return;
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  threads.reserve(workers - 1);
-  for (size_t t = 1; t < workers; ++t) threads.emplace_back(work);
-  work();
-  for (std::thread& t : threads) t.join();
-  return first;
 }
 
 }  // namespace ascend::snapshot

@@ -37,6 +37,7 @@ using ascend::rt::ProcessState;
 using ascend::snapshot::BackupImage;
 using ascend::snapshot::CallbackRegistry;
 using ascend::snapshot::Coordinator;
+using ascend::snapshot::SavedMemory;
 
 int32_t State() {
   rtProcessState state = RT_PROCESS_STATE_MAX;
@@ -452,8 +453,10 @@ TEST_F(PrivateCoordinatorTest, DamagedImageIsRefused) {
     SCOPED_TRACE(which);
     Coordinator::Options options;
     options.after_backup = [which](BackupImage& image) {
-      ASSERT_EQ(image.devices.size(), 1u);
-      auto& allocations = image.devices[0].allocations;
+      ASSERT_EQ(image.devices().size(), 1u);
+      auto* memory = dynamic_cast<SavedMemory*>(image.Find(0, "memory"));
+      ASSERT_NE(memory, nullptr);
+      auto& allocations = memory->allocations();
       ASSERT_EQ(allocations.size(), 2u);
       // Allocations are in address order; damage one byte of one of them.
       auto& a = allocations[which];

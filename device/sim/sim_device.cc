@@ -68,10 +68,12 @@ SimDevice::SimDevice(std::shared_ptr<DeviceSlot> slot, uint64_t capacity,
                      uint32_t max_ids_per_kind)
     : slot_(std::move(slot)),
       memory_(slot_->published_memory.load(std::memory_order_acquire)),
-      ranges_(memory_->base(), capacity),
-      stream_ids_(max_ids_per_kind),
-      event_ids_(max_ids_per_kind),
-      notify_ids_(max_ids_per_kind) {}
+      ranges_(memory_->base(), capacity) {
+  MutexLock lock(&ids_mu_);
+  for (int kind = 0; kind < kResourceKindCount; ++kind) {
+    ids_.push_back(std::make_unique<internal::IdAllocator>(max_ids_per_kind));
+  }
+}
 
 SimDevice::~SimDevice() {
   {
@@ -287,14 +289,8 @@ void* SimDevice::HostPointer(DeviceAddr addr) {
 }
 
 absl::StatusOr<internal::IdAllocator*> SimDevice::Ids(ResourceKind kind) {
-  switch (kind) {
-    case ResourceKind::kStream:
-      return &stream_ids_;
-    case ResourceKind::kEvent:
-      return &event_ids_;
-    case ResourceKind::kNotify:
-      return &notify_ids_;
-  }
+  const int index = static_cast<int>(kind);
+  if (index >= 0 && index < kResourceKindCount) return ids_[index].get();
   return absl::InvalidArgumentError(
       absl::StrCat("unknown resource kind ", static_cast<int>(kind)));
 }
@@ -328,9 +324,7 @@ absl::Status SimDevice::Reopen() {
     memory_->ForgetCommits();
   }
   MutexLock lock(&ids_mu_);
-  stream_ids_.Reset();
-  event_ids_.Reset();
-  notify_ids_.Reset();
+  for (auto& ids : ids_) ids->Reset();
   return absl::OkStatus();
 }
 

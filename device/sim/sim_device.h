@@ -111,9 +111,9 @@ class SimDevice final : public Device {
 
   // Separate so id traffic never waits for a long copy.
   mutable Mutex ids_mu_;
-  internal::IdAllocator stream_ids_ ABSL_GUARDED_BY(ids_mu_);
-  internal::IdAllocator event_ids_ ABSL_GUARDED_BY(ids_mu_);
-  internal::IdAllocator notify_ids_ ABSL_GUARDED_BY(ids_mu_);
+  // One id space per ResourceKind, indexed by kind.
+  std::vector<std::unique_ptr<internal::IdAllocator>> ids_
+      ABSL_GUARDED_BY(ids_mu_);
 };
 
 }  // namespace ascend::device::sim

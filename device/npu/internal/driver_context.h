@@ -28,7 +28,9 @@ namespace ascend::device::npu::internal {
 
 // Host-side id limit per kind (the driver's id calls are outside the subset).
 inline constexpr uint32_t kIdsPerKind = 65536;
-inline constexpr int kResourceKinds = 3;
+inline constexpr int kResourceKinds = kResourceKindCount;
+static_assert(kResourceKinds == static_cast<int>(ResourceKind::kCount),
+              "one id table per ResourceKind");
 
 // base address -> size
 using AllocationMap = std::map<DeviceAddr, uint64_t>;

@@ -1,0 +1,83 @@
+// Host functions and report callbacks: host code run in stream order.
+#include <pthread.h>
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "acl/error_codes/rt_error_codes.h"
+#include "device/base/status_macros.h"
+#include "runtime/base/error.h"
+#include "runtime/global_state.h"
+#include "runtime/runtime.h"
+
+namespace ascend::rt {
+
+absl::Status Runtime::LaunchHostFunc(void* stream, aclrtHostFunc fn,
+                                     void* args) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  s->Enqueue(Task{[this, fn, args] {
+                    fn(args);
+                    // Host functions may write simulated device memory.
+                    MemoryWritten();
+                    return absl::OkStatus();
+                  },
+                  nullptr});
+  return absl::OkStatus();
+}
+
+absl::Status Runtime::LaunchCallback(aclrtCallback fn, void* user_data,
+                                     aclrtCallbackBlockType block,
+                                     void* stream) {
+  if (block != ACL_CALLBACK_NO_BLOCK && block != ACL_CALLBACK_BLOCK) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("unknown callback block type ", block));
+  }
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  ASCEND_ASSIGN_OR_RETURN(uint64_t thread, reports_.Subscriber(s->handle()));
+  Stream* raw = s.get();
+  s->Enqueue(
+      Task{[this, fn, user_data, block, thread, raw]() -> absl::Status {
+             auto item = reports_.Post(thread, fn, user_data);
+             if (block == ACL_CALLBACK_NO_BLOCK) return absl::OkStatus();
+             while (!reports_.WaitDone(item, absl::Now() + kTaskWaitSlice)) {
+               if (raw->aborting()) {
+                 return absl::CancelledError("stream destroyed");
+               }
+             }
+             MemoryWritten();
+             return absl::OkStatus();
+           },
+           nullptr});
+  return absl::OkStatus();
+}
+
+absl::Status Runtime::SubscribeReport(uint64_t thread_id, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  return reports_.Subscribe(thread_id, s->handle());
+}
+
+absl::Status Runtime::UnsubscribeReport(uint64_t thread_id, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  return reports_.Unsubscribe(thread_id, s->handle());
+}
+
+absl::Status Runtime::ProcessReport(int32_t timeout_ms) {
+  if (timeout_ms < -1) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("report timeout ", timeout_ms, " is below -1"));
+  }
+  const absl::Time deadline =
+      timeout_ms == -1 ? absl::InfiniteFuture()
+                       : absl::Now() + absl::Milliseconds(timeout_ms);
+  const auto thread_id = static_cast<uint64_t>(pthread_self());
+  for (;;) {
+    // Waiting for a report is not a call in progress: a Lock does not wait
+    // for an idle report thread (it would never finish). Running the
+    // callback is; it waits while the process is locked.
+    ASCEND_RETURN_IF_ERROR(reports_.WaitPending(thread_id, deadline));
+    ApiScope gate(state_);
+    if (reports_.RunPending(thread_id)) return absl::OkStatus();
+  }
+}
+
+}  // namespace ascend::rt

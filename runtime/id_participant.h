@@ -1,0 +1,69 @@
+// Private to //runtime: the snapshot participant shared by the kinds whose
+// objects hold a device id (streams, events, notifies): Save records, per
+// device, each live object's id and its host-side state (T::SaveState());
+// Restore claims exactly those ids in the re-opened device and hands each
+// state back to the live object holding the id (T::RestoreState()).
+// T::DescribeState renders a state for Describe.
+#ifndef ASCENDCL_RUNTIME_ID_PARTICIPANT_H_
+#define ASCENDCL_RUNTIME_ID_PARTICIPANT_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "runtime/resource_kinds.h"
+#include "runtime/runtime.h"
+#include "runtime/snapshot_participant.h"
+
+namespace ascend::rt::internal {
+
+template <typename T>
+class IdParticipant final : public SnapshotParticipant {
+ public:
+  using Saved = std::vector<std::pair<uint32_t, typename T::State>>;
+
+  explicit IdParticipant(Runtime& runtime) : runtime_(runtime) {}
+
+  absl::string_view name() const override { return Descriptor(T::kKind).name; }
+
+  absl::StatusOr<std::unique_ptr<SavedState>> Save(int32_t device_id) override {
+    auto state = std::make_unique<State>(runtime_, device_id);
+    for (const std::shared_ptr<T>& object : runtime_.Objects<T>(device_id)) {
+      state->saved.emplace_back(object->id(), object->SaveState());
+    }
+    return std::unique_ptr<SavedState>(std::move(state));
+  }
+
+  absl::StatusOr<std::string> Describe(int32_t device_id) const override {
+    std::string text;
+    for (const std::shared_ptr<T>& object : runtime_.Objects<T>(device_id)) {
+      absl::StrAppend(&text, name(), " ", object->id(), ": ",
+                      T::DescribeState(object->SaveState()), "\n");
+    }
+    return text;
+  }
+
+ private:
+  struct State final : SavedState {
+    State(Runtime& runtime, int32_t device_id)
+        : runtime(runtime), device_id(device_id) {}
+    absl::Status Restore() const override {
+      return runtime.RestoreIds<T>(device_id, saved);
+    }
+    Runtime& runtime;
+    const int32_t device_id;
+    Saved saved;
+  };
+
+  Runtime& runtime_;
+};
+
+}  // namespace ascend::rt::internal
+
+#endif  // ASCENDCL_RUNTIME_ID_PARTICIPANT_H_

@@ -1,0 +1,76 @@
+// A snapshot participant: one kind of state the process snapshot carries
+// (device memory, the ids of streams, events and their state, driver-held
+// resources, ...). Shaped like abseil's FlagSaver: Save captures the
+// participant's part of one device (or of the process) into an opaque
+// SavedState, and that state restores itself.
+//
+//   class WidgetParticipant final : public SnapshotParticipant {
+//     absl::string_view name() const override { return "widget"; }
+//     absl::StatusOr<std::unique_ptr<SavedState>> Save(int32_t dev) override;
+//     absl::StatusOr<std::string> Describe(int32_t dev) const override;
+//   };
+//
+// Participants are registered explicitly at start-up, in restore order
+// (snapshot/builtin_participants.cc); the coordinator saves with every
+// participant, then on Restore runs each saved state in registration order,
+// every device's state of one participant before the next participant
+// (DESIGN.md §4.4). Adding a resource kind to the snapshot is one participant
+// and one registration line.
+//
+// Contract for implementations:
+//  * Save runs while the process is LOCKED with every stream drained; it
+//    must not change what it saves. A failure fails the Backup (507908),
+//    which keeps the previous backup.
+//  * SavedState::Restore runs after the participants registered before it
+//    have restored (the device has been re-opened). It may fail; the whole
+//    Restore is then retried from the first participant, so Restore never
+//    consumes or changes the saved state and may run any number of times.
+//  * Describe renders the live state Save would capture, so that tests (the
+//    participant conformance suite) can compare before Backup with after
+//    Restore: equal text means equal state.
+// Thread safety: the coordinator calls a participant from one thread at a
+// time; a participant may use worker threads inside a call.
+#ifndef ASCENDCL_RUNTIME_SNAPSHOT_PARTICIPANT_H_
+#define ASCENDCL_RUNTIME_SNAPSHOT_PARTICIPANT_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace ascend::rt {
+
+// What one participant saved of one device or of the process.
+class SavedState {
+ public:
+  virtual ~SavedState() = default;
+  // Puts the saved part back; see the contract above.
+  virtual absl::Status Restore() const = 0;
+  // Host memory this state holds for device contents (what
+  // aclrtSnapShotProcessBackup saved), for reporting.
+  virtual uint64_t bytes() const { return 0; }
+};
+
+class SnapshotParticipant {
+ public:
+  enum class Scope {
+    kDevice,   // Save and Describe run once per open device
+    kProcess,  // once per snapshot, with device_id = kProcessWide
+  };
+  static constexpr int32_t kProcessWide = -1;
+
+  virtual ~SnapshotParticipant() = default;
+  // Unique among the registered participants: [a-z0-9_.]+.
+  virtual absl::string_view name() const = 0;
+  virtual Scope scope() const { return Scope::kDevice; }
+  virtual absl::StatusOr<std::unique_ptr<SavedState>> Save(
+      int32_t device_id) = 0;
+  virtual absl::StatusOr<std::string> Describe(int32_t device_id) const = 0;
+};
+
+}  // namespace ascend::rt
+
+#endif  // ASCENDCL_RUNTIME_SNAPSHOT_PARTICIPANT_H_

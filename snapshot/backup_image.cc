@@ -1,0 +1,93 @@
+#include "snapshot/backup_image.h"
+
+#include <utility>
+
+#include "absl/strings/cord.h"
+#include "absl/strings/str_cat.h"
+
+namespace ascend::snapshot {
+namespace {
+
+using rt::SnapshotParticipant;
+
+std::string Where(absl::string_view participant, int32_t device_id) {
+  if (device_id == SnapshotParticipant::kProcessWide) {
+    return absl::StrCat("snapshot participant \"", participant, "\"");
+  }
+  return absl::StrCat("snapshot participant \"", participant, "\", device ",
+                      device_id);
+}
+
+absl::Status Annotate(const absl::Status& status, absl::string_view what,
+                      absl::string_view participant, int32_t device_id) {
+  // Payloads (an exact ACL code) stay with the annotated status.
+  absl::Status annotated(
+      status.code(), absl::StrCat(what, " of ", Where(participant, device_id),
+                                  ": ", status.message()));
+  status.ForEachPayload(
+      [&annotated](absl::string_view url, const absl::Cord& payload) {
+        annotated.SetPayload(url, payload);
+      });
+  return annotated;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<BackupImage>> BackupImage::Save(
+    const ParticipantRegistry& registry, const std::vector<int32_t>& devices) {
+  std::unique_ptr<BackupImage> image(new BackupImage());
+  image->devices_ = devices;
+  for (SnapshotParticipant* participant : registry.participants()) {
+    std::vector<int32_t> scope = devices;
+    if (participant->scope() == SnapshotParticipant::Scope::kProcess) {
+      scope = {SnapshotParticipant::kProcessWide};
+    }
+    for (int32_t device_id : scope) {
+      absl::StatusOr<std::unique_ptr<rt::SavedState>> state =
+          participant->Save(device_id);
+      if (!state.ok()) {
+        return Annotate(state.status(), "save", participant->name(), device_id);
+      }
+      image->states_.push_back(NamedState{std::string(participant->name()),
+                                          device_id, *std::move(state)});
+    }
+  }
+  return image;
+}
+
+absl::Status BackupImage::Restore() const {
+  for (const NamedState& named : states_) {
+    absl::Status restored = named.state->Restore();
+    if (!restored.ok()) {
+      return Annotate(restored, "restore", named.participant, named.device_id);
+    }
+  }
+  return absl::OkStatus();
+}
+
+std::vector<const BackupImage::NamedState*> BackupImage::StatesOf(
+    int32_t device_id) const {
+  std::vector<const NamedState*> found;
+  for (const NamedState& named : states_) {
+    if (named.device_id == device_id) found.push_back(&named);
+  }
+  return found;
+}
+
+rt::SavedState* BackupImage::Find(int32_t device_id,
+                                  absl::string_view participant) const {
+  for (const NamedState& named : states_) {
+    if (named.device_id == device_id && named.participant == participant) {
+      return named.state.get();
+    }
+  }
+  return nullptr;
+}
+
+uint64_t BackupImage::total_bytes() const {
+  uint64_t total = 0;
+  for (const NamedState& named : states_) total += named.state->bytes();
+  return total;
+}
+
+}  // namespace ascend::snapshot

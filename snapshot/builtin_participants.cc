@@ -1,0 +1,22 @@
+#include "snapshot/builtin_participants.h"
+
+#include "device/base/status_macros.h"
+
+namespace ascend::snapshot {
+
+absl::Status RegisterBuiltinParticipants(ParticipantRegistry& registry,
+                                         rt::Runtime& runtime,
+                                         const MemoryOptions& memory) {
+  ASCEND_RETURN_IF_ERROR(registry.Register(MakeDeviceParticipant(runtime)));
+  ASCEND_RETURN_IF_ERROR(registry.Register(rt::MakeStreamParticipant(runtime)));
+  ASCEND_RETURN_IF_ERROR(registry.Register(rt::MakeEventParticipant(runtime)));
+  ASCEND_RETURN_IF_ERROR(registry.Register(rt::MakeNotifyParticipant(runtime)));
+  ASCEND_RETURN_IF_ERROR(registry.Register(MakeDriverParticipant(runtime)));
+  ASCEND_RETURN_IF_ERROR(
+      registry.Register(MakeAllocationsParticipant(runtime)));
+  ASCEND_RETURN_IF_ERROR(
+      registry.Register(MakeMemoryParticipant(runtime, memory)));
+  return absl::OkStatus();
+}
+
+}  // namespace ascend::snapshot

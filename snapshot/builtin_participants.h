@@ -1,0 +1,44 @@
+// The built-in snapshot participants and their registration, in the
+// reference's restore order (DESIGN.md §4.4):
+//
+//   device       re-opens each device: contents and ids are dropped, the
+//                addresses of its allocations stay reserved
+//   stream       stream ids                      (runtime/stream.cc)
+//   event        event ids and record state      (runtime/event.cc)
+//   notify       notify ids and pending records  (runtime/notify.cc)
+//   driver       driver-held process resources (npu: halProcessResBackup /
+//                halProcessResRestore; nothing on sim), process scope
+//   allocations  every allocation back at its address, on every device,
+//                before any data is copied
+//   memory       allocation contents: chunked, parallel, verified copies
+//
+// A new resource kind adds its participant here with one line, at its
+// place in the order (address reservations and mappings after "device",
+// models and graphs after "memory", kernel binaries after those).
+#ifndef ASCENDCL_SNAPSHOT_BUILTIN_PARTICIPANTS_H_
+#define ASCENDCL_SNAPSHOT_BUILTIN_PARTICIPANTS_H_
+
+#include <cstdint>
+#include <memory>
+
+#include "absl/status/status.h"
+#include "runtime/runtime.h"
+#include "runtime/snapshot_participant.h"
+#include "snapshot/memory_participant.h"
+#include "snapshot/participant_registry.h"
+
+namespace ascend::snapshot {
+
+std::unique_ptr<rt::SnapshotParticipant> MakeDeviceParticipant(
+    rt::Runtime& runtime);
+std::unique_ptr<rt::SnapshotParticipant> MakeDriverParticipant(
+    rt::Runtime& runtime);
+
+// Registers every built-in participant, in order, into an empty `registry`.
+absl::Status RegisterBuiltinParticipants(ParticipantRegistry& registry,
+                                         rt::Runtime& runtime,
+                                         const MemoryOptions& memory);
+
+}  // namespace ascend::snapshot
+
+#endif  // ASCENDCL_SNAPSHOT_BUILTIN_PARTICIPANTS_H_
