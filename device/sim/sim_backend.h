@@ -1,5 +1,5 @@
 // The `sim` device backend: a simulated NPU whose device memory is host
-// memory (see CONTRACT.md decisions 22, 23, 25, 26 and §4).
+// memory (DESIGN.md §6).
 //
 //   ASCEND_ASSIGN_OR_RETURN(std::unique_ptr<Backend> backend,
 //                           sim::CreateSimBackend());   // reads the env
