@@ -22,7 +22,7 @@
 
 namespace ascend::device {
 
-// Registers "sim" (and, once it exists, "npu"). Fails only if one of those
+// Registers "sim" and "npu" (DESIGN.md §1.3). Fails only if one of those
 // names is already registered in `registry`.
 absl::Status RegisterBuiltinBackends(BackendRegistry& registry);
 

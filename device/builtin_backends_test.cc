@@ -68,8 +68,8 @@ TEST(BuiltinBackendsTest, SimulatorConfigurationErrorsReachTheCaller) {
 namespace ascend::device {
 namespace {
 
-// CONTRACT §5: selecting npu without a driver library gives a backend with no
-// devices (and a log line), not a failure of the whole runtime.
+// DESIGN.md §1.3: selecting npu without a driver library gives a backend
+// with no devices (and a log line), not a failure of the whole runtime.
 TEST(BuiltinBackendsNpuTest, NpuIsRegisteredAndWorksWithoutADriver) {
   BackendRegistry registry;
   ASSERT_TRUE(RegisterBuiltinBackends(registry).ok());

@@ -28,7 +28,7 @@ extern "C" {
 
 // Gated although the reference lets it through while locked: a host function
 // may write device memory, so admitting one between Backup's drain and its
-// copy would let the backup miss a write (CONTRACT item 15).
+// copy would let the backup miss a write (DESIGN.md §5.7).
 aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(fn);

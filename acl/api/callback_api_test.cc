@@ -349,9 +349,10 @@ TEST_F(CallbackApiTest, CallbacksOfTwoStreamsGoToOneSubscriber) {
 // ------------------------------------------------------------------------
 
 // The usual CANN report thread waits in aclrtProcessReport(-1). Waiting is
-// not a call in progress: a Lock does not wait for it (CONTRACT item 15 would
-// otherwise make every Lock time out). Running a callback is gated: one that
-// reaches the thread while the process is locked runs after the Unlock.
+// not a call in progress: a Lock does not wait for it (the in-flight
+// guarantee of DESIGN.md §4.3 would otherwise make every Lock time out).
+// Running a callback is gated: one that reaches the thread while the process
+// is locked runs after the Unlock.
 TEST_F(CallbackApiTest, AReportThreadWaitingForeverDoesNotHoldUpALock) {
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> id{0};

@@ -208,7 +208,7 @@ static void TestSnapshotStage(void) {
   }
 }
 
-/* Registration types are not range-checked (CONTRACT item 8): any value is a
+/* Registration types are not range-checked (DESIGN.md §3.9): any value is a
  * key of its own. */
 static void TestLifecycleTypes(void) {
   size_t i;

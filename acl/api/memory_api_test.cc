@@ -383,7 +383,7 @@ TEST_F(MemoryApiTest, MemsetAsync) {
 
 // A freed block that shares its 2 MiB chunk with a live allocation stays
 // mapped: a fill or copy through it used to succeed and leave the next
-// allocation there dirty (CONTRACT 26: fresh allocations are zero-filled).
+// allocation there dirty (DESIGN.md §5.5: fresh allocations are zero-filled).
 TEST_F(MemoryApiTest, FreedPointerIsRejectedAndNextMallocStaysZeroFilled) {
   void* keep = Malloc(512);
   uint8_t* freed = static_cast<uint8_t*>(Malloc(512));

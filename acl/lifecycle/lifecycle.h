@@ -1,6 +1,6 @@
 // The ACL lifecycle behind aclInit, aclFinalize, aclFinalizeReference and the
-// four callback (un)registration functions: reference §1.3–§1.7 as amended
-// by CONTRACT §3 items 1–9.
+// four callback (un)registration functions: CANN's algorithm with the
+// decisions of DESIGN.md §3.
 //
 //   Lifecycle& acl = ProcessLifecycle();  // the process's one instance
 //   absl::Status status = acl.Init(config_path);
@@ -19,7 +19,7 @@
 //    holds one reference. A failure returns its code (a callback's own code
 //    verbatim) and undoes nothing.
 //  - Finalize: not initialised → ACL_ERROR_REPEAT_FINALIZE (100037) and no
-//    callback (CONTRACT item 1). Otherwise notifies finalize callbacks
+//    callback (DESIGN.md §3.2). Otherwise notifies finalize callbacks
 //    OP_COMPILER, MODEL, DVPP, (clears the config's default device), OTHER
 //    and drops every reference. A failing callback's code is returned and
 //    the reference count is kept, so the call can be retried.
@@ -29,7 +29,7 @@
 //    is logged and ignored). One registered during an Init that has already
 //    notified that callback's type, or that never notifies it, runs right
 //    after that Init succeeds: no registration falls between an Init's
-//    notification of its type and the end of that Init (CONTRACT item 6).
+//    notification of its type and the end of that Init (DESIGN.md §3.7).
 //
 // Threading: one recursive mutex serialises every method; it is held while
 // callbacks run, the registry's own lock is not. So a callback may register,

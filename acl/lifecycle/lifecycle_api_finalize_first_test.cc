@@ -1,5 +1,5 @@
-// A process whose first lifecycle call is aclFinalize (reference §1.6 row 15
-// as changed by CONTRACT item 1), and aclInit's logging set-up: both need a
+// A process whose first lifecycle call is aclFinalize (100037 and no
+// callback, DESIGN.md §3.2), and aclInit's logging set-up: both need a
 // fresh process, so this is its own binary with a single test.
 #include <cstdlib>
 

@@ -1,4 +1,4 @@
-// The config-identity rule (reference §1.3, §1.6 rows 9-11; CONTRACT item 2)
+// The config-identity rule (DESIGN.md §3.3)
 // on the real process state: a fresh process, so its own binary.
 #include <string>
 

@@ -1,4 +1,4 @@
-// Cost of the ACL lifecycle through its C entry points (CONTRACT §6: an
+// Cost of the ACL lifecycle through its C entry points (DESIGN.md §7.2: an
 // aclInit + aclFinalize cycle with 100 registered callbacks in under 100 us).
 //
 //   bazel run -c opt //acl/lifecycle:lifecycle_benchmark

@@ -1,4 +1,4 @@
-// Callbacks that re-enter the lifecycle (CONTRACT items 6 and 7): changes to
+// Callbacks that re-enter the lifecycle (DESIGN.md §3.7, §3.8): changes to
 // the registry and lifecycle calls made from inside a notification, on the
 // notifying thread and on others.
 #include <algorithm>

@@ -1,5 +1,5 @@
 // The `sim` device backend: a simulated NPU whose device memory is host
-// memory (see CONTRACT.md decisions 22, 23, 25, 26 and §4).
+// memory (DESIGN.md §6).
 //
 //   ASCEND_ASSIGN_OR_RETURN(std::unique_ptr<Backend> backend,
 //                           sim::CreateSimBackend());   // reads the env
@@ -23,9 +23,9 @@
 // (its requested size, not the rounding) and run at memcpy speed; copies
 // have memmove semantics. A zero-size copy of a valid address does nothing.
 // Checksum reads device memory in place (no copy) with the shared
-// device::Checksum (device/checksum.h: four independent multiply-rotate
-// lanes over 8-byte words, near memory bandwidth), so it equals the checksum
-// the runtime computes over a host copy of the same bytes.
+// device::Checksum (device/checksum.h: eight lanes over 1 KiB blocks, near
+// memory bandwidth), so it equals the checksum the runtime computes over a
+// host copy of the same bytes.
 //
 // Ids. Per device and ResourceKind, the lowest free id in
 // [0, max_ids_per_kind); ClaimId of an id >= max_ids_per_kind is

@@ -1,5 +1,5 @@
-// Runtime background threads and Lock (reference §2.6, CONTRACT §3 items 14
-// and 19), with test background threads registered like the runtime's own:
+// Runtime background threads and Lock (DESIGN.md §4.4 and §4.5), with test
+// background threads registered like the runtime's own:
 //  * one that is slow to park: Lock waits for it and succeeds within the
 //    timeout, and a full Backup/Restore cycle keeps the data;
 //  * one that never parks: Lock returns 507905 after the timeout, rolls back

@@ -1,8 +1,8 @@
 // A stage callback that fails, at each of the six stages, on the first or
-// the last open device (reference §2.5 and §2.7, CONTRACT §3 items 11-12 and
-// §7): the operation returns 507912, the process is left in the documented
-// state, device data and backups are as documented, callbacks stop at the
-// first failure, and the operation succeeds once the callback is gone.
+// the last open device (DESIGN.md §4.7 and §7.3): the operation returns
+// 507912, the process is left in the documented state, device data and
+// backups are as documented, callbacks stop at the first failure, and the
+// operation succeeds once the callback is gone.
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -321,7 +321,7 @@ std::vector<CallbackCase> AllCases() {
 INSTANTIATE_TEST_SUITE_P(EveryStage, CallbackFailureTest,
                          ::testing::ValuesIn(AllCases()), CaseName);
 
-// LOCK_PRE runs before the state check (CONTRACT item 11): while LOCKED a
+// LOCK_PRE runs before the state check (DESIGN.md §4.7): while LOCKED a
 // failing LOCK_PRE reports 507912, not 507906, and changes nothing.
 TEST(CallbackOrderTest, LockPreFailureWinsOverAlreadyLocked) {
   DeviceBuffers buffers;

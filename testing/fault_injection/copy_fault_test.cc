@@ -1,6 +1,6 @@
 // Copy failures and silent corruption injected at every step of Backup and
-// Restore, on each of three open devices, through the public API (CONTRACT
-// §3 items 17-18 and §7):
+// Restore, on each of three open devices, through the public API (DESIGN.md
+// §4.8, §4.9 and §7.3):
 //  * a failed Backup returns 507908, stays LOCKED, leaves device memory
 //    untouched and keeps the previous backup usable; a retry succeeds;
 //  * a fault that lands after Backup's copies (BACKUP_POST) is caught by

@@ -5,7 +5,7 @@
 //    false races; pthread-based std mutexes are intercepted by TSan.
 //  - Why a recursive one: the lifecycle calls user callbacks with its lock
 //    held, and those may re-enter the lifecycle on the same thread
-//    (CONTRACT item 7).
+//    (DESIGN.md §3.8).
 #ifndef ASCENDCL_ACL_LIFECYCLE_INTERNAL_MUTEX_H_
 #define ASCENDCL_ACL_LIFECYCLE_INTERNAL_MUTEX_H_
 
