@@ -7,7 +7,7 @@
 // per record (as the set of records not yet complete): a wait for record N is
 // released only when record N itself has run, not when a later record of the
 // same event (on another, idler stream) has. The event is complete when its
-// latest record has run; a never-recorded event is complete (CONTRACT item 28).
+// latest record has run; a never-recorded event is complete (DESIGN.md §5.4).
 #ifndef ASCENDCL_RUNTIME_EVENT_H_
 #define ASCENDCL_RUNTIME_EVENT_H_
 

@@ -189,7 +189,7 @@ GlobalState& GlobalState::Get() {
   return *instance;
 }
 
-// CONTRACT item 20: a process exiting while locked must not hang. Exit
+// DESIGN.md §4.6: a process exiting while locked must not hang. Exit
 // handlers and static destructors run in reverse order of registration, so
 // the hook is registered again by every Lock of the singleton: it then runs
 // before any cleanup registered earlier (an atexit handler or a function-

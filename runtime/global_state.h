@@ -18,7 +18,7 @@
 // membarrier(2) (an asymmetric barrier); where membarrier is unavailable a
 // flag bit in the state word sends every call to the slow path, which uses a
 // full fence. This lets Lock guarantee that when it returns success no
-// resource-modifying call is in progress in any thread (CONTRACT item 15).
+// resource-modifying call is in progress in any thread (DESIGN.md §4.3).
 //
 // Each thread has one in-flight mark: 0 when idle, else the tag of the
 // instance its outermost gated call is in (the process singleton's is 1;
@@ -154,7 +154,7 @@ class GlobalState {
     Exit(internal::g_process_state.value, nullptr, token);
   }
 
-  // --- Transitions (exact codes of the reference, CONTRACT item 19) -------
+  // --- Transitions (exact codes of the reference, DESIGN.md §4.2) -------
   // RUNNING -> LOCKED, then waits for background threads to park and
   // in-flight gated calls to finish. 507906 when not RUNNING or when the state
   // changed while waiting; 507905 on timeout (state rolled back to RUNNING).

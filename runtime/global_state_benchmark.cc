@@ -1,4 +1,4 @@
-// CONTRACT §6 targets for the snapshot gate, each printed as a ratio against a
+// DESIGN.md §7.2 targets for the snapshot gate, each printed as a ratio against a
 // baseline measured in the same run:
 //   * the gate every ACL entry point passes (ProcessApiScope enter + exit,
 //     RUNNING) vs one atomic acquire load: within 2x;
@@ -57,7 +57,7 @@ bool SpinUntil(Pred pred) {
 // The target is judged against a bare acquire load. For information the
 // benchmark also measures the cheapest possible lock check -- one acquire
 // load of a state word and a predicted branch to an out-of-line slow path --
-// which is what a gate without CONTRACT item 15's in-flight guarantee would
+// which is what a gate without DESIGN.md §4.3's in-flight guarantee would
 // cost: the difference between the two is the price of that guarantee.
 
 std::atomic<int> g_word{0};

@@ -1,4 +1,4 @@
-// Child process of global_state_exit_test (CONTRACT item 20): locks the
+// Child process of global_state_exit_test (DESIGN.md §4.6): locks the
 // process, leaves application threads blocked in the gate and a background
 // thread parked, then exits. Its exit path joins all of those threads, the
 // way a runtime's teardown does, so it only finishes if exit forces the

@@ -1,4 +1,4 @@
-// CONTRACT item 20: a process that exits while LOCKED or BACKED_UP does not
+// DESIGN.md §4.6: a process that exits while LOCKED or BACKED_UP does not
 // hang. Runs global_state_exit_child in a child process and waits for it with
 // a deadline (killing it on expiry).
 #include <signal.h>

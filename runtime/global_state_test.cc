@@ -625,7 +625,7 @@ TEST(GateTest, CallsFromLateThreadExitDestructorsAreTracked) {
   EXPECT_TRUE(TeardownCall::done.load());
 }
 
-// --- CONTRACT item 15: nothing in flight once Lock succeeds ---------------
+// --- DESIGN.md §4.3: nothing in flight once Lock succeeds ---------------
 
 // Switches the process to the full-fence fallback of the gate for one scope.
 class FenceFallback {

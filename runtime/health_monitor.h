@@ -1,7 +1,7 @@
 // The device health monitor: a runtime background thread that waits for the
 // backend's health events (e.g. an injected memory loss) and records them.
 // It registers with GlobalState and parks while the process is locked
-// (CONTRACT item 14); Lock wakes it through Backend::InterruptHealthWait.
+// (DESIGN.md §4.4); Lock wakes it through Backend::InterruptHealthWait.
 #ifndef ASCENDCL_RUNTIME_HEALTH_MONITOR_H_
 #define ASCENDCL_RUNTIME_HEALTH_MONITOR_H_
 

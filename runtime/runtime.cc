@@ -273,7 +273,7 @@ absl::StatusOr<std::shared_ptr<Context>> Runtime::CurrentContext() {
   if (current && current->alive()) return current;
   current.reset();
   if (std::optional<int32_t> id = default_device_(); id.has_value()) {
-    // Threads that never set a device use the default one (DESIGN.md §3).
+    // Threads that never set a device use the default one (DESIGN.md §5.1).
     // Opening it modifies resources: reached from an ungated query, it waits
     // while the process is locked, like aclrtSetDevice (inside a gated call
     // the gate is already passed and this nests).
@@ -300,8 +300,8 @@ absl::StatusOr<int32_t> Runtime::GetDevice() {
 }
 
 // Waits for every stream of the current device and returns the first
-// failure among them (a timeout included). Decision (CANN's reference and
-// CONTRACT are silent): a failed task is reported, never dropped. The device
+// failure among them (a timeout included). Decision (CANN's reference is
+// silent; DESIGN.md §5.3): a failed task is reported, never dropped. The device
 // synchronize reports each failure once, and does not take it from the
 // stream: the failed stream's own aclrtSynchronizeStream still returns it
 // (ErrorReader in stream.h). Failures of streams destroyed before any device

@@ -14,7 +14,7 @@
 // (snapshot/builtin_participants.cc); the coordinator saves with every
 // participant, then on Restore runs each saved state in registration order,
 // every device's state of one participant before the next participant
-// (DESIGN.md §4.4). Adding a resource kind to the snapshot is one participant
+// (DESIGN.md §4.12). Adding a resource kind to the snapshot is one participant
 // and one registration line.
 //
 // Contract for implementations:

@@ -10,7 +10,7 @@
 // device-wide one (aclrtSynchronizeDevice); see ErrorReader. Reporting it to
 // one leaves it pending for the other. In ACL_STOP_ON_FAILURE mode the tasks
 // after a failure are skipped until the stream's own Synchronize reports it.
-// Executors never park on a snapshot lock (CONTRACT item 14): Backup drains
+// Executors never park on a snapshot lock (DESIGN.md §4.4): Backup drains
 // them, and a drain reports nothing and clears nothing.
 #ifndef ASCENDCL_RUNTIME_STREAM_H_
 #define ASCENDCL_RUNTIME_STREAM_H_

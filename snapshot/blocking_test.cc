@@ -1,5 +1,5 @@
 // Which APIs block while the process is LOCKED or BACKED_UP (reference §2.11,
-// CONTRACT item 15), through the public C API: gated calls from other threads
+// DESIGN.md §4.3), through the public C API: gated calls from other threads
 // wait until Unlock, queries and synchronisation return at once, and when Lock
 // returns no resource-modifying call is still running.
 #include <pthread.h>
@@ -421,7 +421,7 @@ TEST_F(BlockingTest, SynchronizeDrainsWorkQueuedBeforeTheLock) {
   ASSERT_ACL_OK(Unlock());
 }
 
-// --- In-flight guarantee (CONTRACT item 15)
+// --- In-flight guarantee (DESIGN.md §4.3)
 // ----------------------------------------
 
 // Each copier thread repeatedly fills its host buffer with one byte value and

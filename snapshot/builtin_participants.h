@@ -1,5 +1,5 @@
 // The built-in snapshot participants and their registration, in the
-// reference's restore order (DESIGN.md §4.4):
+// reference's restore order (DESIGN.md §4.12):
 //
 //   device       re-opens each device: contents and ids are dropped, the
 //                addresses of its allocations stay reserved

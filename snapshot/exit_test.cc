@@ -1,4 +1,4 @@
-// CONTRACT item 20: a process that exits while LOCKED or BACKED_UP, with
+// DESIGN.md §4.6: a process that exits while LOCKED or BACKED_UP, with
 // threads blocked in gated calls, exits normally (status 0) instead of
 // hanging. Each case runs in a forked child (the parent never touches the
 // runtime, so every child starts from a clean, single-threaded process) and

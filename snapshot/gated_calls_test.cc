@@ -1,6 +1,6 @@
 // Gated calls that reach the snapshot lock from unusual places:
 //  * an ungated query on a thread without a device opens the config's default
-//    device (CONTRACT item 4); opening a device modifies resources, so while
+//    device (DESIGN.md §5.1); opening a device modifies resources, so while
 //    the process is locked it waits like aclrtSetDevice;
 //  * a stage callback makes a gated call: it proceeds (the lock holder is
 //    waiting for the callback; blocking would deadlock the process).

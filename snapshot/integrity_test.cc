@@ -1,4 +1,4 @@
-// What Backup saves and Restore brings back (CONTRACT items 17, 18 and §7):
+// What Backup saves and Restore brings back (DESIGN.md §4.8–§4.10, §7.3):
 // device memory contents at the same addresses, stream/event/notify handles
 // and ids; copy failures and corruption injected before and during Backup and
 // Restore; a damaged backup image; the device health after a restore.

@@ -1,5 +1,5 @@
 // Lock times out (507905) when a resource-modifying call cannot finish, and
-// rolls back to RUNNING (reference §2.5/§2.6, CONTRACT items 15 and 19).
+// rolls back to RUNNING (reference §2.5/§2.6, DESIGN.md §4.2, §4.3, §4.5).
 // Runs with ACL_SNAPSHOT_TIMEOUT_MS=300 (see BUILD).
 //
 // The call that cannot finish: aclrtProcessReport is gated, and runs the

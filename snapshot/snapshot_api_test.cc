@@ -624,7 +624,7 @@ TEST_F(SnapshotApiTest, RegistrationCodesThroughAclAndRt) {
   EXPECT_EQ(g_recorder.Take(), "LOCK_PRE@0:0");
 }
 
-// --- Device fan-out (CONTRACT item 12)
+// --- Device fan-out (DESIGN.md §4.7)
 // ----------------------------------------------
 
 TEST_F(SnapshotApiTest, CallbacksRunOncePerOpenDeviceInAscendingOrder) {
@@ -690,7 +690,7 @@ TEST_F(SnapshotApiTest, NoOpenDeviceCallsNoCallback) {
   EXPECT_EQ(g_recorder.Take(), "");
 }
 
-// --- Re-entrant snapshot calls from stage callbacks (CONTRACT item 21)
+// --- Re-entrant snapshot calls from stage callbacks (DESIGN.md §4.7)
 // -----------
 
 struct ReentrantResults {

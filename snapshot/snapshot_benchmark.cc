@@ -1,8 +1,8 @@
-// CONTRACT §6: Backup and Restore of 1 GiB of device memory (integrity checks
-// included) against the machine's all-core memcpy of the same bytes, measured
-// in the same run; target >= 0.8x the memcpy throughput. Every timed Backup
-// and Restore is paired with an all-core memcpy run just before it, and the
-// target is judged on the median ratio of the pairs.
+// DESIGN.md §7.2: Backup and Restore of 1 GiB of device memory (integrity
+// checks included) against the machine's all-core memcpy of the same bytes,
+// measured in the same run; target >= 0.8x the memcpy throughput. Every timed
+// Backup and Restore is paired with an all-core memcpy run just before it, and
+// the target is judged on the median ratio of the pairs.
 //
 //   bazel run -c opt //snapshot:snapshot_benchmark
 //   bazel run -c opt //snapshot:snapshot_benchmark --
