@@ -40,11 +40,22 @@ class IdParticipant final : public SnapshotParticipant {
     return std::unique_ptr<SavedState>(std::move(state));
   }
 
+  // Each live object's id, whether the device holds that id (probed with a
+  // claim that is released again when it succeeds), and its state.
   absl::StatusOr<std::string> Describe(int32_t device_id) const override {
+    std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
+    if (!device) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("device ", device_id, " is not open"));
+    }
+    const device::ResourceKind space = *Descriptor(T::kKind).id_space;
     std::string text;
     for (const std::shared_ptr<T>& object : runtime_.Objects<T>(device_id)) {
-      absl::StrAppend(&text, name(), " ", object->id(), ": ",
-                      T::DescribeState(object->SaveState()), "\n");
+      const absl::Status probe = device->ClaimId(space, object->id());
+      if (probe.ok()) device->ReleaseId(space, object->id());
+      absl::StrAppend(&text, name(), " ", object->id(),
+                      absl::IsAlreadyExists(probe) ? " held" : " NOT HELD",
+                      ": ", T::DescribeState(object->SaveState()), "\n");
     }
     return text;
   }

@@ -23,6 +23,29 @@ bool ValidName(absl::string_view name) {
 
 absl::Status ParticipantRegistry::Register(
     std::unique_ptr<rt::SnapshotParticipant> participant) {
+  absl::Status valid = Check(participant.get());
+  if (!valid.ok()) return valid;
+  participants_.push_back(std::move(participant));
+  return absl::OkStatus();
+}
+
+absl::Status ParticipantRegistry::RegisterAfter(
+    absl::string_view after,
+    std::unique_ptr<rt::SnapshotParticipant> participant) {
+  absl::Status valid = Check(participant.get());
+  if (!valid.ok()) return valid;
+  for (auto it = participants_.begin(); it != participants_.end(); ++it) {
+    if ((*it)->name() == after) {
+      participants_.insert(it + 1, std::move(participant));
+      return absl::OkStatus();
+    }
+  }
+  return absl::NotFoundError(
+      absl::StrCat("no snapshot participant named \"", after, "\""));
+}
+
+absl::Status ParticipantRegistry::Check(
+    const rt::SnapshotParticipant* participant) const {
   if (participant == nullptr) {
     return absl::InvalidArgumentError("null snapshot participant");
   }
@@ -35,7 +58,6 @@ absl::Status ParticipantRegistry::Register(
     return absl::AlreadyExistsError(absl::StrCat(
         "a snapshot participant named \"", name, "\" is registered already"));
   }
-  participants_.push_back(std::move(participant));
   return absl::OkStatus();
 }
 

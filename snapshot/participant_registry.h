@@ -32,6 +32,12 @@ class ParticipantRegistry {
   // kAlreadyExists for a name taken; the registry is then unchanged.
   absl::Status Register(std::unique_ptr<rt::SnapshotParticipant> participant);
 
+  // Inserts `participant` right after the one named `after` (kNotFound when
+  // there is none), with Register's checks.
+  absl::Status RegisterAfter(
+      absl::string_view after,
+      std::unique_ptr<rt::SnapshotParticipant> participant);
+
   // In registration (= restore) order.
   std::vector<rt::SnapshotParticipant*> participants() const;
   // The participant named `name`, or null.
@@ -39,6 +45,8 @@ class ParticipantRegistry {
   size_t size() const { return participants_.size(); }
 
  private:
+  absl::Status Check(const rt::SnapshotParticipant* participant) const;
+
   std::vector<std::unique_ptr<rt::SnapshotParticipant>> participants_;
 };
 

@@ -1,0 +1,247 @@
+#include "testing/participant_conformance/participant_conformance.h"
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "snapshot/backup_image.h"
+#include "snapshot/builtin_participants.h"
+#include "testing/status_matchers.h"
+
+namespace ascend::snapshot::conformance {
+namespace {
+
+constexpr int32_t kDevices[] = {0, 1};
+
+std::vector<uint8_t> Pattern(size_t size, uint32_t seed) {
+  std::vector<uint8_t> data(size);
+  uint32_t x = seed * 2654435761u + 1;
+  for (auto& byte : data) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    byte = static_cast<uint8_t>(x);
+  }
+  return data;
+}
+
+// Fails its first `failures` restores, then succeeds.
+class FailingParticipant final : public rt::SnapshotParticipant {
+ public:
+  FailingParticipant(std::string name, int failures)
+      : name_(std::move(name)), failures_(std::make_shared<int>(failures)) {}
+  absl::string_view name() const override { return name_; }
+  Scope scope() const override { return Scope::kProcess; }
+  absl::StatusOr<std::unique_ptr<rt::SavedState>> Save(int32_t) override {
+    return std::unique_ptr<rt::SavedState>(new State(failures_));
+  }
+  absl::StatusOr<std::string> Describe(int32_t) const override { return ""; }
+
+ private:
+  struct State final : rt::SavedState {
+    explicit State(std::shared_ptr<int> failures)
+        : failures(std::move(failures)) {}
+    absl::Status Restore() const override {
+      if (*failures > 0) {
+        --*failures;
+        return absl::DataLossError("injected restore failure");
+      }
+      return absl::OkStatus();
+    }
+    std::shared_ptr<int> failures;
+  };
+  const std::string name_;
+  const std::shared_ptr<int> failures_;
+};
+
+void ExpectSame(const Descriptions& expected, const Descriptions& actual,
+                const std::string& when) {
+  ASSERT_EQ(expected.size(), actual.size()) << when;
+  for (const auto& [key, text] : expected) {
+    auto it = actual.find(key);
+    ASSERT_NE(it, actual.end()) << when << ": " << key << " missing";
+    EXPECT_EQ(it->second, text) << when << ": participant/device " << key;
+  }
+}
+
+}  // namespace
+
+std::string BackendName(const ::testing::TestParamInfo<BackendUnderTest>& i) {
+  return i.param.name;
+}
+
+void PrintTo(const BackendUnderTest& backend, std::ostream* os) {
+  *os << backend.name;
+}
+
+void ParticipantConformanceTest::SetUp() {
+  absl::StatusOr<std::unique_ptr<device::Backend>> backend =
+      GetParam().factory();
+  ASSERT_TRUE(backend.ok()) << "cannot create backend " << GetParam().name
+                            << ": " << backend.status();
+  ASSERT_GE((*backend)->DeviceCount(), 2)
+      << "backend " << GetParam().name << " must provide two devices";
+  state_ = std::make_unique<rt::GlobalState>(rt::GlobalState::Options{});
+  rt::Runtime::Options options;
+  options.state = state_.get();
+  options.default_device = [] { return std::optional<int32_t>(); };
+  runtime_ = std::make_unique<rt::Runtime>(*std::move(backend), options);
+}
+
+void ParticipantConformanceTest::TearDown() {
+  runtime_.reset();
+  state_.reset();
+}
+
+std::unique_ptr<ParticipantRegistry> ParticipantConformanceTest::Registry(
+    const std::string& fail_after, int failures) {
+  auto registry = std::make_unique<ParticipantRegistry>();
+  EXPECT_OK(RegisterBuiltinParticipants(*registry, runtime(), MemoryOptions{}));
+  if (!fail_after.empty()) {
+    EXPECT_OK(registry->RegisterAfter(
+        fail_after, std::make_unique<FailingParticipant>(
+                        "test.fail_after_" + fail_after, failures)));
+  }
+  return registry;
+}
+
+std::vector<std::string> ParticipantConformanceTest::ParticipantNames() {
+  ParticipantRegistry registry;
+  EXPECT_OK(RegisterBuiltinParticipants(registry, runtime(), MemoryOptions{}));
+  std::vector<std::string> names;
+  for (rt::SnapshotParticipant* p : registry.participants()) {
+    names.emplace_back(p->name());
+  }
+  return names;
+}
+
+void ParticipantConformanceTest::Populate(uint32_t seed) {
+  for (int32_t device : kDevices) {
+    ASSERT_OK(runtime().SetDevice(device));
+    for (int i = 0; i < 2; ++i) {
+      ASSERT_OK_AND_ASSIGN(void* stream, runtime().CreateStream(0, 0));
+      streams_.push_back(stream);
+      ASSERT_OK_AND_ASSIGN(void* event, runtime().CreateEvent(0));
+      ASSERT_OK(runtime().RecordEvent(event, stream));
+      events_.push_back(event);
+      ASSERT_OK_AND_ASSIGN(void* notify, runtime().CreateNotify(0));
+      if (i == 0) {
+        ASSERT_OK(runtime().RecordNotify(notify, stream));
+      }
+      notifies_.push_back(notify);
+      ASSERT_OK(runtime().SynchronizeStream(stream, absl::InfiniteFuture()));
+    }
+    for (size_t size : {size_t{4096}, size_t{(3 << 20) + 5}, size_t{1}}) {
+      ASSERT_OK_AND_ASSIGN(void* ptr,
+                           runtime().Malloc(size, ACL_MEM_MALLOC_HUGE_FIRST));
+      allocations_.push_back(ptr);
+      sizes_.push_back(size);
+    }
+  }
+  Change(seed);
+}
+
+void ParticipantConformanceTest::Change(uint32_t seed) {
+  for (size_t i = 0; i < allocations_.size(); ++i) {
+    const std::vector<uint8_t> bytes = Pattern(sizes_[i], seed + i);
+    ASSERT_OK(runtime().Memcpy(allocations_[i], sizes_[i], bytes.data(),
+                               sizes_[i], ACL_MEMCPY_HOST_TO_DEVICE));
+  }
+  for (size_t i = 0; i < events_.size(); ++i) {
+    ASSERT_OK(runtime().RecordEvent(events_[i], streams_[i]));
+    ASSERT_OK(runtime().SynchronizeStream(streams_[i], absl::InfiniteFuture()));
+  }
+}
+
+void ParticipantConformanceTest::Damage() {
+  for (size_t i = 0; i < allocations_.size(); ++i) {
+    ASSERT_OK(runtime().Memset(allocations_[i], sizes_[i], 0x5A, sizes_[i]));
+  }
+  for (size_t i = 0; i < events_.size(); ++i) {
+    ASSERT_OK(runtime().RecordEvent(events_[i], streams_[i]));
+    ASSERT_OK(runtime().RecordNotify(notifies_[i], streams_[i]));
+    ASSERT_OK(runtime().SynchronizeStream(streams_[i], absl::InfiniteFuture()));
+  }
+  // The device loses its memory: the simulator's fault, or a re-open (what
+  // a lost device amounts to) where the backend has no such fault.
+  for (int32_t device : kDevices) {
+    absl::Status lost =
+        runtime().backend()->InjectFault(device, device::Fault::kMemoryLoss);
+    if (absl::IsUnimplemented(lost)) {
+      lost = runtime().DeviceObject(device)->Reopen();
+    }
+    ASSERT_OK(lost);
+  }
+}
+
+Descriptions ParticipantConformanceTest::Describe(
+    const ParticipantRegistry& registry) {
+  Descriptions all;
+  for (rt::SnapshotParticipant* p : registry.participants()) {
+    std::vector<int32_t> scope(std::begin(kDevices), std::end(kDevices));
+    if (p->scope() == rt::SnapshotParticipant::Scope::kProcess) {
+      scope = {rt::SnapshotParticipant::kProcessWide};
+    }
+    for (int32_t device : scope) {
+      absl::StatusOr<std::string> text = p->Describe(device);
+      EXPECT_TRUE(text.ok()) << p->name() << ": " << text.status();
+      all[absl::StrCat(p->name(), "/", device)] = text.value_or("");
+    }
+  }
+  return all;
+}
+
+TEST_P(ParticipantConformanceTest, SaveLoseRestoreComparesEqual) {
+  ASSERT_NO_FATAL_FAILURE(Populate(1));
+  std::unique_ptr<ParticipantRegistry> registry = Registry("");
+  const Descriptions before = Describe(*registry);
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<BackupImage> image,
+                       BackupImage::Save(*registry, {0, 1}));
+  ASSERT_NO_FATAL_FAILURE(Damage());
+  // The damage shows: a participant that restored nothing would fail below.
+  EXPECT_NE(Describe(*registry), before);
+  ASSERT_OK(image->Restore());
+  ExpectSame(before, Describe(*registry), "after Restore");
+  // Restored memory is usable through the runtime again.
+  std::vector<uint8_t> back(sizes_[1]);
+  ASSERT_OK(runtime().Memcpy(back.data(), back.size(), allocations_[1],
+                             sizes_[1], ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(back, Pattern(sizes_[1], 1 + 1));
+}
+
+TEST_P(ParticipantConformanceTest, RestoreAfterAFailedRestore) {
+  ASSERT_NO_FATAL_FAILURE(Populate(3));
+  for (const std::string& name : ParticipantNames()) {
+    SCOPED_TRACE("restore fails right after participant " + name);
+    std::unique_ptr<ParticipantRegistry> registry = Registry(name, 1);
+    const Descriptions before = Describe(*registry);
+    ASSERT_OK_AND_ASSIGN(std::unique_ptr<BackupImage> image,
+                         BackupImage::Save(*registry, {0, 1}));
+    ASSERT_NO_FATAL_FAILURE(Damage());
+    const absl::Status failed = image->Restore();
+    EXPECT_EQ(failed.code(), absl::StatusCode::kDataLoss) << failed;
+    ASSERT_OK(image->Restore());
+    ExpectSame(before, Describe(*registry), "after the retried Restore");
+  }
+}
+
+TEST_P(ParticipantConformanceTest, SecondBackupReplacesTheFirst) {
+  ASSERT_NO_FATAL_FAILURE(Populate(5));
+  std::unique_ptr<ParticipantRegistry> registry = Registry("");
+  const Descriptions first = Describe(*registry);
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<BackupImage> image,
+                       BackupImage::Save(*registry, {0, 1}));
+  ASSERT_NO_FATAL_FAILURE(Change(6));
+  const Descriptions second = Describe(*registry);
+  EXPECT_NE(first, second);
+  ASSERT_OK_AND_ASSIGN(image, BackupImage::Save(*registry, {0, 1}));
+  ASSERT_NO_FATAL_FAILURE(Damage());
+  ASSERT_OK(image->Restore());
+  ExpectSame(second, Describe(*registry), "after Restore of the second");
+}
+
+}  // namespace ascend::snapshot::conformance

@@ -1,0 +1,98 @@
+// The snapshot participant conformance suite: written once against the
+// participant registry and a private runtime, and run for every registered
+// participant over every device backend (sim, and npu over the stand-in
+// driver). For each participant it checks that
+//   * save -> device memory loss -> restore brings back exactly what
+//     Describe showed before the backup;
+//   * a restore that fails after the participant restored (an injected
+//     failure in the participant after it) can be retried and then does the
+//     same;
+//   * a second backup replaces the first: restore brings back the second.
+//
+// A backend's test file instantiates it:
+//
+//   ASCEND_INSTANTIATE_PARTICIPANT_CONFORMANCE_SUITE(
+//       Sim, ::ascend::snapshot::conformance::BackendUnderTest{
+//                "sim", [] { return CreateSimBackend(...); }});
+//
+// A factory that cannot make its backend FAILS every test (the backends
+// used here are ours: the simulator and the in-tree stand-in driver).
+#ifndef ASCENDCL_TESTING_PARTICIPANT_CONFORMANCE_PARTICIPANT_CONFORMANCE_H_
+#define ASCENDCL_TESTING_PARTICIPANT_CONFORMANCE_PARTICIPANT_CONFORMANCE_H_
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "device/device.h"
+#include "gtest/gtest.h"
+#include "runtime/global_state.h"
+#include "runtime/runtime.h"
+#include "snapshot/participant_registry.h"
+
+namespace ascend::snapshot::conformance {
+
+struct BackendUnderTest {
+  // Test-name suffix: letters, digits and '_' only.
+  std::string name;
+  // Makes a backend with at least two devices.
+  std::function<absl::StatusOr<std::unique_ptr<device::Backend>>()> factory;
+};
+
+std::string BackendName(const ::testing::TestParamInfo<BackendUnderTest>& i);
+void PrintTo(const BackendUnderTest& backend, std::ostream* os);
+
+// Every participant's Describe of every device (and of the process), keyed
+// "participant/device".
+using Descriptions = std::map<std::string, std::string>;
+
+class ParticipantConformanceTest
+    : public ::testing::TestWithParam<BackendUnderTest> {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  // A fresh registry of the built-in participants over runtime(); when
+  // `fail_after` names one, a participant that fails its first
+  // `failures` restores is registered right after it.
+  std::unique_ptr<ParticipantRegistry> Registry(const std::string& fail_after,
+                                                int failures = 0);
+  // Names of the built-in participants, in order.
+  std::vector<std::string> ParticipantNames();
+
+  // Opens devices 0 and 1 and gives each streams, events (recorded),
+  // notifies (one recorded) and allocations holding a pattern of `seed`.
+  void Populate(uint32_t seed);
+  // New contents for every allocation, new records on every event.
+  void Change(uint32_t seed);
+  // What the restore must undo: every allocation overwritten, the device's
+  // memory-loss fault where the backend has one, every event recorded and
+  // every notify recorded again.
+  void Damage();
+  Descriptions Describe(const ParticipantRegistry& registry);
+
+  rt::Runtime& runtime() { return *runtime_; }
+
+  std::unique_ptr<rt::GlobalState> state_;
+  std::unique_ptr<rt::Runtime> runtime_;
+  std::vector<void*> allocations_;
+  std::vector<size_t> sizes_;
+  std::vector<void*> events_;
+  std::vector<void*> notifies_;
+  std::vector<void*> streams_;
+};
+
+}  // namespace ascend::snapshot::conformance
+
+#define ASCEND_INSTANTIATE_PARTICIPANT_CONFORMANCE_SUITE(prefix, backend) \
+  namespace ascend::snapshot::conformance {                               \
+  INSTANTIATE_TEST_SUITE_P(prefix, ParticipantConformanceTest,            \
+                           ::testing::Values(backend),                    \
+                           ::ascend::snapshot::conformance::BackendName); \
+  }  // namespace ascend::snapshot::conformance
+
+#endif  // ASCENDCL_TESTING_PARTICIPANT_CONFORMANCE_PARTICIPANT_CONFORMANCE_H_
