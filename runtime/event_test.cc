@@ -7,7 +7,11 @@
 
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "acl/error_codes/rt_error_codes.h"
 #include "gtest/gtest.h"
+#include "runtime/base/error.h"
+#include "runtime/private_runtime.h"
+#include "testing/status_matchers.h"
 
 namespace ascend::rt {
 namespace {
@@ -118,6 +122,46 @@ TEST(EventTest, SaveAndRestoreKeepPerRecordCompletion) {
   restored.Complete(second);
   EXPECT_TRUE(restored.WaitFor(first, absl::Now()));
   EXPECT_TRUE(restored.SaveState().pending.empty());
+}
+
+// --- The runtime's events (private runtime) ---------------------------------
+
+TEST(RuntimeEventTest, IdsTheirExhaustionAndStaleHandles) {
+  PrivateRuntime rt(/*devices=*/1, /*max_ids_per_kind=*/2);
+  ASSERT_OK(rt->SetDevice(0));
+  ASSERT_OK_AND_ASSIGN(void* a, rt->CreateEvent(0));
+  ASSERT_OK(rt->CreateEvent(0).status());
+  EXPECT_EQ(ErrorCode(rt->CreateEvent(0).status()),
+            ACL_ERROR_RT_NO_EVENT_RESOURCE);
+  ASSERT_OK(rt->DestroyEvent(a));
+  EXPECT_EQ(ErrorCode(rt->DestroyEvent(a)), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(ErrorCode(rt->EventComplete(a).status()),
+            ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_OK(rt->CreateEvent(0).status());  // the id came back
+}
+
+TEST(RuntimeEventTest, ParticipantRestoresRecordStateAndTheId) {
+  PrivateRuntime rt;
+  ASSERT_OK(rt->SetDevice(0));
+  ASSERT_OK_AND_ASSIGN(void* event, rt->CreateEvent(0));
+  ASSERT_OK_AND_ASSIGN(void* s, rt->CreateStream(0, 0));
+  ASSERT_OK(rt->RecordEvent(event, s));
+  ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
+  ASSERT_OK_AND_ASSIGN(const uint64_t stamp, rt->EventTimestamp(event));
+  std::unique_ptr<SnapshotParticipant> participant = MakeEventParticipant(*rt);
+  EXPECT_EQ(participant->name(), "event");
+  ASSERT_OK_AND_ASSIGN(std::string before, participant->Describe(0));
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<SavedState> saved, participant->Save(0));
+  // More records and a reset after the backup, then the device re-opens.
+  ASSERT_OK(rt->RecordEvent(event, s));
+  ASSERT_OK(rt->ResetEvent(event, s));
+  ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
+  ASSERT_OK(rt->DeviceObject(0)->Reopen());
+  ASSERT_OK(saved->Restore());
+  ASSERT_OK_AND_ASSIGN(std::string after, participant->Describe(0));
+  EXPECT_EQ(after, before);
+  ASSERT_OK_AND_ASSIGN(const uint64_t restored, rt->EventTimestamp(event));
+  EXPECT_EQ(restored, stamp);
 }
 
 }  // namespace
