@@ -99,12 +99,11 @@ absl::Status ParallelFor(int workers, size_t n,
   return first;
 }
 
-std::shared_ptr<device::Device> OpenDevice(rt::Runtime& runtime,
-                                           int32_t device_id,
-                                           absl::Status* missing) {
+absl::StatusOr<std::shared_ptr<device::Device>> OpenDevice(rt::Runtime& runtime,
+                                                           int32_t device_id) {
   std::shared_ptr<device::Device> device = runtime.DeviceObject(device_id);
   if (!device) {
-    *missing = absl::FailedPreconditionError(
+    return absl::FailedPreconditionError(
         absl::StrCat("device ", device_id, " is not open"));
   }
   return device;
@@ -122,10 +121,8 @@ class SavedAllocations final : public rt::SavedState {
         allocations_(std::move(allocations)) {}
 
   absl::Status Restore() const override {
-    absl::Status missing;
-    std::shared_ptr<device::Device> device =
-        OpenDevice(runtime_, device_id_, &missing);
-    if (!device) return missing;
+    ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
+                            OpenDevice(runtime_, device_id_));
     for (const device::Allocation& a : allocations_) {
       // A driver-level restore (npu) may have re-created it already.
       std::optional<device::Allocation> live = device->FindAllocation(a.addr);
@@ -150,19 +147,15 @@ class AllocationsParticipant final : public rt::SnapshotParticipant {
 
   absl::StatusOr<std::unique_ptr<rt::SavedState>> Save(
       int32_t device_id) override {
-    absl::Status missing;
-    std::shared_ptr<device::Device> device =
-        OpenDevice(runtime_, device_id, &missing);
-    if (!device) return missing;
+    ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
+                            OpenDevice(runtime_, device_id));
     return std::unique_ptr<rt::SavedState>(
         new SavedAllocations(runtime_, device_id, device->Allocations()));
   }
 
   absl::StatusOr<std::string> Describe(int32_t device_id) const override {
-    absl::Status missing;
-    std::shared_ptr<device::Device> device =
-        OpenDevice(runtime_, device_id, &missing);
-    if (!device) return missing;
+    ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
+                            OpenDevice(runtime_, device_id));
     std::string text;
     for (const device::Allocation& a : device->Allocations()) {
       absl::StrAppendFormat(&text, "[0x%x, +%u)\n", a.addr, a.size);
@@ -249,10 +242,8 @@ absl::Status SavedMemory::Capture(device::Device& device) {
 
 absl::Status SavedMemory::Restore() const {
   const absl::Time start = absl::Now();
-  absl::Status missing;
-  std::shared_ptr<device::Device> device =
-      OpenDevice(runtime_, device_id_, &missing);
-  if (!device) return missing;
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
+                          OpenDevice(runtime_, device_id_));
   struct Chunk {
     const Allocation* allocation;
     size_t index;
@@ -312,10 +303,8 @@ class MemoryParticipant final : public rt::SnapshotParticipant {
 
   absl::StatusOr<std::unique_ptr<rt::SavedState>> Save(
       int32_t device_id) override {
-    absl::Status missing;
-    std::shared_ptr<device::Device> device =
-        OpenDevice(runtime_, device_id, &missing);
-    if (!device) return missing;
+    ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
+                            OpenDevice(runtime_, device_id));
     auto saved =
         std::make_unique<SavedMemory>(runtime_, device_id, options_, pool_);
     ASCEND_RETURN_IF_ERROR(saved->Capture(*device));
@@ -324,10 +313,8 @@ class MemoryParticipant final : public rt::SnapshotParticipant {
 
   // Each allocation with the device's checksum of its contents.
   absl::StatusOr<std::string> Describe(int32_t device_id) const override {
-    absl::Status missing;
-    std::shared_ptr<device::Device> device =
-        OpenDevice(runtime_, device_id, &missing);
-    if (!device) return missing;
+    ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
+                            OpenDevice(runtime_, device_id));
     std::string text;
     for (const device::Allocation& a : device->Allocations()) {
       ASCEND_ASSIGN_OR_RETURN(const uint64_t sum,
