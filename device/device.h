@@ -128,6 +128,22 @@ class Device {
     return Checksum(dst, size);
   }
 
+  // The parts of [addr, addr + size) that may hold non-zero bytes, ascending
+  // and disjoint: every byte outside them reads as zero (it was never
+  // written). The range need not lie in allocations. A backend that cannot
+  // tell returns the whole range (this default); the simulator knows which
+  // pages were ever touched. The snapshot saves only these parts.
+  virtual std::vector<Allocation> DataRanges(DeviceAddr addr,
+                                             uint64_t size) const {
+    return {Allocation{addr, size}};
+  }
+  // Makes [addr, addr + size), inside one live allocation, read as zero. A
+  // backend that can returns the backing memory instead of writing zeros
+  // (the simulator drops the pages); this default fills.
+  virtual absl::Status Discard(DeviceAddr addr, uint64_t size) {
+    return Fill(addr, 0, size);
+  }
+
   // A host pointer to `addr` when device memory is host-addressable (the
   // simulator), else nullptr. Valid while the allocation lives.
   virtual void* HostPointer(DeviceAddr addr) = 0;

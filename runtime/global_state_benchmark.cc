@@ -1,5 +1,5 @@
-// DESIGN.md §7.2 targets for the snapshot gate, each printed as a ratio against a
-// baseline measured in the same run:
+// DESIGN.md §7.2 targets for the snapshot gate, each printed as a ratio against
+// a baseline measured in the same run:
 //   * the gate every ACL entry point passes (ProcessApiScope enter + exit,
 //     RUNNING) vs one atomic acquire load: within 2x;
 //   * Lock with 8 parked background threads and 8 idle API threads: < 1 ms;

@@ -1,9 +1,10 @@
 // Private to //runtime: the snapshot participant shared by the kinds whose
 // objects hold a device id (streams, events, notifies): Save records, per
-// device, each live object's id and its host-side state (T::SaveState());
-// Restore claims exactly those ids in the re-opened device and hands each
-// state back to the live object holding the id (T::RestoreState()).
-// T::DescribeState renders a state for Describe.
+// device, each live object's host-side state (T::SaveState()) by handle;
+// Restore claims the id of every object alive then in the re-opened device
+// and hands each saved state back to its object (T::RestoreState()), so
+// objects created after the Backup keep distinct ids too. T::DescribeState
+// renders a state for Describe.
 #ifndef ASCENDCL_RUNTIME_ID_PARTICIPANT_H_
 #define ASCENDCL_RUNTIME_ID_PARTICIPANT_H_
 
@@ -13,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -26,7 +28,7 @@ namespace ascend::rt::internal {
 template <typename T>
 class IdParticipant final : public SnapshotParticipant {
  public:
-  using Saved = std::vector<std::pair<uint32_t, typename T::State>>;
+  using Saved = absl::flat_hash_map<const void*, typename T::State>;
 
   explicit IdParticipant(Runtime& runtime) : runtime_(runtime) {}
 
@@ -35,7 +37,7 @@ class IdParticipant final : public SnapshotParticipant {
   absl::StatusOr<std::unique_ptr<SavedState>> Save(int32_t device_id) override {
     auto state = std::make_unique<State>(runtime_, device_id);
     for (const std::shared_ptr<T>& object : runtime_.Objects<T>(device_id)) {
-      state->saved.emplace_back(object->id(), object->SaveState());
+      state->saved.emplace(object->handle(), object->SaveState());
     }
     return std::unique_ptr<SavedState>(std::move(state));
   }

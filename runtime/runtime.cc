@@ -193,6 +193,7 @@ absl::Status Runtime::OpenDeviceLocked(int32_t device_id) {
       std::make_shared<Stream>(device_id, *stream_id, 0, 0));
   entry.primary = primary;
   entry.abnormal = false;
+  entry.generation = ++opens_;
   RegisterLocked(primary, device_id, std::nullopt);
   RegisterLocked(primary->default_stream(), device_id, *stream_id,
                  primary->handle());
@@ -411,6 +412,12 @@ absl::Status Runtime::DrainAllStreams(absl::Time deadline) {
     }
   }
   return absl::OkStatus();
+}
+
+uint64_t Runtime::DeviceGeneration(int32_t device_id) const {
+  if (device_id < 0 || device_id >= device_count_) return 0;
+  ascend::MutexLock lock(&mu_);
+  return devices_[device_id].device ? devices_[device_id].generation : 0;
 }
 
 std::shared_ptr<device::Device> Runtime::DeviceObject(int32_t device_id) const {

@@ -180,6 +180,10 @@ class Runtime {
   // Synchronises every stream of every context.
   absl::Status DrainAllStreams(absl::Time deadline);
   std::shared_ptr<device::Device> DeviceObject(int32_t device_id) const;
+  // Which opening of the device is current: a number that changes with
+  // every open (0 while closed), so a snapshot can tell the device it saved
+  // from a reset-and-reopened one.
+  uint64_t DeviceGeneration(int32_t device_id) const;
   // The live objects of kind T (Stream, Event, Notify, ...) on a device, in
   // ascending id.
   template <typename T>
@@ -187,13 +191,15 @@ class Runtime {
     ascend::MutexLock lock(&mu_);
     return table_.Objects<T>(device_id);
   }
-  // Claims exactly `ids` of `kind`'s id space on the re-opened device, then
-  // hands each saved state to the live object of that kind holding the id
-  // (see id_participant.h).
+  // After the device was re-opened: claims again the id of every live
+  // object of kind T on the device, and hands each saved state (by handle)
+  // back to its object (see id_participant.h). Objects created since the
+  // states were saved keep their ids; states of objects destroyed since are
+  // dropped.
   template <typename T>
   absl::Status RestoreIds(
       int32_t device_id,
-      const std::vector<std::pair<uint32_t, typename T::State>>& saved);
+      const absl::flat_hash_map<const void*, typename T::State>& saved);
   // Clears the abnormal mark a health event set (after a restore).
   void MarkDeviceHealthy(int32_t device_id);
   // Records a device health event (called by the health monitor).
@@ -213,6 +219,8 @@ class Runtime {
     // Closes of this device still tearing down outside the lock (Teardown
     // objects alive); an open waits for them (OpenDeviceLocked).
     int closing = 0;
+    // See DeviceGeneration.
+    uint64_t generation = 0;
   };
   // Where a pointer lives.
   struct Location {
@@ -376,6 +384,7 @@ class Runtime {
 
   mutable ascend::Mutex mu_;
   std::vector<DeviceEntry> devices_ ABSL_GUARDED_BY(mu_);
+  uint64_t opens_ ABSL_GUARDED_BY(mu_) = 0;
   HandleTable table_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<const void*, size_t> host_allocations_
       ABSL_GUARDED_BY(mu_);
@@ -397,29 +406,26 @@ std::unique_ptr<SnapshotParticipant> MakeNotifyParticipant(Runtime& runtime);
 template <typename T>
 absl::Status Runtime::RestoreIds(
     int32_t device_id,
-    const std::vector<std::pair<uint32_t, typename T::State>>& saved) {
-  const std::optional<device::ResourceKind> space =
-      Descriptor(T::kKind).id_space;
-  std::shared_ptr<device::Device> device = DeviceObject(device_id);
-  if (!device || !space.has_value()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("cannot restore ", Descriptor(T::kKind).name,
-                     " ids: device ", device_id, " is not open"));
-  }
-  for (const auto& [id, state] : saved) {
-    absl::Status claimed = device->ClaimId(*space, id);
-    if (!claimed.ok()) return claimed;
-  }
+    const absl::flat_hash_map<const void*, typename T::State>& saved) {
+  const KindDescriptor& kind = Descriptor(T::kKind);
   ascend::MutexLock lock(&mu_);
-  absl::flat_hash_map<uint32_t, const typename T::State*> by_id;
-  for (const auto& [id, state] : saved) by_id[id] = &state;
-  table_.ForEach<T>(device_id, [&](const void*, const std::shared_ptr<T>& o,
-                                   const HandleTable::Key& key) {
-    if (!key.id.has_value()) return;
-    auto it = by_id.find(*key.id);
-    if (it != by_id.end()) o->RestoreState(*it->second);
-  });
-  return absl::OkStatus();
+  const std::shared_ptr<device::Device>& device = devices_[device_id].device;
+  if (!device || !kind.id_space.has_value()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot restore ", kind.name, " ids: device ", device_id,
+                     " is not open"));
+  }
+  absl::Status status;
+  table_.ForEach<T>(device_id,
+                    [&](const void* handle, const std::shared_ptr<T>& object,
+                        const HandleTable::Key& key) {
+                      if (!status.ok() || !key.id.has_value()) return;
+                      status = device->ClaimId(*kind.id_space, *key.id);
+                      auto it = saved.find(handle);
+                      if (status.ok() && it != saved.end())
+                        object->RestoreState(it->second);
+                    });
+  return status;
 }
 
 }  // namespace ascend::rt

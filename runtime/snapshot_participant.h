@@ -21,10 +21,19 @@
 //  * Save runs while the process is LOCKED with every stream drained; it
 //    must not change what it saves. A failure fails the Backup (507908),
 //    which keeps the previous backup.
+//  * SavedState::Prepare runs for every saved state of the image before
+//    any state restores: it checks that the restore can proceed (the device
+//    saved is still the one open, say) and records what it needs of the
+//    live process, changing nothing. A failure there fails the Restore
+//    before any device is touched.
 //  * SavedState::Restore runs after the participants registered before it
 //    have restored (the device has been re-opened). It may fail; the whole
 //    Restore is then retried from the first participant, so Restore never
-//    consumes or changes the saved state and may run any number of times.
+//    consumes the saved state and may run any number of times.
+//  * Objects created after the Backup and still alive at Restore keep their
+//    handles and ids (their device-side contents were never saved: memory
+//    reads as zero); objects destroyed after the Backup stay destroyed
+//    (DESIGN.md §4.12).
 //  * Describe renders the live state Save would capture, so that tests (the
 //    participant conformance suite) can compare before Backup with after
 //    Restore: equal text means equal state.
@@ -47,7 +56,10 @@ namespace ascend::rt {
 class SavedState {
  public:
   virtual ~SavedState() = default;
-  // Puts the saved part back; see the contract above.
+  // See the contract above. Prepare may run again before a retried Restore;
+  // what it records of the live process the first time stays valid for
+  // every retry of the same image (the process is locked meanwhile).
+  virtual absl::Status Prepare() { return absl::OkStatus(); }
   virtual absl::Status Restore() const = 0;
   // Host memory this state holds for device contents (what
   // aclrtSnapShotProcessBackup saved), for reporting.

@@ -1,5 +1,6 @@
 #include "snapshot/backup_image.h"
 
+#include <new>
 #include <utility>
 
 #include "absl/strings/cord.h"
@@ -31,11 +32,24 @@ absl::Status Annotate(const absl::Status& status, absl::string_view what,
   return annotated;
 }
 
+// Host memory can run out in the middle of a save (the image's tables, a
+// participant's buffers): that fails the Backup instead of escaping through
+// a C entry point.
+absl::StatusOr<std::unique_ptr<rt::SavedState>> SaveOne(
+    SnapshotParticipant& participant, int32_t device_id) {
+  try {
+    return participant.Save(device_id);
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError("out of host memory");
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<BackupImage>> BackupImage::Save(
     const ParticipantRegistry& registry, const std::vector<int32_t>& devices) {
-  std::unique_ptr<BackupImage> image(new BackupImage());
+  std::unique_ptr<BackupImage> image(new (std::nothrow) BackupImage());
+  if (image == nullptr) return absl::ResourceExhaustedError("out of memory");
   image->devices_ = devices;
   for (SnapshotParticipant* participant : registry.participants()) {
     std::vector<int32_t> scope = devices;
@@ -44,18 +58,29 @@ absl::StatusOr<std::unique_ptr<BackupImage>> BackupImage::Save(
     }
     for (int32_t device_id : scope) {
       absl::StatusOr<std::unique_ptr<rt::SavedState>> state =
-          participant->Save(device_id);
+          SaveOne(*participant, device_id);
       if (!state.ok()) {
         return Annotate(state.status(), "save", participant->name(), device_id);
       }
-      image->states_.push_back(NamedState{std::string(participant->name()),
-                                          device_id, *std::move(state)});
+      try {
+        image->states_.push_back(NamedState{std::string(participant->name()),
+                                            device_id, *std::move(state)});
+      } catch (const std::bad_alloc&) {
+        return absl::ResourceExhaustedError("out of host memory");
+      }
     }
   }
   return image;
 }
 
-absl::Status BackupImage::Restore() const {
+absl::Status BackupImage::Restore() {
+  for (NamedState& named : states_) {
+    absl::Status ready = named.state->Prepare();
+    if (!ready.ok()) {
+      return Annotate(ready, "restore check", named.participant,
+                      named.device_id);
+    }
+  }
   for (const NamedState& named : states_) {
     absl::Status restored = named.state->Restore();
     if (!restored.ok()) {

@@ -1,9 +1,10 @@
 // A backup image: what every registered participant saved, in registration
 // order — for each device-scope participant one saved state per device, for
-// each process-scope participant one state. Save builds it; Restore runs the
-// states in that order, every device's state of one participant before the
-// next participant, and may be called again after a failure (saved states
-// are never consumed).
+// each process-scope participant one state. Save builds it; Restore first
+// prepares every state (checks that change nothing), then restores them in
+// that order, every device's state of one participant before the next
+// participant, and may be called again after a failure (saved states are
+// never consumed).
 //
 //   ASCEND_ASSIGN_OR_RETURN(std::unique_ptr<BackupImage> image,
 //                           BackupImage::Save(registry, {0, 1}));
@@ -42,9 +43,10 @@ class BackupImage {
   static absl::StatusOr<std::unique_ptr<BackupImage>> Save(
       const ParticipantRegistry& registry, const std::vector<int32_t>& devices);
 
-  // Restores every state in order; the first failure stops it and is
-  // returned. Safe to call again.
-  absl::Status Restore() const;
+  // Prepares every state, then restores every state in order; the first
+  // failure stops it and is returned (a preparation failure before any
+  // state restored). Safe to call again.
+  absl::Status Restore();
 
   const std::vector<int32_t>& devices() const { return devices_; }
   // Every saved state, in restore order.

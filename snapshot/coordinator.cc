@@ -263,7 +263,7 @@ void Coordinator::ConsumeStaleHealthEvents() {
   }
 }
 
-absl::Status Coordinator::RestoreImage(const BackupImage& image) {
+absl::Status Coordinator::RestoreImage(BackupImage& image) {
   ConsumeStaleHealthEvents();
   // Participant by participant, every device before the next participant
   // (see BackupImage): all devices re-opened, then ids, then every address

@@ -87,7 +87,7 @@ class Coordinator {
   absl::StatusOr<std::unique_ptr<BackupImage>> TakeBackup(
       const std::vector<int32_t>& devices)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(op_mu_);
-  absl::Status RestoreImage(const BackupImage& image)
+  absl::Status RestoreImage(BackupImage& image)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(op_mu_);
   // Hands the health events the backend queued while the process was locked
   // to the runtime, before Restore replaces the device state they describe.

@@ -1,7 +1,8 @@
 // The "device" participant: first in restore order, it re-opens each device
 // of the backup. A re-open drops every allocation's contents and every id
 // but keeps the dropped allocations' addresses reserved, so the participants
-// after it can put everything back where it was.
+// after it can put everything back where it was. Before any device is
+// touched, each device must still be the opening that was saved.
 #include <memory>
 #include <string>
 
@@ -15,8 +16,21 @@ namespace {
 
 class SavedDevice final : public rt::SavedState {
  public:
-  SavedDevice(rt::Runtime& runtime, int32_t device_id)
-      : runtime_(runtime), device_id_(device_id) {}
+  SavedDevice(rt::Runtime& runtime, int32_t device_id, uint64_t generation)
+      : runtime_(runtime), device_id_(device_id), generation_(generation) {}
+
+  // The device must still be the opening that was saved: one reset since
+  // (and perhaps set again) has dropped what the backup describes.
+  absl::Status Prepare() override {
+    if (runtime_.DeviceGeneration(device_id_) != generation_) {
+      return rt::Error(
+          ACL_ERROR_SNAPSHOT_RESTORE_FAILED,
+          absl::StrCat("device ", device_id_,
+                       " was reset after the backup; restore needs the "
+                       "devices of the backup, as they were opened"));
+    }
+    return absl::OkStatus();
+  }
 
   absl::Status Restore() const override {
     std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id_);
@@ -32,6 +46,7 @@ class SavedDevice final : public rt::SavedState {
  private:
   rt::Runtime& runtime_;
   const int32_t device_id_;
+  const uint64_t generation_;
 };
 
 class DeviceParticipant final : public rt::SnapshotParticipant {
@@ -42,13 +57,14 @@ class DeviceParticipant final : public rt::SnapshotParticipant {
 
   absl::StatusOr<std::unique_ptr<rt::SavedState>> Save(
       int32_t device_id) override {
-    if (!runtime_.DeviceObject(device_id)) {
+    const uint64_t generation = runtime_.DeviceGeneration(device_id);
+    if (generation == 0) {
       return rt::Error(
           ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
           absl::StrCat("device ", device_id, " closed during backup"));
     }
     return std::unique_ptr<rt::SavedState>(
-        new SavedDevice(runtime_, device_id));
+        new SavedDevice(runtime_, device_id, generation));
   }
 
   absl::StatusOr<std::string> Describe(int32_t device_id) const override {

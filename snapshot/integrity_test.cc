@@ -456,11 +456,13 @@ TEST_F(PrivateCoordinatorTest, DamagedImageIsRefused) {
       ASSERT_EQ(image.devices().size(), 1u);
       auto* memory = dynamic_cast<SavedMemory*>(image.Find(0, "memory"));
       ASSERT_NE(memory, nullptr);
-      auto& allocations = memory->allocations();
-      ASSERT_EQ(allocations.size(), 2u);
-      // Allocations are in address order; damage one byte of one of them.
-      auto& a = allocations[which];
-      a.bytes[a.size - 1] ^= 0x01;
+      ASSERT_EQ(memory->allocations().size(), 2u);
+      // Allocations are in address order; damage one byte of one of them
+      // (each holds a pattern, so every byte was saved).
+      const SavedMemory::Allocation& a = memory->allocations()[which];
+      uint8_t* byte = memory->SavedByte(which, a.size - 1);
+      ASSERT_NE(byte, nullptr);
+      *byte ^= 0x01;
     };
     std::unique_ptr<Coordinator> c = Make(std::move(options));
     ASSERT_OK(c->Lock());

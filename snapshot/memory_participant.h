@@ -1,22 +1,31 @@
 // The memory participants: "allocations" puts every allocation of a device
-// back at its address (zero-filled), and "memory" saves and restores their
-// contents. They are two participants so that, on Restore, every address of
-// every device is valid again before any data is copied: a copy that fails
-// on one device then leaves no dangling pointer on another (an Unlock after
-// a failed Restore is legal).
+// back at its address, and "memory" saves and restores their contents. They
+// are two participants so that, on Restore, every address of every device
+// is valid again before any data is copied: a copy that fails on one device
+// then leaves no dangling pointer on another (an Unlock after a failed
+// Restore is legal).
 //
-// "memory" copies each allocation in chunks of MemoryOptions::chunk_bytes on
-// worker threads. Each chunk is verified as it moves: at Backup against the
-// device's own checksum of what it sent (computed while it copies, where the
-// backend can); at Restore what landed on the device must hash to what
-// Backup saw, which checks both the image and the transfer in one pass.
-// Buffers of a replaced backup are reused by the next one of the same device
-// where sizes match.
+// "memory" saves only the bytes that may hold data: the backend tells which
+// parts of an allocation were never written (Device::DataRanges; the
+// simulator knows its untouched pages), and those read as zero and are not
+// copied. The saved pieces go to one host buffer sized to them, split into
+// work items of about MemoryOptions::chunk_bytes (many small allocations
+// share an item) copied on worker threads. Each piece is verified as it
+// moves: at Backup against the device's own checksum of what it sent; at
+// Restore what landed on the device must hash to what Backup saw, which
+// checks both the image and the transfer in one pass. On Restore the parts
+// not saved are made zero again (Device::Discard) where they hold data.
+//
+// Host memory: the buffer is mapped fresh for each backup (transparent huge
+// pages where the kernel has them; first touch spread over the copy
+// workers) and unmapped with the image. A backup larger than the host's
+// available memory fails with kResourceExhausted instead of aborting.
 #ifndef ASCENDCL_SNAPSHOT_MEMORY_PARTICIPANT_H_
 #define ASCENDCL_SNAPSHOT_MEMORY_PARTICIPANT_H_
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "device/device.h"
@@ -26,43 +35,55 @@
 namespace ascend::snapshot {
 
 struct MemoryOptions {
-  // Bytes per verified copy chunk (one checksum each in the image).
-  // snapshot_benchmark's sweep measures 64 KiB to 1 MiB within noise of each
-  // other now that copies are verified in cache; 1 MiB keeps the per-chunk
-  // overhead and the checksum list small, and a chunk of each worker (both
-  // sides) within a many-core machine's share of the LLC.
+  // Bytes per work item and the largest verified piece (one checksum each
+  // in the image). snapshot_benchmark's sweep measures 64 KiB to 1 MiB
+  // within noise of each other; 1 MiB keeps the per-piece overhead and the
+  // checksum list small, and a piece of each worker (both sides) within a
+  // many-core machine's share of the LLC.
   uint64_t chunk_bytes = uint64_t{1} << 20;
   // Worker threads for copies; 0 = one per core.
   int workers = 0;
 };
 
 namespace internal {
-class BufferPool;
+class HostBuffer;
 }  // namespace internal
 
 // What "memory" saved of one device. Public so tests can damage an image
 // and check that Restore refuses it.
 class SavedMemory final : public rt::SavedState {
  public:
+  // A saved part of an allocation.
+  struct Piece {
+    size_t allocation = 0;  // index in allocations()
+    device::DeviceAddr addr = 0;
+    uint64_t size = 0;
+    uint64_t offset = 0;  // in the host buffer
+    uint64_t checksum = 0;
+  };
   struct Allocation {
     device::DeviceAddr addr = 0;
     uint64_t size = 0;
-    std::vector<uint64_t> chunk_checksums;
-    std::unique_ptr<uint8_t[]> bytes;
+    // Its pieces, pieces()[first_piece, first_piece + piece_count).
+    size_t first_piece = 0;
+    size_t piece_count = 0;
   };
 
-  SavedMemory(rt::Runtime& runtime, int32_t device_id, MemoryOptions options,
-              std::shared_ptr<internal::BufferPool> pool);
-  // Hands the buffers to the pool for the device's next backup.
+  SavedMemory(rt::Runtime& runtime, int32_t device_id, MemoryOptions options);
   ~SavedMemory() override;
 
+  absl::Status Prepare() override;
   absl::Status Restore() const override;
+  // Host bytes held (the saved pieces).
   uint64_t bytes() const override;
 
   int32_t device_id() const { return device_id_; }
   // In ascending address order.
-  std::vector<Allocation>& allocations() { return allocations_; }
   const std::vector<Allocation>& allocations() const { return allocations_; }
+  const std::vector<Piece>& pieces() const { return pieces_; }
+  // The saved byte of allocation `index` at `offset`, or null when that byte
+  // was not saved (it read as zero).
+  uint8_t* SavedByte(size_t index, uint64_t offset);
 
  private:
   friend class MemoryParticipant;
@@ -71,8 +92,13 @@ class SavedMemory final : public rt::SavedState {
   rt::Runtime& runtime_;
   const int32_t device_id_;
   const MemoryOptions options_;
-  const std::shared_ptr<internal::BufferPool> pool_;
   std::vector<Allocation> allocations_;
+  std::vector<Piece> pieces_;
+  // Pieces grouped into work items: items_[i] = first piece of item i.
+  std::vector<size_t> items_;
+  std::unique_ptr<internal::HostBuffer> buffer_;
+  // The allocations alive at the first Prepare (see SavedState::Prepare).
+  std::optional<std::vector<device::Allocation>> live_;
 };
 
 std::unique_ptr<rt::SnapshotParticipant> MakeAllocationsParticipant(

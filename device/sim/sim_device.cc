@@ -283,6 +283,31 @@ absl::StatusOr<uint64_t> SimDevice::CopyToDeviceWithChecksum(DeviceAddr dst,
   }
 }
 
+// Pages never touched (or dropped) read as zero: the host kernel knows
+// which pages the device's window has.
+std::vector<Allocation> SimDevice::DataRanges(DeviceAddr addr,
+                                              uint64_t size) const {
+  std::vector<Allocation> ranges;
+  const uint64_t base = memory_->base();
+  const uint64_t end = base + memory_->size();
+  // Outside the window nothing is device memory; clip to it.
+  const uint64_t from = std::max<uint64_t>(addr, base);
+  const uint64_t to = std::min<uint64_t>(addr + size, end);
+  if (from >= to) return ranges;
+  for (const auto& [b, e] : memory_->PresentRanges(from, to - from)) {
+    ranges.push_back(Allocation{b, e - b});
+  }
+  return ranges;
+}
+
+absl::Status SimDevice::Discard(DeviceAddr addr, uint64_t size) {
+  // Shared: like Fill, it only changes bytes of a live allocation.
+  ReaderMutexLock lock(&mu_);
+  ASCEND_RETURN_IF_ERROR(CheckRange(addr, size, "discard"));
+  memory_->Discard(addr, size);
+  return absl::OkStatus();
+}
+
 void* SimDevice::HostPointer(DeviceAddr addr) {
   ReaderMutexLock lock(&mu_);
   return ranges_.Find(addr).has_value() ? AsPointer(addr) : nullptr;

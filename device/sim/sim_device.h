@@ -74,6 +74,9 @@ class SimDevice final : public Device {
   absl::StatusOr<uint64_t> CopyToDeviceWithChecksum(DeviceAddr dst,
                                                     const void* src,
                                                     uint64_t size) override;
+  std::vector<Allocation> DataRanges(DeviceAddr addr,
+                                     uint64_t size) const override;
+  absl::Status Discard(DeviceAddr addr, uint64_t size) override;
   void* HostPointer(DeviceAddr addr) override;
 
   absl::StatusOr<uint32_t> AllocateId(ResourceKind kind) override;

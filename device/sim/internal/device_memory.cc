@@ -1,6 +1,8 @@
 #include "device/sim/internal/device_memory.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -45,6 +47,28 @@ constexpr int kMadvisePopulateWrite = 23;
 // accessible, which only loses stray-access detection (contents are zero).
 void Protect(uint64_t addr, uint64_t size) {
   (void)mprotect(AsPointer(addr), size, PROT_NONE);
+}
+
+uint64_t PageSize() {
+  static const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  return page;
+}
+
+// /proc/self/pagemap, opened once (never closed: the process owns it), or -1
+// when it cannot be read (then every range counts as holding data).
+int PagemapFd() {
+  static const int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  return fd;
+}
+
+// Appends [begin, end) to `ranges`, merging with the last one when adjacent.
+void AppendRange(std::vector<std::pair<uint64_t, uint64_t>>& ranges,
+                 uint64_t begin, uint64_t end) {
+  if (!ranges.empty() && ranges.back().second == begin) {
+    ranges.back().second = end;
+  } else {
+    ranges.emplace_back(begin, end);
+  }
 }
 
 }  // namespace
@@ -151,22 +175,80 @@ void DeviceMemory::ForgetUsers() {
   for (uint64_t c = 0; c < size_ / kChunkSize; ++c) SetUsers(c, 0);
 }
 
+std::vector<std::pair<uint64_t, uint64_t>> DeviceMemory::PresentRanges(
+    uint64_t addr, uint64_t size) const {
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  if (size == 0) return ranges;
+  const uint64_t page = PageSize();
+  const uint64_t first = addr / page;
+  const uint64_t last = (addr + size - 1) / page;
+  const int fd = PagemapFd();
+  // Bit 63: present; bit 62: swapped.
+  constexpr uint64_t kHeld = (uint64_t{1} << 63) | (uint64_t{1} << 62);
+  constexpr uint64_t kBatch = 8192;  // entries per read (64 KiB)
+  std::vector<uint64_t> entries(kBatch);
+  for (uint64_t p = first; p <= last;) {
+    const uint64_t n = std::min(kBatch, last - p + 1);
+    const ssize_t want = static_cast<ssize_t>(n * sizeof(uint64_t));
+    if (fd < 0 || pread(fd, entries.data(), want,
+                        static_cast<off_t>(p * sizeof(uint64_t))) != want) {
+      // Cannot tell: the rest may hold data.
+      AppendRange(ranges, std::max(addr, p * page), addr + size);
+      return ranges;
+    }
+    for (uint64_t i = 0; i < n; ++i) {
+      if ((entries[i] & kHeld) == 0) continue;
+      const uint64_t begin = std::max(addr, (p + i) * page);
+      const uint64_t end = std::min(addr + size, (p + i + 1) * page);
+      AppendRange(ranges, begin, end);
+    }
+    p += n;
+  }
+  return ranges;
+}
+
+void DeviceMemory::Discard(uint64_t addr, uint64_t size) {
+  if (size == 0) return;
+  const uint64_t page = PageSize();
+  const uint64_t end = addr + size;
+  const uint64_t inner_begin = (addr + page - 1) / page * page;
+  const uint64_t inner_end = end / page * page;
+  if (inner_begin >= inner_end) {
+    std::memset(AsPointer(addr), 0, size);
+    return;
+  }
+  std::memset(AsPointer(addr), 0, inner_begin - addr);
+  DropPages(inner_begin, inner_end - inner_begin);
+  std::memset(AsPointer(inner_end), 0, end - inner_end);
+}
+
 void DeviceMemory::ZeroAll() {
-  DropPages(base_, size_);
-  // Fault the committed chunks back in now, one call per run. A run the
-  // owner releases meanwhile is protected again and refuses: harmless, as
-  // is a kernel without MADV_POPULATE_WRITE (the pages then come back on
-  // first touch).
+  // Committed chunks that held pages get them back at once (resident, as
+  // device memory stays); chunks never touched stay untouched, so a lost
+  // device does not cost host memory it never used. A run the owner
+  // releases meanwhile is protected again and refuses the repopulation:
+  // harmless, as is a kernel without MADV_POPULATE_WRITE (the pages then
+  // come back on first touch).
+  std::vector<uint64_t> held;  // chunk indexes, ascending
   const uint64_t chunks = size_ / kChunkSize;
-  uint64_t c = 0;
-  while (c < chunks) {
+  for (uint64_t c = 0; c < chunks;) {
     if (Users(c) == 0) {
       ++c;
       continue;
     }
     const uint64_t run = c;
     while (c < chunks && Users(c) != 0) ++c;
-    (void)madvise(AsPointer(base_ + run * kChunkSize), (c - run) * kChunkSize,
+    for (const auto& [begin, end] :
+         PresentRanges(base_ + run * kChunkSize, (c - run) * kChunkSize)) {
+      for (uint64_t k = (begin - base_) / kChunkSize;
+           k <= (end - 1 - base_) / kChunkSize; ++k) {
+        if (held.empty() || held.back() != k) held.push_back(k);
+      }
+    }
+  }
+  DropPages(base_, size_);
+  for (uint64_t k : held) {
+    (void)madvise(AsPointer(base_ + k * kChunkSize), kChunkSize,
                   kMadvisePopulateWrite);
   }
 }

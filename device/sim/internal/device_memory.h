@@ -36,6 +36,8 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -83,6 +85,20 @@ class DeviceMemory {
   // kernel allows (MADV_POPULATE_WRITE), so they stay resident like device
   // memory. Never blocks on the owner's lock.
   void ZeroAll();
+
+  // The parts of [addr, addr + size) (inside the window) whose pages are
+  // present or swapped out, as [begin, end) pairs in ascending order and
+  // page-aligned: every byte outside them reads as zero, because it was
+  // never touched or its page was dropped. Read from /proc/self/pagemap;
+  // when that cannot be read, the whole range (nothing is claimed to be
+  // zero). A page only ever read may count as present (it maps the zero
+  // page): the answer errs towards "may hold data". Any thread.
+  std::vector<std::pair<uint64_t, uint64_t>> PresentRanges(uint64_t addr,
+                                                           uint64_t size) const;
+  // Makes [addr, addr + size) (inside the window, accessible) read as zero,
+  // returning its whole pages to the kernel and zeroing the partial pages
+  // at either end.
+  void Discard(uint64_t addr, uint64_t size);
 
  private:
   DeviceMemory(uint64_t base, uint64_t size);
