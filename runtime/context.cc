@@ -50,6 +50,7 @@ absl::Status Runtime::DestroyContext(void* context) {
   Teardown teardown;
   std::vector<HandleTable::Entry> streams;
   std::weak_ptr<device::Device> owner;
+  std::optional<int32_t> closed;
   {
     ascend::MutexLock lock(&mu_);
     ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx,
@@ -78,8 +79,12 @@ absl::Status Runtime::DestroyContext(void* context) {
       reports_.ForgetStream(stream.handle);
     }
     DeviceEntry& entry = devices_[ctx->device_id()];
-    if (--entry.refcount <= 0) teardown = CloseDeviceLocked(ctx->device_id());
+    if (--entry.refcount <= 0) {
+      teardown = CloseDeviceLocked(ctx->device_id());
+      closed = ctx->device_id();
+    }
   }
+  if (closed.has_value()) NotifyDeviceClosed(*closed);
   std::shared_ptr<Context>& current = ThreadContext();
   if (current && current->handle() == context) current.reset();
   for (const HandleTable::Entry& entry : streams) {

@@ -262,6 +262,7 @@ absl::Status Runtime::ResetDevice(int32_t device_id, bool force) {
     if (!force && --entry.refcount > 0) return absl::OkStatus();
     teardown = CloseDeviceLocked(device_id);
   }
+  NotifyDeviceClosed(device_id);
   std::shared_ptr<Context>& current = ThreadContext();
   if (current && current->device_id() == device_id) current.reset();
   // Streams are destroyed (executors joined) and the device closed here,
@@ -412,6 +413,34 @@ absl::Status Runtime::DrainAllStreams(absl::Time deadline) {
     }
   }
   return absl::OkStatus();
+}
+
+uint64_t Runtime::AddDeviceCloseObserver(
+    std::function<void(int32_t)> observer) {
+  ascend::MutexLock lock(&observers_mu_);
+  close_observers_.emplace_back(
+      ++next_observer_,
+      std::make_shared<std::function<void(int32_t)>>(std::move(observer)));
+  return next_observer_;
+}
+
+void Runtime::RemoveDeviceCloseObserver(uint64_t key) {
+  ascend::MutexLock lock(&observers_mu_);
+  close_observers_.erase(
+      std::remove_if(close_observers_.begin(), close_observers_.end(),
+                     [key](const auto& entry) { return entry.first == key; }),
+      close_observers_.end());
+}
+
+void Runtime::NotifyDeviceClosed(int32_t device_id) {
+  std::vector<std::shared_ptr<std::function<void(int32_t)>>> observers;
+  {
+    ascend::MutexLock lock(&observers_mu_);
+    for (const auto& [key, observer] : close_observers_) {
+      observers.push_back(observer);
+    }
+  }
+  for (const auto& observer : observers) (*observer)(device_id);
 }
 
 uint64_t Runtime::DeviceGeneration(int32_t device_id) const {

@@ -200,6 +200,12 @@ class Runtime {
   absl::Status RestoreIds(
       int32_t device_id,
       const absl::flat_hash_map<const void*, typename T::State>& saved);
+  // Calls `observer(device_id)` after each close of a device (a reset, the
+  // last context of a device destroyed), outside the runtime's locks, on
+  // the closing thread; the snapshot drops a backup that can no longer be
+  // restored. Returns a key for RemoveDeviceCloseObserver.
+  uint64_t AddDeviceCloseObserver(std::function<void(int32_t)> observer);
+  void RemoveDeviceCloseObserver(uint64_t key);
   // Clears the abnormal mark a health event set (after a restore).
   void MarkDeviceHealthy(int32_t device_id);
   // Records a device health event (called by the health monitor).
@@ -388,6 +394,14 @@ class Runtime {
   HandleTable table_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<const void*, size_t> host_allocations_
       ABSL_GUARDED_BY(mu_);
+
+  void NotifyDeviceClosed(int32_t device_id);
+
+  ascend::Mutex observers_mu_;
+  uint64_t next_observer_ ABSL_GUARDED_BY(observers_mu_) = 0;
+  std::vector<
+      std::pair<uint64_t, std::shared_ptr<std::function<void(int32_t)>>>>
+      close_observers_ ABSL_GUARDED_BY(observers_mu_);
 
   ascend::Mutex epoch_mu_;
   uint64_t memory_epoch_ ABSL_GUARDED_BY(epoch_mu_) = 0;

@@ -74,7 +74,37 @@ Coordinator::Coordinator(rt::Runtime& runtime, rt::GlobalState& state,
       state_(state),
       callbacks_(callbacks),
       options_(std::move(options)),
-      participants_(std::move(participants)) {}
+      participants_(std::move(participants)) {
+  close_observer_ = runtime_.AddDeviceCloseObserver([this](int32_t device_id) {
+    bool holds = false;
+    {
+      ascend::MutexLock lock(&image_mu_);
+      if (backup_) {
+        const std::vector<int32_t>& devices = backup_->devices();
+        holds = std::find(devices.begin(), devices.end(), device_id) !=
+                devices.end();
+      }
+    }
+    if (holds) {
+      ReleaseBackup(
+          absl::StrCat("device ", device_id, " was closed after the backup"));
+    }
+  });
+}
+
+Coordinator::~Coordinator() {
+  runtime_.RemoveDeviceCloseObserver(close_observer_);
+}
+
+void Coordinator::ReleaseBackup(std::string reason) {
+  std::shared_ptr<BackupImage> released;
+  {
+    ascend::MutexLock lock(&image_mu_);
+    released = std::move(backup_);
+    if (released) released_because_ = reason;
+  }
+  if (released) VLOG(1) << "snapshot: backup released (" << reason << ")";
+}
 
 Coordinator& Coordinator::Get() {
   static Coordinator* const coordinator =
@@ -84,7 +114,7 @@ Coordinator& Coordinator::Get() {
 }
 
 uint64_t Coordinator::backup_bytes() const {
-  ascend::MutexLock lock(&op_mu_);
+  ascend::MutexLock lock(&image_mu_);
   return backup_ ? backup_->total_bytes() : 0;
 }
 
@@ -140,6 +170,9 @@ absl::Status Coordinator::Unlock() {
   }
   ascend::MutexLock op(&op_mu_);
   ASCEND_RETURN_IF_ERROR(state_.Unlock());
+  // No Restore can use the backup any more (Restore needs BACKED_UP, and
+  // only a new Backup gets there).
+  ReleaseBackup("the process was unlocked");
   return InvokeStage(RT_SNAPSHOT_UNLOCK_POST);
 }
 
@@ -178,9 +211,15 @@ absl::Status Coordinator::Backup() {
                               "backup");
   }
   if (options_.after_backup) options_.after_backup(**image);
-  // The new backup replaces the old one (whose participants may keep its
-  // buffers for the next backup).
-  backup_ = *std::move(image);
+  // The new backup replaces the old one (freed outside the lock).
+  std::shared_ptr<BackupImage> replaced;
+  {
+    ascend::MutexLock lock(&image_mu_);
+    replaced =
+        std::exchange(backup_, std::shared_ptr<BackupImage>(*std::move(image)));
+    released_because_.clear();
+  }
+  replaced.reset();
   ASCEND_RETURN_IF_ERROR(InvokeStage(RT_SNAPSHOT_BACKUP_POST));
   if (!state_.CompareAndSetState(ProcessState::kLocked,
                                  ProcessState::kBackedUp)) {
@@ -214,14 +253,24 @@ absl::Status Coordinator::Restore() {
     return ReentrantCall(ACL_ERROR_SNAPSHOT_RESTORE_FAILED, "snapshot Restore");
   }
   ascend::MutexLock op(&op_mu_);
-  if (state_.state() != ProcessState::kBackedUp || !backup_) {
+  if (state_.state() != ProcessState::kBackedUp) {
     return Error(ACL_ERROR_SNAPSHOT_RESTORE_FAILED,
                  absl::StrCat("restore needs state BACKED_UP, process is ",
                               rt::ProcessStateName(
                                   static_cast<int32_t>(state_.state()))));
   }
+  std::shared_ptr<BackupImage> image;
+  {
+    ascend::MutexLock lock(&image_mu_);
+    image = backup_;
+    if (!image) {
+      return Error(
+          ACL_ERROR_SNAPSHOT_RESTORE_FAILED,
+          absl::StrCat("the backup was released: ", released_because_));
+    }
+  }
   ASCEND_RETURN_IF_ERROR(InvokeStage(RT_SNAPSHOT_RESTORE_PRE));
-  absl::Status restored = RestoreImage(*backup_);
+  absl::Status restored = RestoreImage(*image);
   if (!restored.ok()) {
     return AsOperationFailure(restored, ACL_ERROR_SNAPSHOT_RESTORE_FAILED,
                               "restore");

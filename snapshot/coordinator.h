@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -65,6 +66,7 @@ class Coordinator {
               Options options);
   Coordinator(const Coordinator&) = delete;
   Coordinator& operator=(const Coordinator&) = delete;
+  ~Coordinator();
 
   // The process coordinator (never destroyed) over Runtime::Get() and
   // GlobalState::Get().
@@ -79,7 +81,9 @@ class Coordinator {
                                 void* args);
   absl::Status UnregisterCallback(int32_t stage, rtSnapShotCallBack callback);
 
-  // Size of the current backup (0 when none).
+  // Host bytes the current backup holds (0 when none). A backup is released
+  // as soon as no Restore can use it: at Unlock, and when a device it holds
+  // is closed (reset).
   uint64_t backup_bytes() const;
 
  private:
@@ -99,8 +103,17 @@ class Coordinator {
   const Options options_;
   const std::unique_ptr<ParticipantRegistry> participants_;
 
-  mutable ascend::Mutex op_mu_;
-  std::unique_ptr<BackupImage> backup_ ABSL_GUARDED_BY(op_mu_);
+  // Drops the backup (outside image_mu_) and says why a Restore now fails.
+  void ReleaseBackup(std::string reason);
+
+  mutable ascend::Mutex op_mu_ ABSL_ACQUIRED_BEFORE(image_mu_);
+  // Separate from op_mu_ so that a device close observed in the middle of
+  // an operation (a reset from a stage callback) can release the backup.
+  // A Restore keeps its own reference while it runs.
+  mutable ascend::Mutex image_mu_;
+  std::shared_ptr<BackupImage> backup_ ABSL_GUARDED_BY(image_mu_);
+  std::string released_because_ ABSL_GUARDED_BY(image_mu_);
+  uint64_t close_observer_ = 0;
 };
 
 }  // namespace ascend::snapshot

@@ -118,6 +118,14 @@ class IntegrityTest : public ::testing::Test {
   }
 
   // Rewrites every buffer with new contents (through the API: RUNNING only).
+  // New contents written straight into simulated device memory (any state).
+  void RewriteDirect(uint32_t seed) {
+    for (Buffer& b : buffers_) {
+      b.expected = Pattern(b.expected.size(), seed++);
+      std::memcpy(b.ptr, b.expected.data(), b.expected.size());
+    }
+  }
+
   void Rewrite(uint32_t seed) {
     for (Buffer& b : buffers_) {
       b.expected = Pattern(b.expected.size(), seed++);
@@ -300,17 +308,18 @@ TEST_P(BackupFaultTest, FailedBackupKeepsDeviceMemoryAndPreviousBackup) {
     NewBuffer(device, (3 << 19) + 7, 20 + device);  // two chunks
     NewBuffer(device, 1000, 30 + device);
   }
-  // A good backup of the first contents.
+  // A good backup of the first contents, still held after a Restore (an
+  // Unlock releases it: no Restore could use it any more).
   ASSERT_ACL_OK(Lock());
   ASSERT_ACL_OK(Backup());
-  ASSERT_ACL_OK(Unlock());
+  ASSERT_ACL_OK(Restore());
   const uint64_t first_bytes = Coordinator::Get().backup_bytes();
+  ASSERT_GT(first_bytes, 0u);
   std::vector<std::vector<uint8_t>> first;
   for (const Buffer& b : buffers_) first.push_back(b.expected);
 
-  Rewrite(40);
+  RewriteDirect(40);
   FaultArgs args{faulty_device, fault};
-  ASSERT_ACL_OK(Lock());
   if (when == When::kBeforeBackup) {
     ASSERT_ACL_OK(aclsimInjectFault(faulty_device, fault));
   } else {

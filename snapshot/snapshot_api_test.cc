@@ -378,18 +378,17 @@ TEST_F(SnapshotApiTest, BackupPreFailureStaysLockedAndBacksUpNothing) {
   ASSERT_ACL_OK(aclrtSetDevice(0));
   RegisterAll();
   Buffer(4096, 0x11);
+  // A first backup, held through its Restore (an Unlock would release it).
   ASSERT_ACL_OK(Lock());
   ASSERT_ACL_OK(Backup());
-  ASSERT_ACL_OK(Unlock());
+  ASSERT_ACL_OK(Restore());
   const uint64_t first = ascend::snapshot::Coordinator::Get().backup_bytes();
   ASSERT_GT(first, 0u);
-  // A second buffer makes a new backup larger than the first.
-  Buffer(8192, 0x22);
-  ASSERT_ACL_OK(Lock());
   g_recorder.Take();
   FailOn(RT_SNAPSHOT_BACKUP_PRE, 0);
   EXPECT_ACL_ERROR(ACL_ERROR_SNAPSHOT_CALLBACK_FAILED, Backup());
-  // BACKUP_POST never ran, nothing was saved, the state stays LOCKED.
+  // BACKUP_POST never ran, nothing was saved, the state stays LOCKED and
+  // the first backup is kept.
   EXPECT_EQ(g_recorder.Take(), "BACKUP_PRE@0:1");
   EXPECT_EQ(State(), RT_PROCESS_STATE_LOCKED);
   EXPECT_EQ(ascend::snapshot::Coordinator::Get().backup_bytes(), first);
@@ -399,7 +398,7 @@ TEST_F(SnapshotApiTest, BackupPreFailureStaysLockedAndBacksUpNothing) {
   FailOn(RT_SNAPSHOT_BACKUP_PRE, -1);
   EXPECT_ACL_OK(Backup());
   EXPECT_EQ(State(), RT_PROCESS_STATE_BACKED_UP);
-  EXPECT_GT(ascend::snapshot::Coordinator::Get().backup_bytes(), first);
+  EXPECT_EQ(ascend::snapshot::Coordinator::Get().backup_bytes(), first);
 }
 
 TEST_F(SnapshotApiTest, BackupPostFailureStaysLockedWithBackupTaken) {
@@ -409,7 +408,8 @@ TEST_F(SnapshotApiTest, BackupPostFailureStaysLockedWithBackupTaken) {
   ASSERT_ACL_OK(Lock());
   ASSERT_ACL_OK(Backup());
   ASSERT_ACL_OK(Unlock());
-  const uint64_t first = ascend::snapshot::Coordinator::Get().backup_bytes();
+  // The Unlock released that backup: no Restore could use it any more.
+  EXPECT_EQ(ascend::snapshot::Coordinator::Get().backup_bytes(), 0u);
   Buffer(8192, 0x22);
   ASSERT_ACL_OK(Lock());
   g_recorder.Take();
@@ -418,8 +418,8 @@ TEST_F(SnapshotApiTest, BackupPostFailureStaysLockedWithBackupTaken) {
   EXPECT_EQ(g_recorder.Take(), "BACKUP_PRE@0:1 BACKUP_POST@0:1");
   EXPECT_EQ(State(), RT_PROCESS_STATE_LOCKED);
   // The backup data was already taken (reference: "backup data already
-  // taken"): it covers the new buffer.
-  EXPECT_EQ(ascend::snapshot::Coordinator::Get().backup_bytes(), first + 8192);
+  // taken"): it covers both buffers.
+  EXPECT_EQ(ascend::snapshot::Coordinator::Get().backup_bytes(), 4096u + 8192u);
   EXPECT_ACL_ERROR(ACL_ERROR_SNAPSHOT_RESTORE_FAILED, Restore());
   EXPECT_EQ(State(), RT_PROCESS_STATE_LOCKED);
 }
@@ -527,7 +527,7 @@ TEST_F(SnapshotApiTest, UnlockFromLocked) {
   EXPECT_EQ(State(), RT_PROCESS_STATE_RUNNING);
 }
 
-TEST_F(SnapshotApiTest, UnlockFromBackedUpKeepsTheBackup) {
+TEST_F(SnapshotApiTest, UnlockFromBackedUpReleasesTheBackup) {
   ASSERT_ACL_OK(aclrtSetDevice(0));
   RegisterAll();
   Buffer(4096, 1);
@@ -539,8 +539,9 @@ TEST_F(SnapshotApiTest, UnlockFromBackedUpKeepsTheBackup) {
   EXPECT_ACL_OK(Unlock());
   EXPECT_EQ(g_recorder.Take(), "UNLOCK_POST@0:0");
   EXPECT_EQ(State(), RT_PROCESS_STATE_RUNNING);
-  EXPECT_EQ(ascend::snapshot::Coordinator::Get().backup_bytes(), bytes);
-  // Restore is not reachable from RUNNING even with a kept backup.
+  // No Restore can use it any more (Restore needs BACKED_UP, which only a
+  // new Backup reaches): its host memory is released.
+  EXPECT_EQ(ascend::snapshot::Coordinator::Get().backup_bytes(), 0u);
   EXPECT_ACL_ERROR(ACL_ERROR_SNAPSHOT_RESTORE_FAILED, Restore());
 }
 

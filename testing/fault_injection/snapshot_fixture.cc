@@ -69,6 +69,13 @@ void DeviceBuffers::Rewrite(uint32_t seed) {
   }
 }
 
+void DeviceBuffers::RewriteDirect(uint32_t seed) {
+  for (Buffer& b : buffers_) {
+    b.expected = Pattern(b.expected.size(), seed++);
+    std::memcpy(b.ptr, b.expected.data(), b.expected.size());
+  }
+}
+
 std::vector<std::vector<uint8_t>> DeviceBuffers::Expected() const {
   std::vector<std::vector<uint8_t>> contents;
   for (const Buffer& b : buffers_) contents.push_back(b.expected);

@@ -51,6 +51,8 @@ class DeviceBuffers {
   void Add(int32_t device, size_t size, uint32_t seed);
   // New contents for every buffer, written through the API (RUNNING only).
   void Rewrite(uint32_t seed);
+  // The same, written straight into simulated device memory (any state).
+  void RewriteDirect(uint32_t seed);
   // The expected contents of every buffer, in order.
   std::vector<std::vector<uint8_t>> Expected() const;
   void SetExpected(const std::vector<std::vector<uint8_t>>& contents);
