@@ -478,7 +478,15 @@ absl::Status Runtime::InjectFault(int32_t device_id, device::Fault fault) {
     return Error(ACL_ERROR_INVALID_PARAM,
                  absl::StrCat("device ", device_id, " does not exist"));
   }
-  return backend_->InjectFault(device_id, fault);
+  ASCEND_RETURN_IF_ERROR(backend_->InjectFault(device_id, fault));
+  if (fault == device::Fault::kMemoryLoss) {
+    // The device is abnormal from now on, in every process state: the
+    // health event the backend also queues reaches the monitor later (not
+    // at all while the process is locked and the monitor parked).
+    ascend::MutexLock lock(&mu_);
+    devices_[device_id].abnormal = true;
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace ascend::rt

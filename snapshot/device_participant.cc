@@ -63,6 +63,15 @@ class DeviceParticipant final : public rt::SnapshotParticipant {
           ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
           absl::StrCat("device ", device_id, " closed during backup"));
     }
+    // A device whose memory was lost (or that reports itself abnormal) has
+    // nothing good to save: failing keeps the previous backup.
+    if (absl::StatusOr<bool> abnormal = runtime_.DeviceAbnormal(device_id);
+        !abnormal.ok() || *abnormal) {
+      return rt::Error(ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
+                       absl::StrCat("device ", device_id,
+                                    " is abnormal (its memory was lost); a "
+                                    "backup would save lost memory as data"));
+    }
     return std::unique_ptr<rt::SavedState>(
         new SavedDevice(runtime_, device_id, generation));
   }

@@ -489,8 +489,16 @@ TEST_F(PrivateCoordinatorTest, DamagedImageIsRefused) {
     EXPECT_EQ(c->GetState(), ProcessState::kBackedUp);
     ASSERT_OK(c->Unlock());
     EXPECT_EQ(State(), RT_PROCESS_STATE_RUNNING);
-    // Put the data back for the next round.
-    Rewrite(92 + which);
+    // The device lost its memory and no Restore brought it back: it stays
+    // abnormal (and a Backup would refuse it) until it is reset. Start the
+    // next round on a fresh device.
+    aclrtDeviceStatus status = ACL_RT_DEVICE_STATUS_END;
+    ASSERT_ACL_OK(aclrtQueryDeviceStatus(0, &status));
+    EXPECT_EQ(status, ACL_RT_DEVICE_STATUS_ABNORMAL);
+    buffers_.clear();
+    ASSERT_ACL_OK(aclrtResetDeviceForce(0));
+    NewBuffer(0, 3 << 20, 92 + which);
+    NewBuffer(0, 100, 93 + which);
   }
 }
 

@@ -32,6 +32,7 @@
 #include "gtest/gtest.h"
 #include "runtime/global_state.h"
 #include "runtime/runtime.h"
+#include "snapshot/backup_image.h"
 #include "snapshot/participant_registry.h"
 
 namespace ascend::snapshot::conformance {
@@ -74,6 +75,9 @@ class ParticipantConformanceTest
   // every notify recorded again.
   void Damage();
   Descriptions Describe(const ParticipantRegistry& registry);
+  // image.Restore(), then what the coordinator does after a success: the
+  // restored devices are healthy again.
+  absl::Status Restore(BackupImage& image);
 
   rt::Runtime& runtime() { return *runtime_; }
 
