@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -17,41 +16,13 @@
 #include "device/device.h"
 #include "gtest/gtest.h"
 #include "testing/device_conformance/device_conformance.h"
+#include "testing/stub_backend.h"
 
 namespace ascend::device::conformance {
 namespace {
 
-// A backend with no devices (a driver that found no hardware).
-class NoDeviceBackend final : public Backend {
- public:
-  absl::string_view name() const override { return "nodevice"; }
-  int32_t DeviceCount() const override { return 0; }
-  std::string SocName() const override { return "none"; }
-  absl::StatusOr<std::unique_ptr<Device>> Open(int32_t id) override {
-    return absl::OutOfRangeError("no devices");
-  }
-  std::optional<int32_t> DeviceOwningAddress(DeviceAddr) const override {
-    return std::nullopt;
-  }
-  bool CanAccessPeer(int32_t, int32_t) const override { return false; }
-  absl::Status CopyPeer(Device&, DeviceAddr, Device&, DeviceAddr,
-                        uint64_t) override {
-    return absl::UnimplementedError("no devices");
-  }
-  absl::Status BackupProcessResources() override {
-    return absl::UnimplementedError("no devices");
-  }
-  absl::Status RestoreProcessResources() override {
-    return absl::UnimplementedError("no devices");
-  }
-  absl::Status InjectFault(int32_t, Fault) override {
-    return absl::UnimplementedError("no devices");
-  }
-  std::optional<HealthEvent> WaitHealthEvent(absl::Duration) override {
-    return std::nullopt;
-  }
-  void InterruptHealthWait() override {}
-};
+using ::ascend::testing::StubBackend;
+using ::ascend::testing::StubBackendOptions;
 
 BackendUnderTest Failing(std::string name, absl::Status status) {
   return {std::move(name),
@@ -73,7 +44,10 @@ BackendUnderTest NoDevices() {
   return {
       "nodevices",
       [](const BackendOptions&) -> absl::StatusOr<std::unique_ptr<Backend>> {
-        return std::unique_ptr<Backend>(new NoDeviceBackend);
+        // A backend with no devices (a driver that found no hardware).
+        StubBackendOptions options;
+        options.name = "nodevice";
+        return std::unique_ptr<Backend>(new StubBackend(options));
       }};
 }
 // The same two, for a backend that must run (its stand-in driver is ours).
