@@ -5,7 +5,6 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -16,49 +15,20 @@
 #include "device/device.h"
 #include "gtest/gtest.h"
 #include "testing/status_matchers.h"
+#include "testing/stub_backend.h"
 
 namespace ascend::device {
 namespace {
 
+using ::ascend::testing::StubBackend;
+using ::ascend::testing::StubBackendOptions;
+
 // A backend that only knows its name.
-class NamedBackend final : public Backend {
- public:
-  explicit NamedBackend(std::string name) : name_(std::move(name)) {}
-  absl::string_view name() const override { return name_; }
-  int32_t DeviceCount() const override { return 0; }
-  std::string SocName() const override { return "none"; }
-  absl::StatusOr<std::unique_ptr<Device>> Open(int32_t) override {
-    return absl::OutOfRangeError("no devices");
-  }
-  std::optional<int32_t> DeviceOwningAddress(DeviceAddr) const override {
-    return std::nullopt;
-  }
-  bool CanAccessPeer(int32_t, int32_t) const override { return false; }
-  absl::Status CopyPeer(Device&, DeviceAddr, Device&, DeviceAddr,
-                        uint64_t) override {
-    return absl::UnimplementedError("none");
-  }
-  absl::Status BackupProcessResources() override {
-    return absl::UnimplementedError("none");
-  }
-  absl::Status RestoreProcessResources() override {
-    return absl::UnimplementedError("none");
-  }
-  absl::Status InjectFault(int32_t, Fault) override {
-    return absl::UnimplementedError("none");
-  }
-  std::optional<HealthEvent> WaitHealthEvent(absl::Duration) override {
-    return std::nullopt;
-  }
-  void InterruptHealthWait() override {}
-
- private:
-  std::string name_;
-};
-
 BackendRegistry::Factory Named(std::string name) {
   return [name]() -> absl::StatusOr<std::unique_ptr<Backend>> {
-    return std::unique_ptr<Backend>(new NamedBackend(name));
+    StubBackendOptions options;
+    options.name = name;
+    return std::unique_ptr<Backend>(new StubBackend(options));
   };
 }
 

@@ -3,7 +3,6 @@
 // wait until Unlock, queries and synchronisation return at once, and when Lock
 // returns no resource-modifying call is still running.
 #include <pthread.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -26,6 +25,7 @@
 #include "gtest/gtest.h"
 #include "runtime/global_state.h"
 #include "runtime/rt_snapshot.h"
+#include "testing/fault_injection/snapshot_fixture.h"
 #include "testing/status_matchers.h"
 #include "testing/sync_helpers.h"
 
@@ -35,16 +35,11 @@ using ::ascend::testing::Event;
 
 using ascend::rt::GlobalState;
 
-int32_t State() {
-  rtProcessState state = RT_PROCESS_STATE_MAX;
-  EXPECT_EQ(rtSnapShotProcessGetState(&state), 0);
-  return static_cast<int32_t>(state);
-}
-
-aclError Lock() { return aclrtSnapShotProcessLock(getpid(), nullptr); }
-aclError Unlock() { return aclrtSnapShotProcessUnlock(getpid(), nullptr); }
-aclError Backup() { return aclrtSnapShotProcessBackup(getpid(), nullptr); }
-aclError Restore() { return aclrtSnapShotProcessRestore(getpid(), nullptr); }
+using ::ascend::testing::Backup;
+using ::ascend::testing::Lock;
+using ::ascend::testing::Restore;
+using ::ascend::testing::State;
+using ::ascend::testing::Unlock;
 
 // Waits until `pred` holds or `limit` passes; returns the final value.
 bool WaitFor(const std::function<bool()>& pred,

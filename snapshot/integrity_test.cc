@@ -2,7 +2,6 @@
 // device memory contents at the same addresses, stream/event/notify handles
 // and ids; copy failures and corruption injected before and during Backup and
 // Restore; a damaged backup image; the device health after a restore.
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -27,6 +26,7 @@
 #include "runtime/runtime.h"
 #include "snapshot/callback_registry.h"
 #include "snapshot/coordinator.h"
+#include "testing/fault_injection/snapshot_fixture.h"
 #include "testing/status_matchers.h"
 
 namespace {
@@ -39,16 +39,11 @@ using ascend::snapshot::CallbackRegistry;
 using ascend::snapshot::Coordinator;
 using ascend::snapshot::SavedMemory;
 
-int32_t State() {
-  rtProcessState state = RT_PROCESS_STATE_MAX;
-  EXPECT_EQ(rtSnapShotProcessGetState(&state), 0);
-  return static_cast<int32_t>(state);
-}
-
-aclError Lock() { return aclrtSnapShotProcessLock(getpid(), nullptr); }
-aclError Unlock() { return aclrtSnapShotProcessUnlock(getpid(), nullptr); }
-aclError Backup() { return aclrtSnapShotProcessBackup(getpid(), nullptr); }
-aclError Restore() { return aclrtSnapShotProcessRestore(getpid(), nullptr); }
+using ::ascend::testing::Backup;
+using ::ascend::testing::Lock;
+using ::ascend::testing::Restore;
+using ::ascend::testing::State;
+using ::ascend::testing::Unlock;
 
 // Pseudo-random bytes (splitmix64), different for every seed.
 std::vector<uint8_t> Pattern(size_t size, uint32_t seed) {

@@ -7,7 +7,6 @@
 // that waits on a latch therefore keeps one gated call in flight for as long
 // as the test wants.
 #include <pthread.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -21,6 +20,7 @@
 #include "acl/acl.h"
 #include "gtest/gtest.h"
 #include "runtime/rt_snapshot.h"
+#include "testing/fault_injection/snapshot_fixture.h"
 #include "testing/status_matchers.h"
 #include "testing/sync_helpers.h"
 
@@ -28,14 +28,9 @@ namespace {
 
 using ::ascend::testing::Event;
 
-int32_t State() {
-  rtProcessState state = RT_PROCESS_STATE_MAX;
-  EXPECT_EQ(rtSnapShotProcessGetState(&state), 0);
-  return static_cast<int32_t>(state);
-}
-
-aclError Lock() { return aclrtSnapShotProcessLock(getpid(), nullptr); }
-aclError Unlock() { return aclrtSnapShotProcessUnlock(getpid(), nullptr); }
+using ::ascend::testing::Lock;
+using ::ascend::testing::State;
+using ::ascend::testing::Unlock;
 
 struct Latch {
   Event inside;

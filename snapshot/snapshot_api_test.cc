@@ -27,6 +27,7 @@
 #include "gtest/gtest.h"
 #include "runtime/rt_snapshot.h"
 #include "snapshot/coordinator.h"
+#include "testing/fault_injection/snapshot_fixture.h"
 #include "testing/status_matchers.h"
 #include "testing/sync_helpers.h"
 
@@ -37,16 +38,11 @@ using ::ascend::testing::RunWithDeadline;
 
 constexpr int kDevices = 8;  // the simulator's default
 
-int32_t State() {
-  rtProcessState state = RT_PROCESS_STATE_MAX;
-  EXPECT_EQ(rtSnapShotProcessGetState(&state), 0);
-  return static_cast<int32_t>(state);
-}
-
-aclError Lock() { return aclrtSnapShotProcessLock(getpid(), nullptr); }
-aclError Unlock() { return aclrtSnapShotProcessUnlock(getpid(), nullptr); }
-aclError Backup() { return aclrtSnapShotProcessBackup(getpid(), nullptr); }
-aclError Restore() { return aclrtSnapShotProcessRestore(getpid(), nullptr); }
+using ::ascend::testing::Backup;
+using ::ascend::testing::Lock;
+using ::ascend::testing::Restore;
+using ::ascend::testing::State;
+using ::ascend::testing::Unlock;
 
 const char* StageName(int stage) {
   static const char* const kNames[] = {"LOCK_PRE",     "BACKUP_PRE",

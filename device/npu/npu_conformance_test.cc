@@ -2,6 +2,8 @@
 // driver library (//testing/fake_driver). The stand-in has the BUILD file's
 // device count; each backend made for the suite gets the requested capacity
 // as normal pages only (no huge-page pool), so exhaustion is exact.
+// The stand-in is built here, so it must load: RequireAvailable makes a
+// missing or wrong library (or too few devices) fail every test, not skip.
 #include <cstdlib>
 #include <memory>
 
@@ -18,16 +20,17 @@ namespace ascend::device::npu {
 namespace {
 
 conformance::BackendUnderTest NpuOverStandIn() {
-  return {
-      "npu_stand_in",
-      [](const conformance::BackendOptions& options)
-          -> absl::StatusOr<std::unique_ptr<Backend>> {
-        const std::string path = internal::HalLibrary::DefaultPath();
-        ASCEND_ASSIGN_OR_RETURN(testing::FakeHalClient hal,
-                                testing::FakeHalClient::Attach(path));
-        ASCEND_RETURN_IF_ERROR(hal.SetCapacity(options.device_memory_bytes, 0));
-        return CreateNpuBackend();
-      }};
+  return conformance::RequireAvailable(
+      {"npu_stand_in",
+       [](const conformance::BackendOptions& options)
+           -> absl::StatusOr<std::unique_ptr<Backend>> {
+         const std::string path = internal::HalLibrary::DefaultPath();
+         ASCEND_ASSIGN_OR_RETURN(testing::FakeHalClient hal,
+                                 testing::FakeHalClient::Attach(path));
+         ASCEND_RETURN_IF_ERROR(
+             hal.SetCapacity(options.device_memory_bytes, 0));
+         return CreateNpuBackend();
+       }});
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "device/device.h"
 #include "gtest/gtest.h"
 
@@ -20,6 +21,34 @@ std::string BackendName(
 
 void PrintTo(const BackendUnderTest& backend, std::ostream* os) {
   *os << backend.name;
+}
+
+BackendUnderTest RequireAvailable(BackendUnderTest backend) {
+  BackendFactory factory = std::move(backend.factory);
+  std::string name = backend.name;
+  backend.factory = [factory = std::move(factory),
+                     name = std::move(name)](const BackendOptions& options)
+      -> absl::StatusOr<std::unique_ptr<Backend>> {
+    if (!factory) return absl::InvalidArgumentError("no factory");
+    absl::StatusOr<std::unique_ptr<Backend>> made = factory(options);
+    if (made.status().code() == absl::StatusCode::kUnavailable ||
+        made.status().code() == absl::StatusCode::kUnimplemented) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("backend ", name,
+                       " must run here (its driver is built in this "
+                       "repository), but: ",
+                       made.status().ToString()));
+    }
+    if (!made.ok() || *made == nullptr) return made;
+    const int32_t count = (*made)->DeviceCount();
+    if (count < options.device_count) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("backend ", name, " must run here with ",
+                       options.device_count, " devices, but reports ", count));
+    }
+    return made;
+  };
+  return backend;
 }
 
 void DeviceConformanceTest::SetUp() {

@@ -30,6 +30,11 @@
 //    here (e.g. its driver library is missing): every test then SKIPS with
 //    that status as the reason (never passes silently). Any other error
 //    fails every test. A backend reporting zero devices also skips.
+//  * A backend that must run wherever the suite builds (one over a stand-in
+//    driver built in this repository, such as the npu backend over
+//    //testing/fake_driver) is instantiated as RequireAvailable(backend):
+//    what would skip above, or fewer devices than `device_count`, then FAILS
+//    every test. Skips stay for a real driver that is absent.
 //  * Operations a backend does not support return kUnimplemented; the tests
 //    that need them (Checksum, AllocateAt, fault injection, peer copy when
 //    CanAccessPeer is false) skip with the reason.
@@ -66,6 +71,13 @@ struct BackendUnderTest {
   std::string name;
   BackendFactory factory;
 };
+
+// `backend` with a factory for which "cannot run here" is an error: it
+// turns kUnavailable / kUnimplemented into kFailedPrecondition (with the
+// original status in the message) and fails when the backend made reports
+// fewer than BackendOptions::device_count devices, so no test of the suite
+// skips for want of the backend. For backends over stand-ins we build.
+BackendUnderTest RequireAvailable(BackendUnderTest backend);
 
 // gtest parameter names and printing.
 std::string BackendName(const ::testing::TestParamInfo<BackendUnderTest>& info);

@@ -1,13 +1,14 @@
 // Checks how the conformance suite treats backends that cannot run: every
 // test of a backend whose factory says kUnavailable / kUnimplemented, or that
 // reports no devices, is SKIPPED with the reason; a factory failing with any
-// other error FAILS every test. The test cases run through the real suite;
-// main() then inspects the results (the failures of the "broken" backend are
-// the expected outcome, not a failure of this binary).
+// other error FAILS every test, and so does every test of a backend under
+// RequireAvailable (a stand-in we build) that cannot run or lacks devices. The
+// test cases run through the real suite; main() then inspects the results (the
+// failures of the "broken" backend are the expected outcome, not a failure of
+// this binary).
 #include <cstdint>
 #include <cstdio>
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -15,41 +16,13 @@
 #include "device/device.h"
 #include "gtest/gtest.h"
 #include "testing/device_conformance/device_conformance.h"
+#include "testing/stub_backend.h"
 
 namespace ascend::device::conformance {
 namespace {
 
-// A backend with no devices (a driver that found no hardware).
-class NoDeviceBackend final : public Backend {
- public:
-  absl::string_view name() const override { return "nodevice"; }
-  int32_t DeviceCount() const override { return 0; }
-  std::string SocName() const override { return "none"; }
-  absl::StatusOr<std::unique_ptr<Device>> Open(int32_t id) override {
-    return absl::OutOfRangeError("no devices");
-  }
-  std::optional<int32_t> DeviceOwningAddress(DeviceAddr) const override {
-    return std::nullopt;
-  }
-  bool CanAccessPeer(int32_t, int32_t) const override { return false; }
-  absl::Status CopyPeer(Device&, DeviceAddr, Device&, DeviceAddr,
-                        uint64_t) override {
-    return absl::UnimplementedError("no devices");
-  }
-  absl::Status BackupProcessResources() override {
-    return absl::UnimplementedError("no devices");
-  }
-  absl::Status RestoreProcessResources() override {
-    return absl::UnimplementedError("no devices");
-  }
-  absl::Status InjectFault(int32_t, Fault) override {
-    return absl::UnimplementedError("no devices");
-  }
-  std::optional<HealthEvent> WaitHealthEvent(absl::Duration) override {
-    return std::nullopt;
-  }
-  void InterruptHealthWait() override {}
-};
+using ::ascend::testing::StubBackend;
+using ::ascend::testing::StubBackendOptions;
 
 BackendUnderTest Failing(std::string name, absl::Status status) {
   return {std::move(name),
@@ -71,8 +44,22 @@ BackendUnderTest NoDevices() {
   return {
       "nodevices",
       [](const BackendOptions&) -> absl::StatusOr<std::unique_ptr<Backend>> {
-        return std::unique_ptr<Backend>(new NoDeviceBackend);
+        // A backend with no devices (a driver that found no hardware).
+        StubBackendOptions options;
+        options.name = "nodevice";
+        return std::unique_ptr<Backend>(new StubBackend(options));
       }};
+}
+// The same two, for a backend that must run (its stand-in driver is ours).
+BackendUnderTest RequiredUnavailable() {
+  BackendUnderTest backend = Unavailable();
+  backend.name = "required_unavailable";
+  return RequireAvailable(std::move(backend));
+}
+BackendUnderTest RequiredNoDevices() {
+  BackendUnderTest backend = NoDevices();
+  backend.name = "required_nodevices";
+  return RequireAvailable(std::move(backend));
 }
 
 // What each instantiation's tests must end as, and with which message.
@@ -86,6 +73,8 @@ constexpr Expectation kExpectations[] = {
     {"/unimplemented", true, "no such driver"},
     {"/nodevices", true, "reports no devices"},
     {"/broken", false, "driver crashed"},
+    {"/required_unavailable", false, "libascend_hal.so: not found"},
+    {"/required_nodevices", false, "reports 0"},
 };
 
 bool Check() {
@@ -124,8 +113,8 @@ bool Check() {
       ++checked;
     }
   }
-  // Four backends times every test of the suite (there are dozens).
-  if (checked < 4 * 20) {
+  // Six backends times every test of the suite (there are dozens).
+  if (checked < 6 * 20) {
     std::fprintf(stderr, "only %d tests ran\n", checked);
     ok = false;
   }
@@ -145,12 +134,17 @@ ASCEND_INSTANTIATE_DEVICE_CONFORMANCE_SUITE(
     NoDevices, ::ascend::device::conformance::NoDevices());
 ASCEND_INSTANTIATE_DEVICE_CONFORMANCE_SUITE(
     Broken, ::ascend::device::conformance::Broken());
+ASCEND_INSTANTIATE_DEVICE_CONFORMANCE_SUITE(
+    RequiredUnavailable, ::ascend::device::conformance::RequiredUnavailable());
+ASCEND_INSTANTIATE_DEVICE_CONFORMANCE_SUITE(
+    RequiredNoDevices, ::ascend::device::conformance::RequiredNoDevices());
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
-  std::fprintf(stderr,
-               "Note: the failures of the */broken tests below are expected; "
-               "main() checks them.\n");
+  std::fprintf(
+      stderr,
+      "Note: the failures of the */broken and */required_* tests below "
+      "are expected; main() checks them.\n");
   // The exit status of the run reflects the expected failures; Check()
   // decides instead.
   if (RUN_ALL_TESTS() == 0) {

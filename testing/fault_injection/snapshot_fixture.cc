@@ -20,6 +20,12 @@ int32_t ProcessState() {
   return static_cast<int32_t>(state);
 }
 
+int32_t State() {
+  rtProcessState state = RT_PROCESS_STATE_MAX;
+  EXPECT_EQ(rtSnapShotProcessGetState(&state), 0);
+  return static_cast<int32_t>(state);
+}
+
 std::string StateName(int32_t state) {
   switch (state) {
     case RT_PROCESS_STATE_RUNNING:

@@ -1,5 +1,6 @@
-// Shared pieces of the fault-injection tests: the snapshot calls through the
-// public API, and device buffers with the bytes they should hold.
+// Shared pieces of the snapshot tests (snapshot/, testing/fault_injection/,
+// testing/stress/): the snapshot calls through the public API, the process
+// state, and device buffers with the bytes they should hold.
 //
 //   DeviceBuffers buffers;
 //   buffers.Add(/*device=*/1, /*size=*/3 << 20, /*seed=*/7);
@@ -25,6 +26,9 @@ aclError Backup();
 aclError Restore();
 // rtSnapShotProcessGetState; RT_PROCESS_STATE_MAX if it fails.
 int32_t ProcessState();
+// The same, and a failing rtSnapShotProcessGetState is a non-fatal test
+// failure (EXPECT); callable from any thread, stage callbacks included.
+int32_t State();
 std::string StateName(int32_t state);
 
 // Deterministic pseudo-random bytes.

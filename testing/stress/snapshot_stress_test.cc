@@ -38,9 +38,11 @@
 #include "aclsim/aclsim.h"
 #include "gtest/gtest.h"
 #include "runtime/rt_snapshot.h"
+#include "testing/fault_injection/snapshot_fixture.h"
 
 namespace {
 
+using ::ascend::testing::ProcessState;
 using Clock = std::chrono::steady_clock;
 
 constexpr int kDevices = 3;
@@ -100,12 +102,6 @@ struct Heartbeat {
 
 // [0, kWorkers): workers; kWorkers: controller.
 std::array<Heartbeat, kWorkers + 1> g_heartbeats;
-
-int32_t ProcessState() {
-  rtProcessState state = RT_PROCESS_STATE_MAX;
-  if (rtSnapShotProcessGetState(&state) != 0) return -1;
-  return static_cast<int32_t>(state);
-}
 
 void Watchdog(std::atomic<bool>* done, int limit_seconds) {
   const int64_t limit_ns = int64_t{limit_seconds} * 1000000000;
