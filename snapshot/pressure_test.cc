@@ -38,7 +38,9 @@ aclrtDeviceStatus Status(int32_t device) {
 class PressureTest : public ::testing::Test {
  protected:
   void TearDown() override {
-    if (ProcessState() != RT_PROCESS_STATE_RUNNING) EXPECT_ACL_OK(Unlock());
+    if (ProcessState() != RT_PROCESS_STATE_RUNNING) {
+      EXPECT_ACL_OK(Unlock());
+    }
     for (auto& [stage, fn] : registered_) {
       EXPECT_ACL_OK(aclrtSnapShotCallbackUnregister(stage, fn));
     }
