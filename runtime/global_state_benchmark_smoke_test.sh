@@ -16,6 +16,7 @@ if grep -q "ERROR OCCURRED" <<<"${output}"; then
 fi
 for label in \
     "gate enter+exit vs atomic acquire load" \
+    "gate enter+exit vs the cheapest gated call (event record enqueue)" \
     "Lock, 8 parked background + 8 idle API threads" \
     "Unlock -> blocked caller running (no background threads)" \
     "Unlock -> blocked caller running, 8 background threads"; do
