@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <exception>
 #include <string>
 #include <thread>
 #include <utility>
@@ -119,8 +120,13 @@ absl::Status ParallelFor(int workers, size_t n,
     }
   };
   std::vector<std::thread> threads;
-  threads.reserve(threads_wanted - 1);
-  for (size_t t = 1; t < threads_wanted; ++t) threads.emplace_back(work);
+  try {
+    threads.reserve(threads_wanted - 1);
+    for (size_t t = 1; t < threads_wanted; ++t) threads.emplace_back(work);
+  } catch (const std::exception&) {
+    // Out of threads or memory for them: the threads made so far and this
+    // one do the work.
+  }
   work();
   for (std::thread& t : threads) t.join();
   return first;
