@@ -6,8 +6,8 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <exception>
+#include <functional>
 #include <string>
 #include <thread>
 #include <utility>
