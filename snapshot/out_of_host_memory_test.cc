@@ -27,18 +27,7 @@ using ascend::testing::Unlock;
 
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 
-// VmSize of /proc/self/status, in bytes.
-uint64_t AddressSpace() {
-  FILE* f = std::fopen("/proc/self/status", "re");
-  if (f == nullptr) return 0;
-  char line[256];
-  unsigned long long kib = 0;
-  while (std::fgets(line, sizeof(line), f) != nullptr) {
-    if (std::sscanf(line, "VmSize: %llu kB", &kib) == 1) break;
-  }
-  std::fclose(f);
-  return static_cast<uint64_t>(kib) * 1024;
-}
+uint64_t AddressSpace() { return ascend::testing::ProcStatusBytes("VmSize"); }
 
 TEST(OutOfHostMemoryTest, BackupFailsCleanlyAndKeepsThePreviousBackup) {
   ASSERT_ACL_OK(aclrtSetDevice(0));

@@ -2,8 +2,10 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <random>
+#include <string>
 
 #include "gtest/gtest.h"
 
@@ -37,6 +39,22 @@ std::string StateName(int32_t state) {
     default:
       return "state " + std::to_string(state);
   }
+}
+
+uint64_t ProcStatusBytes(const char* field) {
+  FILE* f = std::fopen("/proc/self/status", "re");
+  if (f == nullptr) return 0;
+  const std::string prefix = std::string(field) + ":";
+  char line[256];
+  unsigned long long kib = 0;
+  while (std::fgets(line, sizeof(line), f) != nullptr) {
+    if (std::strncmp(line, prefix.c_str(), prefix.size()) == 0) {
+      std::sscanf(line + prefix.size(), "%llu", &kib);
+      break;
+    }
+  }
+  std::fclose(f);
+  return static_cast<uint64_t>(kib) * 1024;
 }
 
 std::vector<uint8_t> Pattern(size_t size, uint32_t seed) {

@@ -31,6 +31,10 @@ int32_t ProcessState();
 int32_t State();
 std::string StateName(int32_t state);
 
+// A "<field>: N kB" line of /proc/self/status (VmRSS, VmSize, ...), in
+// bytes; 0 when it cannot be read.
+uint64_t ProcStatusBytes(const char* field);
+
 // Deterministic pseudo-random bytes.
 std::vector<uint8_t> Pattern(size_t size, uint32_t seed);
 
