@@ -29,10 +29,12 @@ TEST(LifecycleApiFinalizeFirstTest, FinalizeBeforeAnyInitRunsNothing) {
   EXPECT_EQ(count, 0u);
   EXPECT_EQ(fin.calls, 0);
 
-  // aclInit sets up logging from ASCEND_GLOBAL_LOG_LEVEL.
+  // aclInit sets up logging from ASCEND_GLOBAL_LOG_LEVEL: to files,
+  // nothing on stderr.
   ASSERT_EQ(setenv("ASCEND_GLOBAL_LOG_LEVEL", "1", 1), 0);
   ASSERT_ACL_OK(aclInit(nullptr));
-  EXPECT_TRUE(FLAGS_logtostderr);
+  EXPECT_TRUE(google::IsGoogleLoggingInitialized());
+  EXPECT_FALSE(FLAGS_logtostderr);
   EXPECT_EQ(FLAGS_minloglevel, google::GLOG_INFO);
   EXPECT_ACL_OK(aclFinalize());
   EXPECT_EQ(fin.calls, 1);
