@@ -13,6 +13,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "glog/logging.h"
 #include "runtime/base/error.h"
+#include "runtime/base/logging.h"
 
 namespace ascend::rt {
 namespace internal {
@@ -182,6 +183,9 @@ GlobalState::~GlobalState() = default;
 
 GlobalState& GlobalState::Get() {
   static GlobalState* const instance = [] {
+    // The first gated call may be the process's first ACL call, and the
+    // constructor may log.
+    InitLogging();
     auto* state = new GlobalState(Options{TimeoutFromEnvironment()}, true);
     RegisterExitHook();
     return state;

@@ -2,6 +2,7 @@
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
 #include "glog/logging.h"
+#include "runtime/base/logging.h"
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::InvalidEnumMessage;
@@ -16,6 +17,7 @@ namespace {
 bool IsThreadLevel(const char* api, const aclrtLastErrLevel& level) {
   const int32_t raw = RawEnum(level);
   if (raw == ACL_RT_THREAD_LEVEL) return true;
+  ascend::rt::InitLogging();  // this may be the process's first ACL call
   LOG(ERROR) << api << ": "
              << InvalidEnumMessage("level", "aclrtLastErrLevel", raw)
              << " (error " << ACL_ERROR_INVALID_PARAM << ")";

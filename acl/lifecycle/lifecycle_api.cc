@@ -30,11 +30,17 @@ extern "C" {
 
 aclError aclInit(const char* configPath) {
   ascend::rt::InitLogging();
-  return ReportError("aclInit", ProcessLifecycle().Init(configPath));
+  const aclError ret =
+      ReportError("aclInit", ProcessLifecycle().Init(configPath));
+  if (ret == ACL_SUCCESS) ascend::rt::LogEvent("aclInit: initialised");
+  return ret;
 }
 
 aclError aclFinalize(void) {
-  return ReportError("aclFinalize", ProcessLifecycle().Finalize());
+  const aclError ret =
+      ReportError("aclFinalize", ProcessLifecycle().Finalize());
+  if (ret == ACL_SUCCESS) ascend::rt::LogEvent("aclFinalize: finalised");
+  return ret;
 }
 
 aclError aclFinalizeReference(uint64_t* refCount) {

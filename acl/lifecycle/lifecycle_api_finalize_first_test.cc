@@ -1,6 +1,7 @@
 // A process whose first lifecycle call is aclFinalize (100037 and no
-// callback, DESIGN.md §3.2), and aclInit's logging set-up: both need a
-// fresh process, so this is its own binary with a single test.
+// callback, DESIGN.md §3.2), and the logging set-up by the first failing
+// call (§5.11): both need a fresh process, so this is its own binary with a
+// single test.
 #include <cstdlib>
 
 #include "acl/acl.h"
@@ -29,11 +30,14 @@ TEST(LifecycleApiFinalizeFirstTest, FinalizeBeforeAnyInitRunsNothing) {
   EXPECT_EQ(count, 0u);
   EXPECT_EQ(fin.calls, 0);
 
-  // aclInit sets up logging from ASCEND_GLOBAL_LOG_LEVEL.
+  // The failing calls above already set up logging (to files, nothing on
+  // stderr); ASCEND_GLOBAL_LOG_LEVEL was read then, not by aclInit.
+  EXPECT_TRUE(google::IsGoogleLoggingInitialized());
+  EXPECT_FALSE(FLAGS_logtostderr);
+  EXPECT_EQ(FLAGS_minloglevel, google::GLOG_ERROR);
   ASSERT_EQ(setenv("ASCEND_GLOBAL_LOG_LEVEL", "1", 1), 0);
   ASSERT_ACL_OK(aclInit(nullptr));
-  EXPECT_TRUE(FLAGS_logtostderr);
-  EXPECT_EQ(FLAGS_minloglevel, google::GLOG_INFO);
+  EXPECT_EQ(FLAGS_minloglevel, google::GLOG_ERROR);
   EXPECT_ACL_OK(aclFinalize());
   EXPECT_EQ(fin.calls, 1);
 }

@@ -1,10 +1,6 @@
 // ACL entry points: run mode, SoC name and compatibility, device
 // capabilities and error records, CANN attributes, data type sizes and
 // float16 conversion. None needs aclInit; none changes state.
-//
-// Entry points that can fail call InitLogging() first: without aclInit, a
-// failure is then logged as ASCEND_GLOBAL_LOG_LEVEL says (by default not at
-// all), not through glog's unconfigured defaults.
 #include <cstring>
 #include <iterator>
 #include <string>
@@ -14,7 +10,6 @@
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
 #include "acl/sysinfo/float16.h"
-#include "runtime/base/logging.h"
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
@@ -47,7 +42,6 @@ aclError InvalidDevice(const char* api, int32_t device_id) {
 extern "C" {
 
 aclError aclrtGetRunMode(aclrtRunMode* runMode) {
-  ascend::rt::InitLogging();
   ACL_REQUIRE_NOT_NULL(runMode);
   *runMode = ACL_HOST;
   return ACL_SUCCESS;
@@ -64,7 +58,6 @@ const char* aclrtGetSocName(void) {
 
 aclError aclrtCheckArchCompatibility(const char* socVersion,
                                      int32_t* canCompatible) {
-  ascend::rt::InitLogging();
   ACL_REQUIRE_NOT_NULL(socVersion);
   ACL_REQUIRE_NOT_NULL(canCompatible);
   const char* own = aclrtGetSocName();
@@ -75,7 +68,6 @@ aclError aclrtCheckArchCompatibility(const char* socVersion,
 aclError aclrtGetDeviceCapability(int32_t deviceId,
                                   aclrtDevFeatureType devFeatureType,
                                   int32_t* value) {
-  ascend::rt::InitLogging();
   ACL_REQUIRE_NOT_NULL(value);
   if (deviceId < 0 || deviceId >= Runtime().DeviceCount()) {
     return InvalidDevice(__func__, deviceId);
@@ -90,7 +82,6 @@ aclError aclrtGetDeviceCapability(int32_t deviceId,
 }
 
 aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
-  ascend::rt::InitLogging();
   ACL_REQUIRE_NOT_NULL(errorInfo);
   absl::StatusOr<bool> abnormal = Runtime().DeviceAbnormal(deviceId);
   if (!abnormal.ok()) return ACL_RESULT(abnormal.status());
@@ -101,7 +92,6 @@ aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
 
 aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList,
                                  size_t* num) {
-  ascend::rt::InitLogging();
   ACL_REQUIRE_NOT_NULL(cannAttrList);
   ACL_REQUIRE_NOT_NULL(num);
   *cannAttrList = kSupportedAttributes;
@@ -110,7 +100,6 @@ aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList,
 }
 
 aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
-  ascend::rt::InitLogging();
   ACL_REQUIRE_NOT_NULL(value);
   const int32_t raw_attr = RawEnum(cannAttr);
   if (!IsKnownAttribute(raw_attr)) {

@@ -1,9 +1,5 @@
 // ACL entry points: package versions (aclsysGetVersionStr/Num). The rules are
 // documented in acl/acl_rt.h; the parsing lives in version_info.h.
-//
-// Entry points that can fail call InitLogging() first: without aclInit, a
-// failure is then logged as ASCEND_GLOBAL_LOG_LEVEL says (by default not at
-// all), not through glog's unconfigured defaults.
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -12,7 +8,6 @@
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
 #include "acl/sysinfo/version_info.h"
-#include "runtime/base/logging.h"
 
 namespace {
 
@@ -28,7 +23,6 @@ absl::StatusOr<std::string> InstalledVersion(const char* pkgName) {
 extern "C" {
 
 aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
-  ascend::rt::InitLogging();
   ACL_REQUIRE_NOT_NULL(pkgName);
   ACL_REQUIRE_NOT_NULL(versionStr);
   absl::StatusOr<std::string> version = InstalledVersion(pkgName);
@@ -39,7 +33,6 @@ aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
 }
 
 aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
-  ascend::rt::InitLogging();
   ACL_REQUIRE_NOT_NULL(pkgName);
   ACL_REQUIRE_NOT_NULL(versionNum);
   absl::StatusOr<std::string> version = InstalledVersion(pkgName);

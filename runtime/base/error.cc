@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "glog/logging.h"
+#include "runtime/base/logging.h"
 
 namespace ascend::rt {
 namespace {
@@ -78,6 +79,9 @@ int32_t ErrorCode(const absl::Status& status) {
 int32_t ReportErrorCode(absl::string_view api, int32_t code,
                         absl::string_view message) {
   if (code == 0) return 0;
+  // A failure may be the process's first use of the runtime (CANN allows
+  // most calls before aclInit): the environment's log set-up applies to it.
+  InitLogging();
   LastError& last = ThreadLastError();
   last.code = code;
   last.message = absl::StrCat(api, ": ", message, " (error ", code, ")");

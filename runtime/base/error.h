@@ -27,12 +27,13 @@ absl::Status Error(int32_t code, absl::string_view message);
 // mapping of the canonical code.
 int32_t ErrorCode(const absl::Status& status);
 
-// Maps `status` to its code; for a failure also logs it (glog WARNING) and
-// records it as the calling thread's last error. `api` names the entry point.
+// Maps `status` to its code; for a failure also logs it (glog ERROR, after
+// InitLogging: a failure may be the process's first ACL call) and records it
+// as the calling thread's last error. `api` names the entry point.
 int32_t ReportError(absl::string_view api, const absl::Status& status);
 
 // Records a failure code and message directly (for entry points that fail
-// before building a status).
+// before building a status); logs it as ReportError does.
 int32_t ReportErrorCode(absl::string_view api, int32_t code,
                         absl::string_view message);
 
