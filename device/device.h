@@ -68,6 +68,9 @@ struct HealthEvent {
   int32_t device_id = -1;
   std::string description;
   bool device_abnormal = false;  // true until the next Reopen
+  // When the condition arose: an event older than the device's current
+  // opening describes an earlier one (the device was reset since).
+  absl::Time raised = absl::InfinitePast();
 };
 
 // One device opened by this process. Owned by the runtime; destroying it

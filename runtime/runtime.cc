@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
 #include "device/builtin_backends.h"
@@ -194,6 +195,7 @@ absl::Status Runtime::OpenDeviceLocked(int32_t device_id) {
   entry.primary = primary;
   entry.abnormal = false;
   entry.generation = ++opens_;
+  entry.opened_at = absl::Now();
   RegisterLocked(primary, device_id, std::nullopt);
   RegisterLocked(primary->default_stream(), device_id, *stream_id,
                  primary->handle());
@@ -468,7 +470,11 @@ void Runtime::OnHealthEvent(const device::HealthEvent& event) {
   ascend::MutexLock lock(&mu_);
   if (event.device_id >= 0 && event.device_id < device_count_ &&
       event.device_abnormal) {
-    devices_[event.device_id].abnormal = true;
+    DeviceEntry& entry = devices_[event.device_id];
+    // About an earlier opening (the device was reset and set again since
+    // the condition arose): the current opening is not affected.
+    if (entry.device && event.raised < entry.opened_at) return;
+    entry.abnormal = true;
   }
 }
 

@@ -227,6 +227,9 @@ class Runtime {
     int closing = 0;
     // See DeviceGeneration.
     uint64_t generation = 0;
+    // When this opening began: health events raised before it are about an
+    // earlier opening and are ignored.
+    absl::Time opened_at = absl::InfinitePast();
   };
   // Where a pointer lives.
   struct Location {

@@ -14,6 +14,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "device/base/mutex.h"
 #include "device/base/status_macros.h"
@@ -150,7 +151,7 @@ class SimBackend final : public Backend {
             device_id,
             absl::StrCat("simulated device ", device_id,
                          " lost the contents of its memory (injected fault)"),
-            /*device_abnormal=*/true});
+            /*device_abnormal=*/true, absl::Now()});
         return absl::OkStatus();
       }
       case Fault::kNextCopyFails:

@@ -204,6 +204,9 @@ struct DeviceModel {
   bool shadow_known = true;
   bool fail_pending = false;
   bool corrupt_pending = false;
+  // Lost its memory and not restored since: a Backup refuses it (until a
+  // successful Restore, or a re-open after a reset).
+  bool abnormal = false;
   bool open() const { return refcount > 0; }
   CopyFault TakeFault() {
     if (fail_pending) {
@@ -225,7 +228,10 @@ struct Model {
   int32_t state = RT_PROCESS_STATE_RUNNING;
   std::vector<StageEntry> stages[kStages];
   DeviceModel devices[kDevices];
-  // The image of the last Backup that got past its copies.
+  // The image of the last Backup that got past its copies, while it is held:
+  // an Unlock or a reset of one of its devices releases it.
+  bool image_held = false;
+  bool image_device[kDevices] = {};  // the devices it covers
   std::vector<uint8_t> image[kDevices];
   bool image_has[kDevices] = {};
   // Whether the bytes Backup saved were known to the model.
@@ -443,6 +449,7 @@ void SetDevice(int32_t d) {
   g_trace.push_back("aclrtSetDevice(" + std::to_string(d) + ")");
   Expect("aclrtSetDevice", aclrtSetDevice(d), ACL_SUCCESS);
   DeviceModel& dev = g_model.devices[d];
+  if (!dev.open()) dev.abnormal = false;  // a new opening
   ++dev.refcount;
   Expect("aclrtGetCurrentContext", aclrtGetCurrentContext(&dev.context),
          ACL_SUCCESS);
@@ -460,7 +467,8 @@ void ResetDevice(int32_t d, bool force) {
   } else {
     dev.refcount = force ? 0 : dev.refcount - 1;
     if (!dev.open()) {
-      // Closing the device releases its memory.
+      // Closing the device releases its memory, and a backup of it.
+      if (g_model.image_device[d]) g_model.image_held = false;
       dev.has_buffer = false;
       dev.shadow.clear();
       dev.shadow_known = true;
@@ -591,9 +599,14 @@ void Backup() {
   } else if (OpenDevices().empty()) {
     want = ACL_ERROR_RT_CONTEXT_NULL;
   } else {
+    // A device that lost its memory fails the Backup before any copy.
+    for (int32_t d : OpenDevices()) {
+      if (g_model.devices[d].abnormal) want = ACL_ERROR_SNAPSHOT_BACKUP_FAILED;
+    }
     // Devices in ascending order, one copy per buffer (each fits one
     // chunk); the first fault stops the backup and keeps the old image.
-    for (int32_t d : OpenDevices()) {
+    for (int32_t d :
+         want == ACL_SUCCESS ? OpenDevices() : std::vector<int32_t>{}) {
       DeviceModel& dev = g_model.devices[d];
       if (dev.has_buffer && dev.TakeFault() != CopyFault::kNone) {
         want = ACL_ERROR_SNAPSHOT_BACKUP_FAILED;
@@ -601,7 +614,9 @@ void Backup() {
       }
     }
     if (want == ACL_SUCCESS) {
+      g_model.image_held = true;
       for (int32_t d = 0; d < kDevices; ++d) {
+        g_model.image_device[d] = g_model.devices[d].open();
         g_model.image_has[d] = g_model.devices[d].has_buffer;
         g_model.image[d] = g_model.devices[d].shadow;
         g_model.image_known[d] = g_model.devices[d].shadow_known;
@@ -620,7 +635,8 @@ void Backup() {
 void Restore() {
   g_trace.push_back("Restore");
   aclError want = ACL_SUCCESS;
-  if (g_model.state != RT_PROCESS_STATE_BACKED_UP) {
+  if (g_model.state != RT_PROCESS_STATE_BACKED_UP || !g_model.image_held) {
+    // (A released backup is refused before RESTORE_PRE, as a wrong state.)
     want = ACL_ERROR_SNAPSHOT_RESTORE_FAILED;
   } else if (!PredictStage(ACL_RT_SNAPSHOT_RESTORE_PRE,
                            RT_PROCESS_STATE_BACKED_UP)) {
@@ -649,6 +665,10 @@ void Restore() {
       }
     }
     if (want == ACL_SUCCESS) {
+      // The restored devices are healthy again.
+      for (int32_t d = 0; d < kDevices; ++d) {
+        if (g_model.image_device[d]) g_model.devices[d].abnormal = false;
+      }
       if (!PredictStage(ACL_RT_SNAPSHOT_RESTORE_POST,
                         RT_PROCESS_STATE_BACKED_UP)) {
         want = ACL_ERROR_SNAPSHOT_CALLBACK_FAILED;
@@ -668,6 +688,7 @@ void Unlock() {
     want = ACL_ERROR_SNAPSHOT_UNLOCK_FAILED;
   } else {
     g_model.state = RT_PROCESS_STATE_RUNNING;
+    g_model.image_held = false;  // no Restore can use it any more
     want = PredictStage(ACL_RT_SNAPSHOT_UNLOCK_POST, RT_PROCESS_STATE_RUNNING)
                ? ACL_SUCCESS
                : ACL_ERROR_SNAPSHOT_CALLBACK_FAILED;
@@ -738,6 +759,7 @@ void OpInjectFault(Input& in) {
       case ACLSIM_FAULT_DEVICE_MEMORY_LOSS:
         if (dev.has_buffer) dev.shadow.assign(dev.shadow.size(), 0);
         dev.shadow_known = true;
+        dev.abnormal = true;
         break;
       case ACLSIM_FAULT_NEXT_COPY_FAILS:
         dev.fail_pending = true;
