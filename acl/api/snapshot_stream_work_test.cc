@@ -7,9 +7,14 @@
 //    a Backup has drained the streams; Backup's drain waits for the work they
 //    queue (on any stream). After the drain, until Unlock, they fail at once
 //    with ACL_ERROR_RT_NO_PERMISSION (207006) instead of blocking.
+//  * A thread already inside aclrtProcessReport runs a callback that reaches
+//    it while LOCKED (as in the reference, only entry into aclrtProcessReport
+//    blocks), so a BLOCK callback does not stall Backup's drain; one that
+//    reaches it after the drain runs after Unlock.
 //
 // Runs with ACL_SNAPSHOT_TIMEOUT_MS=3000 (see BUILD), so a regression fails
 // after a few seconds instead of a minute.
+#include <pthread.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -308,6 +313,153 @@ TEST_F(SnapshotStreamWorkTest, AHostFunctionsCallAfterTheDrainFailsAtOnce) {
   EXPECT_ACL_OK(again.launched.load());
   EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(first_, 5000));
   EXPECT_TRUE(again.inner_ran.load());
+}
+
+// --- Report callbacks (issue #14, defect 7) ----------------------------------
+
+// The usual CANN report thread: subscribed to a stream, it waits in
+// aclrtProcessReport(-1) until stopped. Stop() wakes it with one more
+// callback.
+class ReportThread {
+ public:
+  explicit ReportThread(aclrtStream stream) : stream_(stream) {
+    thread_ = std::thread([this] {
+      (void)aclrtSetDevice(0);
+      id_ = static_cast<uint64_t>(pthread_self());
+      started_.Notify();
+      subscribed_event_.Wait();
+      if (subscribed_ != ACL_SUCCESS) return;
+      while (!stop_.load()) (void)aclrtProcessReport(-1);
+    });
+    started_.Wait();
+    subscribed_ = aclrtSubscribeReport(id_, stream_);
+    subscribed_event_.Notify();
+    // Let it reach the wait inside aclrtProcessReport.
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+  ~ReportThread() {
+    // A failed test may leave the process locked; launching would block.
+    if (State() != RT_PROCESS_STATE_RUNNING) {
+      EXPECT_ACL_OK(Unlock());
+    }
+    stop_ = true;
+    if (subscribed_ == ACL_SUCCESS) {
+      EXPECT_ACL_OK(aclrtLaunchCallback(&Nothing, nullptr,
+                                        ACL_CALLBACK_NO_BLOCK, stream_));
+    }
+    thread_.join();
+    if (subscribed_ == ACL_SUCCESS) {
+      EXPECT_ACL_OK(aclrtUnSubscribeReport(id_, stream_));
+    }
+  }
+  aclError subscribed() const { return subscribed_; }
+  uint64_t id() const { return id_; }
+
+ private:
+  static void Nothing(void*) {}
+  const aclrtStream stream_;
+  std::thread thread_;
+  Event started_;
+  Event subscribed_event_;
+  uint64_t id_ = 0;
+  aclError subscribed_ = -1;
+  std::atomic<bool> stop_{false};
+};
+
+void HoldUntil(void* event) {
+  static_cast<Event*>(event)->WaitFor(absl::Seconds(10));
+}
+
+struct CallbackRecord {
+  void* dev = nullptr;
+  Event ran;
+  std::atomic<int32_t> state_seen{-1};
+  std::atomic<aclError> memset{-1};
+  std::atomic<uint64_t> thread{0};
+};
+
+// Writes device memory with a gated call: it runs inside the report thread's
+// admitted callback, so it proceeds while LOCKED.
+void WritingCallback(void* raw) {
+  auto* record = static_cast<CallbackRecord*>(raw);
+  record->thread = static_cast<uint64_t>(pthread_self());
+  record->state_seen = State();
+  record->memset = aclrtMemset(record->dev, kBytes, 0x77, kBytes);
+  record->ran.Notify();
+}
+
+// A BLOCK callback reaches a report thread already waiting inside
+// aclrtProcessReport while the process is LOCKED: the thread runs it (its
+// gated aclrtMemset proceeds), the stream drains, Backup succeeds and the
+// backup holds what the callback wrote. The callback used to wait in the gate
+// until Unlock, and Backup failed with 507908 after the full timeout.
+TEST_F(SnapshotStreamWorkTest, AReportThreadInsideProcessReportRunsACallback) {
+  ReportThread reporter(first_);
+  ASSERT_ACL_OK(reporter.subscribed());
+  Event hold;
+  CallbackRecord record;
+  record.dev = dev_;
+  QuiesceOnExit quiesce{this};
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(first_, &HoldUntil, &hold));
+  ASSERT_ACL_OK(aclrtLaunchCallback(&WritingCallback, &record,
+                                    ACL_CALLBACK_BLOCK, first_));
+  ASSERT_ACL_OK(Lock());
+  hold.Notify();  // the callback reaches the report thread while LOCKED
+  const absl::Time start = absl::Now();
+  const aclError backed_up = Backup();
+  EXPECT_ACL_OK(backed_up);
+  EXPECT_LT(absl::Now() - start, absl::Seconds(2));
+  EXPECT_TRUE(record.ran.HasBeenNotified())
+      << "the BLOCK callback had not run when Backup returned";
+  EXPECT_EQ(record.state_seen.load(), RT_PROCESS_STATE_LOCKED);
+  EXPECT_ACL_OK(record.memset.load());
+  EXPECT_EQ(record.thread.load(), reporter.id());
+  if (backed_up == ACL_SUCCESS) ExpectBackupHolds(0x77);
+  ASSERT_ACL_OK(Unlock());
+  EXPECT_TRUE(record.ran.WaitFor(absl::Seconds(10)));
+}
+
+struct LateCallback {
+  aclrtStream stream = nullptr;
+  Event ran;
+  std::atomic<int32_t> state_seen{-1};
+};
+
+void RecordLateCallback(void* raw) {
+  auto* late = static_cast<LateCallback*>(raw);
+  late->state_seen = State();
+  late->ran.Notify();
+}
+
+uint32_t LaunchLateCallback(int32_t, void* raw) {
+  auto* late = static_cast<LateCallback*>(raw);
+  return aclrtLaunchCallback(&RecordLateCallback, late, ACL_CALLBACK_NO_BLOCK,
+                             late->stream) == ACL_SUCCESS
+             ? 0
+             : 1;
+}
+
+// A callback that reaches the report thread after Backup drained the streams
+// (here: launched by a BACKUP_POST stage callback) does not run during or
+// after the copy while the process stays locked: it waits for the Unlock.
+TEST_F(SnapshotStreamWorkTest, ACallbackArrivingAfterTheDrainWaitsForUnlock) {
+  ReportThread reporter(first_);
+  ASSERT_ACL_OK(reporter.subscribed());
+  LateCallback late;
+  late.stream = first_;
+  QuiesceOnExit quiesce{this};
+  ASSERT_ACL_OK(aclrtSnapShotCallbackRegister(ACL_RT_SNAPSHOT_BACKUP_POST,
+                                              &LaunchLateCallback, &late));
+  ASSERT_ACL_OK(Lock());
+  EXPECT_ACL_OK(Backup());
+  EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(first_, 5000));
+  EXPECT_FALSE(late.ran.WaitFor(absl::Milliseconds(200)))
+      << "a report callback ran after Backup's drain, while BACKED_UP";
+  ASSERT_ACL_OK(Unlock());
+  EXPECT_TRUE(late.ran.WaitFor(absl::Seconds(10)));
+  EXPECT_EQ(late.state_seen.load(), RT_PROCESS_STATE_RUNNING);
+  EXPECT_ACL_OK(aclrtSnapShotCallbackUnregister(ACL_RT_SNAPSHOT_BACKUP_POST,
+                                                &LaunchLateCallback));
 }
 
 TEST(SnapshotStreamWorkConfigTest, TimeoutIsConfigured) {
