@@ -209,8 +209,7 @@ internal::GateToken GlobalState::EnterUncommon(GlobalState* self,
   switch (previous_mark) {
     case internal::kMarkIdle:
       // The state word sent us here: not RUNNING, or a slow-path bit.
-      Resolve(self)->EnterSlow();
-      return internal::GateToken::kOutermost;
+      return Resolve(self)->EnterSlow();
     case internal::kMarkUnregistered:
       RegisterThisThread();  // the mark becomes idle and visible to Lock
       return Enter(
@@ -258,31 +257,141 @@ void GlobalState::ExitCounted() {
 
 namespace {
 thread_local int tls_stage_callback_depth = 0;
+thread_local StreamWorkScope::Kind tls_stream_work = StreamWorkScope::kNone;
 }  // namespace
 
 StageCallbackScope::StageCallbackScope() { ++tls_stage_callback_depth; }
 StageCallbackScope::~StageCallbackScope() { --tls_stage_callback_depth; }
 bool StageCallbackScope::Active() { return tls_stage_callback_depth > 0; }
 
-void GlobalState::EnterSlow() {
+StreamWorkScope::StreamWorkScope(Kind kind) : previous_(tls_stream_work) {
+  tls_stream_work = kind;
+}
+StreamWorkScope::~StreamWorkScope() { tls_stream_work = previous_; }
+StreamWorkScope::Kind StreamWorkScope::Current() { return tls_stream_work; }
+
+absl::Status GateRefusal() {
+  return Error(ACL_ERROR_RT_NO_PERMISSION,
+               "a task running on a stream cannot make this call once a "
+               "snapshot Backup has drained the streams, until Unlock "
+               "(DESIGN.md §4.3)");
+}
+
+GlobalState::Verdict GlobalState::StreamWorkVerdict(int work_kind) const {
+  const ProcessState current = state();
+  if (current == ProcessState::kRunning) return Verdict::kAdmit;
+  const auto work =
+      static_cast<StreamWork>(stream_work_.load(std::memory_order_seq_cst));
+  if (current == ProcessState::kLocked) {
+    if (work == StreamWork::kOpen) return Verdict::kAdmit;
+    if (work == StreamWork::kClosing) return Verdict::kHold;
+  }
+  // Closed, or BACKED_UP (which only a drained Backup reaches).
+  return work_kind == StreamWorkScope::kTask ? Verdict::kRefuse
+                                             : Verdict::kHold;
+}
+
+internal::GateToken GlobalState::EnterSlow() {
   std::atomic<uint32_t>& mark = internal::tls_gate_mark;
   // A stage callback's call proceeds: its lock holder waits for it.
-  if (StageCallbackScope::Active()) return;
+  if (StageCallbackScope::Active()) return internal::GateToken::kOutermost;
+  const StreamWorkScope::Kind work = StreamWorkScope::Current();
   for (;;) {
     // Without membarrier(2), this fence pairs with Lock's.
     if (fallback_bits_ != 0) internal::FullFence();
-    if (state() == ProcessState::kRunning) return;
+    if (state() == ProcessState::kRunning) {
+      return internal::GateToken::kOutermost;
+    }
+    if (work != StreamWorkScope::kNone) {
+      // Stream work: a stream (and so Backup's drain) may be waiting for it.
+      // The fence orders the mark before the admission load, against
+      // CloseStreamWork's store of kClosing before its scan of the marks:
+      // either this call sees the gate closing, or the scan sees it.
+      internal::FullFence();
+      const Verdict verdict = StreamWorkVerdict(work);
+      if (verdict == Verdict::kAdmit) return internal::GateToken::kOutermost;
+      if (verdict == Verdict::kRefuse) {
+        mark.store(internal::kMarkIdle, std::memory_order_release);
+        return internal::GateToken::kRefused;
+      }
+    }
     // Step out of flight while blocked, so that Lock can complete.
     mark.store(internal::kMarkIdle, std::memory_order_release);
     {
       ascend::MutexLock lock(&mu_);  // unlocking re-evaluates Lock's wait
       ++blocked_;
-      mu_.Await(absl::Condition(&IsRunning, word_));
+      struct Args {
+        GlobalState* gs;
+        StreamWorkScope::Kind work;
+      } args{this, work};
+      mu_.Await(absl::Condition(
+          +[](Args* a) {
+            return IsRunning(a->gs->word_) ||
+                   (a->work != StreamWorkScope::kNone &&
+                    a->gs->StreamWorkVerdict(a->work) != Verdict::kHold);
+          },
+          &args));
       --blocked_;
     }
     mark.store(tag_, std::memory_order_relaxed);
     std::atomic_signal_fence(std::memory_order_seq_cst);
   }
+}
+
+void GlobalState::OpenStreamWork() {
+  ascend::MutexLock lock(&mu_);  // unlocking wakes the calls held at the gate
+  stream_work_.store(static_cast<uint32_t>(StreamWork::kOpen),
+                     std::memory_order_seq_cst);
+}
+
+absl::StatusOr<bool> GlobalState::CloseStreamWork(
+    absl::Time deadline, absl::FunctionRef<bool()> quiet) {
+  auto store = [this](StreamWork work) {
+    stream_work_.store(static_cast<uint32_t>(work), std::memory_order_seq_cst);
+  };
+  // The caller's own call in flight (a Backup from a report callback, say)
+  // is not waited for, as in Lock.
+  const std::atomic<uint32_t>* caller_mark = &internal::tls_gate_mark;
+  {
+    ascend::MutexLock lock(&mu_);
+    if (state() != ProcessState::kLocked || locking_) {
+      return Error(ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
+                   "closing the gate to stream work needs a completed Lock");
+    }
+    store(StreamWork::kClosing);
+    // Pairs with the fence of stream work in EnterSlow.
+    internal::FullFence();
+    auto settled = [this, caller_mark]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return state() != ProcessState::kLocked ||
+             BusyThreads(tag_, caller_mark) +
+                     counted_.load(std::memory_order_acquire) ==
+                 0;
+    };
+    const bool ok = mu_.AwaitWithDeadline(absl::Condition(&settled), deadline);
+    if (state() != ProcessState::kLocked) {
+      store(StreamWork::kOpen);
+      return Error(ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
+                   "process state changed while draining the streams");
+    }
+    if (!ok) {
+      const int busy = BusyThreads(tag_, caller_mark);
+      store(StreamWork::kOpen);
+      return absl::DeadlineExceededError(
+          absl::StrCat(busy, " call(s) made by stream work still in progress"));
+    }
+  }
+  // New stream work waits at the gate meanwhile, so if no stream has work
+  // now, none can get any: only stream work and stage callbacks make gated
+  // calls while LOCKED.
+  const bool is_quiet = quiet();
+  ascend::MutexLock lock(&mu_);
+  if (state() != ProcessState::kLocked) {
+    store(StreamWork::kOpen);
+    return Error(ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
+                 "process state changed while draining the streams");
+  }
+  store(is_quiet ? StreamWork::kClosed : StreamWork::kOpen);
+  return is_quiet;
 }
 
 void GlobalState::ExitSlow() {
@@ -324,6 +433,9 @@ absl::Status GlobalState::Lock() {
                               ProcessStateName(static_cast<int32_t>(state()))));
   }
   if (word_ == &internal::g_process_state.value) RegisterExitHook();
+  // Each lock period admits stream work until a Backup drains the streams.
+  stream_work_.store(static_cast<uint32_t>(StreamWork::kOpen),
+                     std::memory_order_seq_cst);
   StoreStateLocked(ProcessState::kLocked);
   const uint64_t epoch = ++lock_epoch_;
   locking_ = true;  // until this function returns (mu_ held at every return)

@@ -26,6 +26,17 @@
 // instance only, so instances stay independent, and a call nested in any
 // gated call never blocks.
 //
+// Stream work (DESIGN.md §4.3, §5.7). A gated call made by work a stream is
+// waiting for -- a task on a stream executor (StreamWorkScope::kTask), or a
+// report thread already inside aclrtProcessReport starting a callback
+// (kReportCallback) -- does not block while the process is LOCKED: Backup's
+// drain waits for that stream, so blocking would deadlock it. It proceeds
+// until a Backup has drained the streams (CloseStreamWork); from then on,
+// until Unlock or the next Backup's drain, a task's call is refused
+// (GateToken::kRefused, ACL_ERROR_RT_NO_PERMISSION) instead of blocking and a
+// report callback waits for the Unlock. All of this is on the slow path: the
+// RUNNING fast path is unchanged.
+//
 #ifndef ASCENDCL_RUNTIME_GLOBAL_STATE_H_
 #define ASCENDCL_RUNTIME_GLOBAL_STATE_H_
 
@@ -40,7 +51,9 @@
 #include "absl/base/config.h"
 #include "absl/base/optimization.h"
 #include "absl/base/thread_annotations.h"
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "device/base/mutex.h"
@@ -84,6 +97,9 @@ enum class GateToken : uint8_t {
   kNested = 0,     // inside another gated call: nothing to undo
   kOutermost = 1,  // this thread's mark was set
   kCounted = 2,    // exiting thread: counted in the shared in-flight counter
+  // Stream work after Backup's drain: not admitted, nothing to undo. The call
+  // must fail with GateRefusal() and change nothing.
+  kRefused = 3,
 };
 
 // True when membarrier(2) provides the heavy side of the asymmetric barrier;
@@ -198,6 +214,22 @@ class GlobalState {
   // Number of threads currently blocked in the gate (for tests).
   int blocked_callers() const;
 
+  // --- Stream work during a Backup (DESIGN.md §4.3) -----------------------
+  // Admits stream work again (a Backup calls it before draining: an earlier
+  // Backup of the same lock period may have closed it).
+  void OpenStreamWork();
+  // Closes the gate to stream work once no stream has work left. With new
+  // stream work held at the gate, waits until no gated call of this instance
+  // is in flight (but the caller's) and asks `quiet` whether any stream still
+  // has work. If none does, the gate stays closed -- tasks' calls are refused
+  // and report callbacks wait, until Unlock or OpenStreamWork -- and the
+  // result is true; otherwise the gate opens again (the held calls proceed)
+  // and the result is false: drain again and retry. `quiet` runs without
+  // this object's lock. 507908 unless LOCKED with the Lock completed;
+  // kDeadlineExceeded past `deadline` (the gate is then open).
+  absl::StatusOr<bool> CloseStreamWork(absl::Time deadline,
+                                       absl::FunctionRef<bool()> quiet);
+
  private:
   // `self` is null for the process singleton.
   ABSL_ATTRIBUTE_ALWAYS_INLINE static internal::GateToken Enter(
@@ -236,9 +268,19 @@ class GlobalState {
   static GlobalState* Resolve(GlobalState* self) {
     return self != nullptr ? self : &Get();
   }
+  // Admission of stream work while not RUNNING.
+  enum class StreamWork : uint32_t {
+    kOpen = 0,     // admitted
+    kClosing = 1,  // CloseStreamWork is deciding: held at the gate
+    kClosed = 2,   // the streams are drained: refused (tasks) or held
+  };
+  // What the gate does with the calling thread's stream work now.
+  enum class Verdict { kAdmit, kRefuse, kHold };
+  Verdict StreamWorkVerdict(int work_kind) const;
+
   static internal::GateToken EnterUncommon(GlobalState* self,
                                            uint32_t previous_mark);
-  void EnterSlow();
+  internal::GateToken EnterSlow();
   void ExitSlow();
   void ExitCounted();
   void NotifyDrain();
@@ -270,7 +312,13 @@ class GlobalState {
   uint64_t lock_epoch_ ABSL_GUARDED_BY(mu_) = 0;
   bool locking_ ABSL_GUARDED_BY(mu_) = false;  // a Lock is still waiting
   int blocked_ ABSL_GUARDED_BY(mu_) = 0;
+  // A StreamWork; written under mu_, read by the gate's slow path.
+  std::atomic<uint32_t> stream_work_{0};
 };
+
+// What a call the gate refused returns: ACL_ERROR_RT_NO_PERMISSION (207006),
+// with a message saying why (DESIGN.md §4.3).
+absl::Status GateRefusal();
 
 // RAII form of the gate on one GlobalState instance.
 class ApiScope {
@@ -280,6 +328,9 @@ class ApiScope {
   ApiScope(const ApiScope&) = delete;
   ApiScope& operator=(const ApiScope&) = delete;
   ~ApiScope() { state_.ExitApi(token_); }
+  // The gate refused the call (stream work after Backup's drain): return
+  // GateRefusal() and change nothing.
+  bool refused() const { return token_ == internal::GateToken::kRefused; }
 
  private:
   GlobalState& state_;
@@ -300,6 +351,30 @@ class StageCallbackScope {
   static bool Active();
 };
 
+// Marks the calling thread's gated calls as stream work while alive (see the
+// comment at the top). Stream executors hold a kTask scope while a task runs;
+// aclrtProcessReport holds a kReportCallback scope around the gate it passes
+// before running a callback. Scopes nest; the innermost decides.
+class StreamWorkScope {
+ public:
+  enum Kind : int {
+    kNone = 0,
+    // A task on a stream executor: refused once the streams are drained.
+    kTask = 1,
+    // A report thread starting a callback: held once the streams are drained
+    // (nothing waits for it then), until Unlock or the next Backup's drain.
+    kReportCallback = 2,
+  };
+  explicit StreamWorkScope(Kind kind);
+  ~StreamWorkScope();
+  StreamWorkScope(const StreamWorkScope&) = delete;
+  StreamWorkScope& operator=(const StreamWorkScope&) = delete;
+  static Kind Current();
+
+ private:
+  const Kind previous_;
+};
+
 // RAII form of the gate on the process singleton (GlobalState::Get()).
 class ProcessApiScope {
  public:
@@ -307,6 +382,8 @@ class ProcessApiScope {
   ProcessApiScope(const ProcessApiScope&) = delete;
   ProcessApiScope& operator=(const ProcessApiScope&) = delete;
   ~ProcessApiScope() { GlobalState::ExitProcessApi(token_); }
+  // See ApiScope::refused(). A constant false on the fast path.
+  bool refused() const { return token_ == internal::GateToken::kRefused; }
 
  private:
   const internal::GateToken token_;

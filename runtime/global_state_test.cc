@@ -788,6 +788,136 @@ TEST(InFlightTest, LockWaitsForTheInFlightCallAndIsNotifiedWhenItEnds) {
   EXPECT_OK(gs.Unlock());
 }
 
+// --- Stream work (DESIGN.md §4.3) -------------------------------------------
+
+// Runs one gated call of `kind` stream work on a new thread and returns
+// whether the gate refused it.
+bool StreamWorkCall(GlobalState& gs, StreamWorkScope::Kind kind) {
+  bool refused = false;
+  std::thread([&] {
+    StreamWorkScope work(kind);
+    ApiScope scope(gs);
+    refused = scope.refused();
+  }).join();
+  return refused;
+}
+
+TEST(StreamWorkTest, ProceedsWhileLockedAndIsRefusedOnceClosed) {
+  GlobalState gs(WithTimeout(absl::Seconds(5)));
+  ASSERT_OK(gs.Lock());
+  // Admitted while LOCKED (a plain call would block here).
+  EXPECT_FALSE(StreamWorkCall(gs, StreamWorkScope::kTask));
+  EXPECT_FALSE(StreamWorkCall(gs, StreamWorkScope::kReportCallback));
+  bool asked = false;
+  absl::StatusOr<bool> closed =
+      gs.CloseStreamWork(absl::Now() + absl::Seconds(5), [&] {
+        asked = true;
+        return true;
+      });
+  ASSERT_OK(closed.status());
+  EXPECT_TRUE(*closed);
+  EXPECT_TRUE(asked);
+  EXPECT_TRUE(StreamWorkCall(gs, StreamWorkScope::kTask));
+  ASSERT_TRUE(
+      gs.CompareAndSetState(ProcessState::kLocked, ProcessState::kBackedUp));
+  EXPECT_TRUE(StreamWorkCall(gs, StreamWorkScope::kTask));
+  EXPECT_EQ(gs.blocked_callers(), 0);
+  ASSERT_OK(gs.Unlock());
+  EXPECT_FALSE(StreamWorkCall(gs, StreamWorkScope::kTask));
+  // A new lock period admits stream work again.
+  ASSERT_OK(gs.Lock());
+  EXPECT_FALSE(StreamWorkCall(gs, StreamWorkScope::kTask));
+  ASSERT_OK(gs.Unlock());
+}
+
+TEST(StreamWorkTest, AReportCallbackIsHeldOnceClosedUntilUnlock) {
+  GlobalState gs(WithTimeout(absl::Seconds(5)));
+  ASSERT_OK(gs.Lock());
+  ASSERT_OK(gs.CloseStreamWork(absl::Now() + absl::Seconds(5), [] {
+                return true;
+              }).status());
+  std::atomic<bool> inside{false};
+  std::atomic<bool> refused{true};
+  Threads threads([&] { gs.ForceUnlock(); });
+  threads.Start([&] {
+    StreamWorkScope work(StreamWorkScope::kReportCallback);
+    ApiScope scope(gs);
+    refused = scope.refused();
+    inside = true;
+  });
+  ASSERT_TRUE(WaitFor([&] { return gs.blocked_callers() == 1; }));
+  EXPECT_TRUE(StaysTrue([&] { return !inside.load(); }));
+  // The next Backup's drain opens the gate again.
+  gs.OpenStreamWork();
+  ASSERT_TRUE(WaitFor([&] { return inside.load(); }));
+  EXPECT_FALSE(refused.load());
+  EXPECT_EQ(gs.state(), ProcessState::kLocked);
+  ASSERT_OK(gs.Unlock());
+}
+
+// Closing waits for stream work in flight, holds new stream work meanwhile,
+// and opens the gate again when a stream is still busy.
+TEST(StreamWorkTest, ClosingWaitsForCallsInFlightAndReopensWhenNotQuiet) {
+  GlobalState gs(WithTimeout(absl::Seconds(20)));
+  ASSERT_OK(gs.Lock());
+  std::atomic<bool> entered{false};
+  std::atomic<bool> release{false};
+  Threads threads([&] {
+    release = true;
+    gs.ForceUnlock();
+  });
+  threads.Start([&] {
+    StreamWorkScope work(StreamWorkScope::kTask);
+    ApiScope scope(gs);
+    entered = true;
+    WaitFor([&] { return release.load(); }, absl::Seconds(10));
+  });
+  ASSERT_TRUE(WaitFor([&] { return entered.load(); }));
+  std::atomic<bool> close_returned{false};
+  std::atomic<bool> quiet_asked{false};
+  absl::StatusOr<bool> closed = absl::UnknownError("not run");
+  threads.Start([&] {
+    closed = gs.CloseStreamWork(absl::Now() + absl::Seconds(10), [&] {
+      quiet_asked = true;
+      return false;  // a stream still has work
+    });
+    close_returned = true;
+  });
+  // A second task arriving now is held, not refused.
+  std::atomic<bool> second_inside{false};
+  std::atomic<bool> second_refused{true};
+  absl::SleepFor(absl::Milliseconds(100));  // CloseStreamWork is waiting
+  threads.Start([&] {
+    StreamWorkScope work(StreamWorkScope::kTask);
+    ApiScope scope(gs);
+    second_refused = scope.refused();
+    second_inside = true;
+  });
+  EXPECT_TRUE(WaitFor([&] { return gs.blocked_callers() == 1; }));
+  EXPECT_TRUE(StaysTrue([&] {
+    return !close_returned.load() && !quiet_asked.load() &&
+           !second_inside.load();
+  }));
+  release = true;
+  ASSERT_TRUE(WaitFor([&] { return close_returned.load(); }));
+  ASSERT_OK(closed.status());
+  EXPECT_FALSE(*closed);
+  EXPECT_TRUE(quiet_asked.load());
+  ASSERT_TRUE(WaitFor([&] { return second_inside.load(); }));
+  EXPECT_FALSE(second_refused.load());
+  ASSERT_OK(gs.Unlock());
+}
+
+TEST(StreamWorkTest, ClosingNeedsACompletedLock) {
+  GlobalState gs(WithTimeout(absl::Seconds(5)));
+  absl::StatusOr<bool> closed =
+      gs.CloseStreamWork(absl::Now() + absl::Seconds(1), [] { return true; });
+  EXPECT_EQ(ErrorCode(closed.status()), ACL_ERROR_SNAPSHOT_BACKUP_FAILED);
+  // A plain call is unaffected by stream-work scopes of other threads.
+  ApiScope scope(gs);
+  EXPECT_FALSE(scope.refused());
+}
+
 // --- Background threads ------------------------------------------------------
 
 TEST(BackgroundTest, LockReturnsOnlyAfterAllParkAndUnlockResumesThem) {

@@ -73,9 +73,20 @@ absl::Status Runtime::ProcessReport(int32_t timeout_ms) {
   for (;;) {
     // Waiting for a report is not a call in progress: a Lock does not wait
     // for an idle report thread (it would never finish). Running the
-    // callback is; it waits while the process is locked.
+    // callback is. As in the reference, only entry into aclrtProcessReport
+    // blocks while the process is locked: a thread already inside runs a
+    // callback that reaches it while LOCKED, since the callback's stream
+    // (and so Backup's drain) may be waiting for it (a BLOCK callback). Its
+    // gate admits it as stream work until a Backup has drained the streams,
+    // then holds it until Unlock (DESIGN.md §4.3, §5.7). The callback's own
+    // gated calls are nested in this gate and proceed: the admission is
+    // decided once per callback, and Backup's drain waits for an admitted
+    // callback to return before it copies.
     ASCEND_RETURN_IF_ERROR(reports_.WaitPending(thread_id, deadline));
+    StreamWorkScope stream_work(StreamWorkScope::kReportCallback);
     ApiScope gate(state_);
+    // Not reached: the gate holds report callbacks, it never refuses them.
+    if (gate.refused()) return GateRefusal();
     if (reports_.RunPending(thread_id)) return absl::OkStatus();
   }
 }

@@ -282,6 +282,7 @@ absl::StatusOr<std::shared_ptr<Context>> Runtime::CurrentContext() {
     // while the process is locked, like aclrtSetDevice (inside a gated call
     // the gate is already passed and this nests).
     ApiScope gate(state_);
+    if (gate.refused()) return GateRefusal();  // a stream task (DESIGN.md §4.3)
     ASCEND_RETURN_IF_ERROR(SetDevice(*id));
     return ThreadContext();
   }

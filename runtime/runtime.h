@@ -179,6 +179,14 @@ class Runtime {
   std::vector<int32_t> OpenDevices() const;
   // Synchronises every stream of every context.
   absl::Status DrainAllStreams(absl::Time deadline);
+  // Backup's drain (DESIGN.md §4.3): drains every stream until none has work
+  // left -- tasks may queue more while the process is LOCKED -- and then
+  // closes the gate to stream work (GlobalState::CloseStreamWork) so none
+  // can start until Unlock. kDeadlineExceeded when the streams do not
+  // settle by `deadline`; 507908 when the open devices are no longer
+  // `devices` (the ones the backup is for) by then.
+  absl::Status DrainStreamsForBackup(absl::Time deadline,
+                                     const std::vector<int32_t>& devices);
   std::shared_ptr<device::Device> DeviceObject(int32_t device_id) const;
   // Which opening of the device is current: a number that changes with
   // every open (0 while closed), so a snapshot can tell the device it saved

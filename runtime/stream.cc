@@ -114,6 +114,9 @@ void Stream::Run() {
       if (task.cancel) task.cancel();
     } else if (task.run) {
       tls_running_stream = this;
+      // Backup's drain waits for this task: its gated calls must not wait
+      // for the snapshot (DESIGN.md §4.3).
+      StreamWorkScope stream_work(StreamWorkScope::kTask);
       status = task.run();
       tls_running_stream = nullptr;
     }
@@ -274,6 +277,35 @@ absl::Status Runtime::DestroyStream(void* handle, bool force) {
     device->ReleaseId(device::ResourceKind::kStream, stream->id());
   }
   return absl::OkStatus();
+}
+
+absl::Status Runtime::DrainStreamsForBackup(
+    absl::Time deadline, const std::vector<int32_t>& devices) {
+  // An earlier Backup of this lock period may have closed the gate to stream
+  // work; this one's drain admits it again.
+  state_.OpenStreamWork();
+  for (;;) {
+    // A task may queue more work, on any stream (a host function launching
+    // a host function): one pass over the streams is not enough.
+    ASCEND_RETURN_IF_ERROR(DrainAllStreams(deadline));
+    ASCEND_ASSIGN_OR_RETURN(const bool closed,
+                            state_.CloseStreamWork(deadline, [this] {
+                              for (const std::shared_ptr<Stream>& stream :
+                                   Objects<Stream>(/*device_id=*/-1)) {
+                                if (!stream->Idle()) return false;
+                              }
+                              return true;
+                            }));
+    if (!closed) continue;
+    // Stream work may open or close a device before the gate closes; after,
+    // nothing can. The backup covers the devices open when it started.
+    if (OpenDevices() != devices) {
+      return Error(ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
+                   "a host function or callback opened or closed a device "
+                   "while Backup drained the streams");
+    }
+    return absl::OkStatus();
+  }
 }
 
 absl::StatusOr<std::shared_ptr<Stream>> Runtime::ResolveStream(void* handle) {

@@ -233,7 +233,7 @@ absl::StatusOr<std::unique_ptr<BackupImage>> Coordinator::TakeBackup(
     const std::vector<int32_t>& devices) {
   const absl::Time start = absl::Now();
   const absl::Time deadline = start + state_.timeout();
-  absl::Status drained = runtime_.DrainAllStreams(deadline);
+  absl::Status drained = runtime_.DrainStreamsForBackup(deadline, devices);
   if (!drained.ok()) {
     return Error(ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
                  absl::StrCat("streams did not drain: ", drained.message()));

@@ -14,6 +14,7 @@
 #include <string>
 #include <type_traits>
 
+#include "absl/base/optimization.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -75,7 +76,13 @@ inline aclError InvalidEnum(const char* api, const char* param,
 }  // namespace ascend::acl
 
 // The snapshot lock check: blocks while the process is LOCKED or BACKED_UP.
-#define ACL_GATE() ::ascend::rt::ProcessApiScope acl_gate_scope_
+// A call made by a task running on a stream proceeds instead until a Backup
+// has drained the streams, and is then refused with 207006 (DESIGN.md §4.3);
+// on the RUNNING fast path the refusal check folds away.
+#define ACL_GATE()                                   \
+  ::ascend::rt::ProcessApiScope acl_gate_scope_;     \
+  if (ABSL_PREDICT_FALSE(acl_gate_scope_.refused())) \
+  return ::ascend::rt::ReportError(__func__, ::ascend::rt::GateRefusal())
 
 // Maps a status to the entry point's return code, recording failures.
 #define ACL_RESULT(expr) ::ascend::rt::ReportError(__func__, (expr))

@@ -12,6 +12,8 @@
  *  - A failing call changes no state.
  *  - Resource-modifying calls block while the process is snapshot-locked
  *    (see aclrtSnapShotProcessLock); queries and synchronisation do not.
+ *    Calls made by host functions and report callbacks follow the rule at
+ *    aclrtLaunchHostFunc instead.
  */
 #ifndef ASCENDCL_ACL_ACL_RT_H_
 #define ASCENDCL_ACL_ACL_RT_H_
@@ -434,13 +436,31 @@ ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value,
  * ------------------------------------------------------------------------- */
 
 /* Runs fn(args) in stream order on a runtime thread. Host functions may read
- * and write simulated device memory directly. */
+ * and write simulated device memory directly. Unlike the reference, this
+ * call blocks while the process is snapshot-locked, like every resource-
+ * modifying call: a host function may write device memory.
+ * Snapshot rule for host functions (and report callbacks): a snapshot Backup
+ * drains every stream, so the resource-modifying calls a host function makes
+ * (launching the next host function, say) do not block while the process is
+ * LOCKED; they proceed, and Backup's drain waits for the work they queue, on
+ * any stream. Once a Backup has drained the streams -- from the start of its
+ * copy, through BACKED_UP, until Unlock or the next Backup -- they fail at
+ * once with ACL_ERROR_RT_NO_PERMISSION (207006) and change nothing. A host
+ * function that keeps queueing work fails the Backup with 507908 after the
+ * snapshot timeout.
+ * Errors: 100000 (NULL fn), 107000 (stream not live), 107002 (no current
+ * context), 207006 (made by a host function after Backup's drain). */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream,
                                                  aclrtHostFunc fn, void *args);
 /* Enqueues fn(userData), run by the thread subscribed to the stream with
  * aclrtSubscribeReport when that thread calls aclrtProcessReport. BLOCK makes
- * the stream wait for the callback; NO_BLOCK does not.
- * Errors: ACL_ERROR_RT_STREAM_NO_CB_REG (107015) without a subscriber. */
+ * the stream wait for the callback; NO_BLOCK does not. Blocks while the
+ * process is snapshot-locked; made by a host function or callback it follows
+ * aclrtLaunchHostFunc's rule. A callback that reaches its thread while the
+ * process is LOCKED runs if the thread is already inside aclrtProcessReport
+ * (see there), so a BLOCK callback does not stall a Backup's drain.
+ * Errors: ACL_ERROR_RT_STREAM_NO_CB_REG (107015) without a subscriber,
+ * 207006 (made by a host function after Backup's drain). */
 ACL_FUNC_VISIBILITY aclError
 aclrtLaunchCallback(aclrtCallback fn, void *userData,
                     aclrtCallbackBlockType blockType, aclrtStream stream);
@@ -450,8 +470,12 @@ ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId,
                                                     aclrtStream stream);
 /* Runs one pending callback of the streams the calling thread subscribed to,
  * waiting at most timeout ms (-1 forever) for it. While the process is
- * snapshot-locked it blocks on entry, and a callback waits for the unlock
- * before it runs; the wait for a callback does not hold up a lock.
+ * snapshot-locked it blocks on entry; the wait for a callback does not hold
+ * up a lock. As in the reference, a thread already inside runs a callback
+ * that reaches it while the process is LOCKED, and the resource-modifying
+ * calls that callback makes proceed: Backup's drain waits for the callback.
+ * A callback that reaches it after a Backup has drained the streams waits
+ * for the Unlock (or the next Backup) before it runs.
  * Errors: ACL_ERROR_RT_THREAD_SUBSCRIBE (107012) when the thread subscribed
  * to nothing, ACL_ERROR_RT_REPORT_TIMEOUT (507012) on timeout. */
 ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
@@ -478,15 +502,18 @@ ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
 
 /* RUNNING -> LOCKED. Runs LOCK_PRE callbacks first, then waits for runtime
  * background threads to park and for in-flight resource-modifying calls to
- * finish. Errors: 507906 (not RUNNING), 507905 (timeout, back to RUNNING),
- * 507912 (a callback failed). */
+ * finish (those of host functions and callbacks may still start afterwards,
+ * see aclrtLaunchHostFunc). Errors: 507906 (not RUNNING), 507905 (timeout,
+ * back to RUNNING), 507912 (a callback failed). */
 ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessLock(int pid, void *reserve);
 /* LOCKED/BACKED_UP -> RUNNING, waking blocked threads; then UNLOCK_POST.
  * Errors: 507907 (RUNNING), 507912. */
 ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessUnlock(int pid, void *reserve);
-/* LOCKED -> BACKED_UP: drains streams and saves device memory and resource
- * tables to host. Errors: 507908 (not LOCKED or backup failed, state stays
- * LOCKED), 107002 (no open device), 507912. */
+/* LOCKED -> BACKED_UP: drains streams (until none has work left: host
+ * functions and callbacks may queue more) and saves device memory and
+ * resource tables to host. Errors: 507908 (not LOCKED, streams not drained
+ * within the snapshot timeout, or backup failed; state stays LOCKED), 107002
+ * (no open device), 507912. */
 ACL_FUNC_VISIBILITY aclError
 aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs *args);
 /* BACKED_UP -> LOCKED: re-opens devices and brings memory and handles back.
