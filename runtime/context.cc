@@ -19,7 +19,7 @@ namespace ascend::rt {
 const KindDescriptor kContextKind = {
     ObjectKind::kContext, "context", std::nullopt, ACL_ERROR_RT_PARAM_INVALID,
     [](const HandleTable::Entry& entry, CloseActions&) {
-      entry.As<Context>()->MarkDestroyed();
+      if (auto context = entry.As<Context>()) context->MarkDestroyed();
     }};
 
 absl::StatusOr<void*> Runtime::CreateContext(int32_t device_id) {
@@ -89,6 +89,7 @@ absl::Status Runtime::DestroyContext(void* context) {
   if (current && current->handle() == context) current.reset();
   for (const HandleTable::Entry& entry : streams) {
     std::shared_ptr<Stream> stream = entry.As<Stream>();
+    if (stream == nullptr) continue;
     RetireStream(stream, owner);
     // The id goes back to the instance that issued it (see DestroyStream).
     if (std::shared_ptr<device::Device> device = owner.lock()) {

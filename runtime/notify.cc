@@ -22,7 +22,7 @@ const KindDescriptor kNotifyKind = {
     ObjectKind::kNotify, "notify", device::ResourceKind::kNotify,
     ACL_ERROR_RT_NO_NOTIFY_RESOURCE,
     [](const HandleTable::Entry& entry, CloseActions&) {
-      entry.As<Notify>()->Cancel();
+      if (auto notify = entry.As<Notify>()) notify->Cancel();
     }};
 
 std::unique_ptr<SnapshotParticipant> MakeNotifyParticipant(Runtime& runtime) {

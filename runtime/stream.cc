@@ -31,7 +31,9 @@ const KindDescriptor kStreamKind = {
     ACL_ERROR_RT_NO_STREAM_RESOURCE,
     [](const HandleTable::Entry& entry, CloseActions& actions) {
       actions.reports->ForgetStream(entry.handle);
-      actions.streams.push_back(entry.As<Stream>());
+      if (auto stream = entry.As<Stream>()) {
+        actions.streams.push_back(std::move(stream));
+      }
     }};
 
 std::string Stream::DescribeState(const State&) { return "drained"; }
