@@ -5,6 +5,9 @@
 
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "glog/logging.h"
 
 namespace ascend::snapshot {
 namespace {
@@ -82,10 +85,13 @@ absl::Status BackupImage::Restore() {
     }
   }
   for (const NamedState& named : states_) {
+    const absl::Time start = absl::Now();
     absl::Status restored = named.state->Restore();
     if (!restored.ok()) {
       return Annotate(restored, "restore", named.participant, named.device_id);
     }
+    VLOG(1) << "snapshot restore: " << Where(named.participant, named.device_id)
+            << " in " << absl::Now() - start;
   }
   return absl::OkStatus();
 }

@@ -360,33 +360,38 @@ absl::Status SavedMemory::Restore() const {
   }
   // Everything alive that is not about to be written back must read as
   // zero: what was zero at the backup, and allocations made since. Only
-  // the parts that hold data now need the device's attention.
-  const std::vector<device::Allocation> data = DataOver(*device, live);
-  size_t cursor = 0;
+  // the parts that hold data now need the device's attention (and when the
+  // pieces cover everything, the device is not even asked).
+  std::vector<device::Allocation> gaps;
   size_t saved = 0;
   for (const device::Allocation& a : live) {
     while (saved < allocations_.size() && allocations_[saved].addr < a.addr) {
       ++saved;
     }
-    const bool restored = saved < allocations_.size() &&
-                          allocations_[saved].addr == a.addr && keep[saved];
     uint64_t from = a.addr;
-    auto zero_up_to = [&](uint64_t to) -> absl::Status {
-      absl::Status status;
-      ForEachOverlap(data, &cursor, from, to, [&](uint64_t b, uint64_t e) {
-        if (status.ok()) status = device->Discard(b, e - b);
-      });
-      from = to;
-      return status;
-    };
-    if (restored) {
+    if (saved < allocations_.size() && allocations_[saved].addr == a.addr &&
+        keep[saved]) {
       const Allocation& s = allocations_[saved];
       for (size_t p = s.first_piece; p < s.first_piece + s.piece_count; ++p) {
-        ASCEND_RETURN_IF_ERROR(zero_up_to(pieces_[p].addr));
+        if (pieces_[p].addr > from) {
+          gaps.push_back(device::Allocation{from, pieces_[p].addr - from});
+        }
         from = pieces_[p].addr + pieces_[p].size;
       }
     }
-    ASCEND_RETURN_IF_ERROR(zero_up_to(End(a)));
+    if (End(a) > from) gaps.push_back(device::Allocation{from, End(a) - from});
+  }
+  if (!gaps.empty()) {
+    const std::vector<device::Allocation> data = DataOver(*device, gaps);
+    size_t cursor = 0;
+    for (const device::Allocation& gap : gaps) {
+      absl::Status status;
+      ForEachOverlap(data, &cursor, gap.addr, End(gap),
+                     [&](uint64_t b, uint64_t e) {
+                       if (status.ok()) status = device->Discard(b, e - b);
+                     });
+      ASCEND_RETURN_IF_ERROR(status);
+    }
   }
   const uint8_t* const host = buffer_ == nullptr ? nullptr : buffer_->data();
   const int32_t device_id = device_id_;
