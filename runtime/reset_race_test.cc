@@ -5,7 +5,8 @@
 // handed out: none leaked, none released to a later instance of the device.
 //
 // The device is a fake that keeps its own record of the ids each instance
-// has issued, and can hold an AllocateId call to widen a race window.
+// has issued, and can hold an AllocateId call to widen a race window; its
+// backend is the shared StubBackend (//testing:stub_backend).
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -26,10 +27,13 @@
 #include "device/device.h"
 #include "gtest/gtest.h"
 #include "runtime/runtime.h"
+#include "testing/stub_backend.h"
 
 namespace ascend::rt {
 namespace {
 
+using ::ascend::testing::StubBackend;
+using ::ascend::testing::StubBackendOptions;
 using device::ResourceKind;
 
 constexpr int kKinds = 3;
@@ -162,59 +166,29 @@ class FakeDevice final : public device::Device {
   int bad_releases_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
-class FakeBackend final : public device::Backend {
- public:
-  explicit FakeBackend(AllocationHold* hold) : hold_(hold) {}
-
-  absl::string_view name() const override { return "fake"; }
-  int32_t DeviceCount() const override { return 1; }
-  std::string SocName() const override { return "fake"; }
-  absl::StatusOr<std::unique_ptr<device::Device>> Open(int32_t id) override {
-    if (id != 0) return absl::OutOfRangeError("one device");
-    // Like the real backends: one instance of a device at a time.
-    if (live_.load() != 0) {
+// The backend: device 0 only, opened as a FakeDevice; like the real
+// backends, one instance of a device at a time.
+std::unique_ptr<device::Backend> MakeFakeBackend(AllocationHold* hold,
+                                                 std::atomic<int>* live) {
+  StubBackendOptions options;
+  options.name = "fake";
+  options.soc_name = "fake";
+  options.device_count = 1;
+  options.process_resources = absl::OkStatus();
+  options.open =
+      [hold, live](int32_t) -> absl::StatusOr<std::unique_ptr<device::Device>> {
+    if (live->load() != 0) {
       return absl::FailedPreconditionError("fake device 0 is already open");
     }
-    return std::unique_ptr<device::Device>(new FakeDevice(hold_, &live_));
-  }
-  std::optional<int32_t> DeviceOwningAddress(
-      device::DeviceAddr) const override {
-    return std::nullopt;
-  }
-  bool CanAccessPeer(int32_t, int32_t) const override { return false; }
-  absl::Status CopyPeer(device::Device&, device::DeviceAddr, device::Device&,
-                        device::DeviceAddr, uint64_t) override {
-    return absl::UnimplementedError("no peers");
-  }
-  absl::Status BackupProcessResources() override { return absl::OkStatus(); }
-  absl::Status RestoreProcessResources() override { return absl::OkStatus(); }
-  absl::Status InjectFault(int32_t, device::Fault) override {
-    return absl::UnimplementedError("no faults");
-  }
-  std::optional<device::HealthEvent> WaitHealthEvent(
-      absl::Duration timeout) override {
-    ascend::MutexLock lock(&mu_);
-    mu_.AwaitWithTimeout(absl::Condition(&interrupted_), timeout);
-    interrupted_ = false;
-    return std::nullopt;
-  }
-  void InterruptHealthWait() override {
-    ascend::MutexLock lock(&mu_);
-    interrupted_ = true;
-  }
-
- private:
-  AllocationHold* const hold_;
-  std::atomic<int> live_{0};  // FakeDevice objects alive
-  ascend::Mutex mu_;
-  bool interrupted_ ABSL_GUARDED_BY(mu_) = false;
-};
+    return std::unique_ptr<device::Device>(new FakeDevice(hold, live));
+  };
+  return std::make_unique<StubBackend>(std::move(options));
+}
 
 class ResetRaceTest : public ::testing::Test {
  protected:
   ResetRaceTest()
-      : runtime_(
-            std::make_unique<Runtime>(std::make_unique<FakeBackend>(&hold_))) {}
+      : runtime_(std::make_unique<Runtime>(MakeFakeBackend(&hold_, &live_))) {}
 
   // The runtime's tables for device 0 against what the open instance of
   // device 0 has issued: equal for every kind of id, and no release of an id
@@ -280,6 +254,7 @@ class ResetRaceTest : public ::testing::Test {
   }
 
   AllocationHold hold_;
+  std::atomic<int> live_{0};  // FakeDevice objects alive
   std::unique_ptr<Runtime> runtime_;
 };
 

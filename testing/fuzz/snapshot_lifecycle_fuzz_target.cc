@@ -20,15 +20,26 @@
 // config-identity rule never interferes).
 //
 // Gated calls (SetDevice, ResetDevice, Malloc, Memcpy, Free) would block
-// while LOCKED or BACKED_UP, so the model skips them there. A Restore that
-// fails mid-copy leaves BACKED_UP; the application may retry it or Unlock
-// (legal from BACKED_UP). Either way every allocation stays valid at its
-// address. The devices restored before the failing copy hold the backup's
-// bytes; the contents of the failing device and of those after it are
-// unspecified (Restore discards device memory, CONTRACT item 18) until the
-// buffer is written, zeroed by a memory loss, or read back (the model then
-// learns the bytes and checks them from there on, through later Backups and
-// Restores too).
+// while LOCKED or BACKED_UP, so the model skips them there.
+//
+// A Restore that fails mid-copy leaves BACKED_UP; the application may retry
+// it or Unlock (legal from BACKED_UP). Either way every allocation stays
+// valid at its address. The devices restored before the failing copy hold
+// the backup's bytes; the contents of the failing device and of those after
+// it are unspecified (Restore discards device memory, DESIGN.md §4.9) until
+// the buffer is written, zeroed by a memory loss, or read back (the model
+// then learns the bytes and checks them from there on, through later Backups
+// and Restores too). A memory loss makes the device abnormal until a Restore
+// succeeds or the device is opened again, and Backup refuses an abnormal
+// device (§4.8, §5.9).
+//
+// Backup copies only device memory that may hold data (pages the simulator
+// has had touched, §4.8), and which pages the kernel keeps present after a
+// read, a memory loss or a restore is its own business. So that every Backup
+// and Restore copies each buffer, and spends a pending copy fault as the
+// model says, the target touches every page of a buffer directly (simulated
+// device memory is host-addressable; each byte touched is written with the
+// value it holds) after Malloc, a memory loss and every Restore.
 #include <unistd.h>
 
 #include <cstddef>
@@ -202,11 +213,10 @@ struct DeviceModel {
   // False while the buffer's contents are unspecified (see the file
   // comment): `shadow` then says nothing and a read back is not compared.
   bool shadow_known = true;
+  // A memory loss makes the device abnormal (see the file comment).
+  bool abnormal = false;
   bool fail_pending = false;
   bool corrupt_pending = false;
-  // Lost its memory and not restored since: a Backup refuses it (until a
-  // successful Restore, or a re-open after a reset).
-  bool abnormal = false;
   bool open() const { return refcount > 0; }
   CopyFault TakeFault() {
     if (fail_pending) {
@@ -294,6 +304,13 @@ std::vector<int32_t> OpenDevices() {
     if (g_model.devices[d].open()) open.push_back(d);
   }
   return open;
+}
+
+bool AnyOpenDeviceAbnormal() {
+  for (int32_t d : OpenDevices()) {
+    if (g_model.devices[d].abnormal) return true;
+  }
+  return false;
 }
 
 // Predicts a stage's callbacks; true when they all succeed.
@@ -480,6 +497,19 @@ void ResetDevice(int32_t d, bool force) {
   CheckCallsAndState("reset device");
 }
 
+// Makes every page of device d's buffer present without changing a byte
+// (see the file comment). Touching one byte every page from the start, and
+// the last byte, reaches every page the buffer spans.
+void TouchBuffer(int32_t d) {
+  DeviceModel& dev = g_model.devices[d];
+  if (!dev.has_buffer || dev.shadow.empty()) return;
+  auto* bytes = static_cast<volatile uint8_t*>(dev.ptr);
+  const size_t size = dev.shadow.size();
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  for (size_t i = 0; i < size; i += page) bytes[i] = bytes[i];
+  bytes[size - 1] = bytes[size - 1];
+}
+
 void Malloc(int32_t d, size_t size) {
   g_trace.push_back("aclrtMalloc(dev " + std::to_string(d) + ", " +
                     std::to_string(size) + ")");
@@ -491,6 +521,7 @@ void Malloc(int32_t d, size_t size) {
   dev.has_buffer = true;
   dev.shadow.assign(size, 0);  // zero-filled
   dev.shadow_known = true;
+  TouchBuffer(d);
   CheckCallsAndState("aclrtMalloc");
 }
 
@@ -598,15 +629,13 @@ void Backup() {
     want = ACL_ERROR_SNAPSHOT_CALLBACK_FAILED;
   } else if (OpenDevices().empty()) {
     want = ACL_ERROR_RT_CONTEXT_NULL;
+  } else if (AnyOpenDeviceAbnormal()) {
+    // Checked for every device before any copy: no copy fault is spent.
+    want = ACL_ERROR_SNAPSHOT_BACKUP_FAILED;
   } else {
-    // A device that lost its memory fails the Backup before any copy.
-    for (int32_t d : OpenDevices()) {
-      if (g_model.devices[d].abnormal) want = ACL_ERROR_SNAPSHOT_BACKUP_FAILED;
-    }
     // Devices in ascending order, one copy per buffer (each fits one
     // chunk); the first fault stops the backup and keeps the old image.
-    for (int32_t d :
-         want == ACL_SUCCESS ? OpenDevices() : std::vector<int32_t>{}) {
+    for (int32_t d : OpenDevices()) {
       DeviceModel& dev = g_model.devices[d];
       if (dev.has_buffer && dev.TakeFault() != CopyFault::kNone) {
         want = ACL_ERROR_SNAPSHOT_BACKUP_FAILED;
@@ -678,6 +707,7 @@ void Restore() {
     }
   }
   Expect("Restore", aclrtSnapShotProcessRestore(getpid(), nullptr), want);
+  for (int32_t d = 0; d < kDevices; ++d) TouchBuffer(d);
   CheckCallsAndState("Restore");
 }
 
@@ -771,6 +801,9 @@ void OpInjectFault(Input& in) {
   }
   Expect(g_trace.back().c_str(),
          aclsimInjectFault(device, static_cast<aclsimFault>(fault)), want);
+  if (fault == ACLSIM_FAULT_DEVICE_MEMORY_LOSS && device < kDevices) {
+    TouchBuffer(device);
+  }
   CheckCallsAndState("inject fault");
 }
 
