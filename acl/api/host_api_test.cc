@@ -1,5 +1,6 @@
-// Data buffers, aclAppLog, aclrtGetVersion, and the answer of entry points
-// this runtime does not provide yet (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
+// Data buffers, aclAppLog, aclrtGetVersion, device-id translation, and the
+// answer of entry points this runtime does not provide yet
+// (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -77,6 +78,31 @@ TEST(VersionTest, ReportsTheHeaderVersion) {
                    aclrtGetVersion(nullptr, &minor, &patch));
 }
 #pragma GCC diagnostic pop
+
+TEST(DeviceIdTest, UserLogicalAndPhysicalIdsCoincide) {
+  using Translate = aclError (*)(const int32_t, int32_t* const);
+  const Translate translations[] = {
+      aclrtGetLogicDevIdByUserDevId, aclrtGetUserDevIdByLogicDevId,
+      aclrtGetLogicDevIdByPhyDevId,  aclrtGetPhyDevIdByLogicDevId,
+      aclrtGetUserDevIdByPhyDevId,   aclrtGetPhyDevIdByUserDevId,
+  };
+  uint32_t count = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceCount(&count));
+  ASSERT_GT(count, 0u);
+  for (Translate translate : translations) {
+    for (int32_t id = 0; id < static_cast<int32_t>(count); ++id) {
+      int32_t out = -1;
+      ASSERT_ACL_OK(translate(id, &out));
+      EXPECT_EQ(out, id);
+    }
+    int32_t out = -7;
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID,
+                     translate(static_cast<int32_t>(count), &out));
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, translate(-1, &out));
+    EXPECT_EQ(out, -7);
+    EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, translate(0, nullptr));
+  }
+}
 
 TEST(NotSupportedTest, AnswersFeatureNotSupportedAndRecordsIt) {
   (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);

@@ -553,36 +553,6 @@ aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType,
   return NotSupported(__func__);
 }
 
-aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid,
-                                       int32_t* const logicDevId) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId,
-                                       int32_t* const userDevid) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId,
-                                      int32_t* const logicDevId) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId,
-                                      int32_t* const phyDevId) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId,
-                                     int32_t* const userDevId) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId,
-                                     int32_t* const phyDevId) {
-  return NotSupported(__func__);
-}
-
 aclError aclrtGetDeviceUtilizationRate(int32_t deviceId,
                                        aclrtUtilizationInfo* utilizationInfo) {
   return NotSupported(__func__);

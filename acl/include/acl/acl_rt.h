@@ -1714,28 +1714,22 @@ ACL_FUNC_VISIBILITY aclError aclrtCheckMemType(void **addrList, uint32_t size,
                                                uint32_t memType,
                                                uint32_t *checkResult,
                                                uint32_t reserve);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Device-id translation. This runtime has no device remapping (no
+ * ASCEND_RT_VISIBLE_DEVICES, no containers): user, logical and physical ids
+ * are the same, so each of the six writes its input id to the output.
+ * Errors: ACL_ERROR_INVALID_PARAM (100000) for a NULL output;
+ * ACL_ERROR_RT_INVALID_DEVICEID (107001) for an id that is not in
+ * [0, aclrtGetDeviceCount), output untouched. */
 ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByUserDevId(
     const int32_t userDevid, int32_t *const logicDevId);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtGetUserDevIdByLogicDevId(
     const int32_t logicDevId, int32_t *const userDevid);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
 ACL_FUNC_VISIBILITY aclError
 aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t *const logicDevId);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
 ACL_FUNC_VISIBILITY aclError
 aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t *const phyDevId);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
 ACL_FUNC_VISIBILITY aclError
 aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t *const userDevId);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
 ACL_FUNC_VISIBILITY aclError
 aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t *const phyDevId);
 
