@@ -1,6 +1,6 @@
-// Data buffers, aclAppLog, aclrtGetVersion, device-id translation, and the
-// answer of entry points this runtime does not provide yet
-// (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
+// Data buffers, aclAppLog, aclrtGetVersion, device-id translation, the
+// aclrtMalloc / aclrtFree variants, and the answer of entry points this
+// runtime does not provide yet (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -104,6 +104,32 @@ TEST(DeviceIdTest, UserLogicalAndPhysicalIdsCoincide) {
   }
 }
 
+TEST(MemoryVariantsTest, AllocateAndFreeLikeMalloc) {
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  void* aligned = nullptr;
+  ASSERT_ACL_OK(aclrtMallocAlign32(&aligned, 33, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_NE(aligned, nullptr);
+  // The rounded-up size (64 bytes) is usable.
+  EXPECT_ACL_OK(aclrtMemset(aligned, 64, 0x5a, 64));
+  void* cached = nullptr;
+  ASSERT_ACL_OK(aclrtMallocCached(&cached, 128, ACL_MEM_MALLOC_NORMAL_ONLY));
+  ASSERT_NE(cached, nullptr);
+  EXPECT_ACL_OK(
+      aclrtMemcpy(cached, 128, aligned, 64, ACL_MEMCPY_DEVICE_TO_DEVICE));
+  EXPECT_ACL_OK(aclrtFreeWithDevSync(aligned));
+  EXPECT_ACL_OK(aclrtFreeWithDevSync(cached));
+  // Freed: a second free is refused as aclrtFree refuses it.
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtFreeWithDevSync(cached));
+  void* host = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&host, 256));
+  EXPECT_ACL_OK(aclrtFreeHostWithDevSync(host));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMallocAlign32(nullptr, 32, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtFreeWithDevSync(nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtFreeHostWithDevSync(nullptr));
+  EXPECT_ACL_OK(aclrtResetDeviceForce(0));
+}
+
 TEST(NotSupportedTest, AnswersFeatureNotSupportedAndRecordsIt) {
   (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
   int64_t value = 12345;
@@ -123,8 +149,9 @@ TEST(NotSupportedTest, AnswersFeatureNotSupportedAndRecordsIt) {
                    aclmdlSetDump("/nonexistent.json"));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlFinalizeDump());
   void* ptr = nullptr;
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                   aclrtMallocAlign32(&ptr, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+      aclrtMallocWithCfg(&ptr, 64, ACL_MEM_MALLOC_HUGE_FIRST, nullptr));
   EXPECT_EQ(ptr, nullptr);
   EXPECT_EQ(aclrtAllocatorCreateDesc(), nullptr);
   EXPECT_EQ(aclrtCreateBinary(nullptr, 0), nullptr);

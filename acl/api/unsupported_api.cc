@@ -669,16 +669,6 @@ aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId,
 
 aclError aclrtDeviceL2CacheFlush(void* rsv) { return NotSupported(__func__); }
 
-aclError aclrtMallocAlign32(void** devPtr, size_t size,
-                            aclrtMemMallocPolicy policy) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMallocCached(void** devPtr, size_t size,
-                           aclrtMemMallocPolicy policy) {
-  return NotSupported(__func__);
-}
-
 aclError aclrtMallocWithCfg(void** devPtr, size_t size,
                             aclrtMemMallocPolicy policy,
                             aclrtMallocConfig* cfg) {
@@ -742,12 +732,6 @@ aclError aclrtMemInvalidate(void* devPtr, size_t size) {
 }
 
 aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtFreeWithDevSync(void* devPtr) { return NotSupported(__func__); }
-
-aclError aclrtFreeHostWithDevSync(void* hostPtr) {
   return NotSupported(__func__);
 }
 

@@ -1857,12 +1857,12 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceL2CacheFlush(void *rsv);
  * Memory: allocation variants, host registration, attributes and managed memory
  * ------------------------------------------------------------------------- */
 
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* aclrtMalloc of size rounded up to a multiple of 32 bytes (no extra bytes
+ * beyond that). Errors as aclrtMalloc. */
 ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size,
                                                 aclrtMemMallocPolicy policy);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The same as aclrtMalloc: simulated device memory is ordinary host memory,
+ * so it is always cache-coherent. Errors as aclrtMalloc. */
 ACL_FUNC_VISIBILITY aclError aclrtMallocCached(void **devPtr, size_t size,
                                                aclrtMemMallocPolicy policy);
 /* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
@@ -1925,11 +1925,13 @@ ACL_FUNC_VISIBILITY aclError aclrtMemInvalidate(void *devPtr, size_t size);
  * (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size,
                                                   uint32_t flag);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Waits for all work on the current device (as aclrtSynchronizeDevice),
+ * then frees devPtr (as aclrtFree). Errors: 100000 for NULL; the code of the
+ * synchronisation (107002 without a current device, or a task failure),
+ * with nothing freed; then aclrtFree's codes. */
 ACL_FUNC_VISIBILITY aclError aclrtFreeWithDevSync(void *devPtr);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Waits for all work on the current device, then frees hostPtr (as
+ * aclrtFreeHost). Errors as aclrtFreeWithDevSync, then aclrtFreeHost's. */
 ACL_FUNC_VISIBILITY aclError aclrtFreeHostWithDevSync(void *hostPtr);
 /* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
  * (207000). */
