@@ -8,6 +8,7 @@
 #include "acl/acl.h"
 #include "acl/api/api_util.h"
 #include "glog/logging.h"
+#include "runtime/base/logging.h"
 
 // The descriptor behind the opaque aclDataBuffer handle.
 struct aclDataBuffer {
@@ -68,11 +69,17 @@ void aclAppLog(aclLogLevel logLevel, const char* func, const char* file,
                uint32_t line, const char* fmt, ...) {
   const int32_t level = ascend::acl::RawEnum(logLevel);
   if (fmt == nullptr || level < ACL_DEBUG || level > ACL_ERROR) return;
-  if (level == ACL_DEBUG && !VLOG_IS_ON(1)) return;
   try {
+    ascend::rt::InitLogging();  // ASCEND_GLOBAL_LOG_LEVEL, before aclInit too
+    if (level == ACL_DEBUG && !VLOG_IS_ON(1)) return;
+    std::string text;
     va_list args;
     va_start(args, fmt);
-    const std::string text = FormatV(fmt, args);
+    try {
+      text = FormatV(fmt, args);
+    } catch (...) {
+      text = fmt;  // no memory for the formatted text: the format itself
+    }
     va_end(args);
     const google::LogSeverity severity = level == ACL_ERROR ? google::ERROR
                                          : level == ACL_WARNING

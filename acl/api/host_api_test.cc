@@ -53,6 +53,15 @@ TEST(DataBufferTest, NullHandle) {
   EXPECT_EQ(aclGetDataBufferSizeV2(nullptr), 0u);
 }
 
+TEST(AppLogTest, ErrorLineShowsAtTheDefaultLevel) {
+  ::testing::internal::CaptureStderr();
+  aclAppLog(ACL_ERROR, "my_function", "my_file.cc", 77, "value %d, %s", 42,
+            "text");
+  const std::string out = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(out.find("my_file.cc:77"), std::string::npos) << out;
+  EXPECT_NE(out.find("my_function: value 42, text"), std::string::npos) << out;
+}
+
 TEST(AppLogTest, WritesWithoutFailing) {
   aclAppLog(ACL_ERROR, "f", "file.cc", 7, "value %d and %s", 42, "text");
   aclAppLog(ACL_WARNING, nullptr, nullptr, 0, "no location");

@@ -314,12 +314,13 @@ aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer);
  * Application logging and device properties
  * ------------------------------------------------------------------------- */
 
-/* Writes one line, printf-formatted from fmt, to the runtime's log (glog):
- * ACL_ERROR as ERROR, ACL_WARNING as WARNING, ACL_INFO as INFO, ACL_DEBUG as
- * INFO only when verbose logging (--v=1 or more) is on. func, file and line
- * name the caller (file and line become the log line's location; NULL file
- * is allowed). A NULL fmt or a logLevel outside aclLogLevel writes nothing.
- * Needs no aclInit; callable from any thread. */
+/* Writes one line, printf-formatted from fmt, to the runtime's log (glog,
+ * stderr) as "func: text" at the caller's file and line: ACL_ERROR as ERROR,
+ * ACL_WARNING as WARNING, ACL_INFO as INFO, ACL_DEBUG as INFO shown only at
+ * debug level. What shows follows ASCEND_GLOBAL_LOG_LEVEL as for the
+ * runtime's own lines (by default ERROR only), also before aclInit. NULL
+ * func and file are allowed; a NULL fmt or a logLevel outside aclLogLevel
+ * writes nothing. Callable from any thread; never fails. */
 ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func,
                                    const char *file, uint32_t line,
                                    const char *fmt, ...);
