@@ -21,7 +21,8 @@ for s in aclInit aclFinalize aclFinalizeReference aclInitCallbackRegister \
          aclrtSetDevice aclrtMalloc aclrtMemcpy aclrtCreateStream \
          aclrtSnapShotProcessLock aclrtSnapShotProcessBackup \
          rtSnapShotProcessGetState rtSnapShotCallbackRegister aclsimInjectFault \
-         aclsysGetVersionStr aclrtGetSocName; do
+         aclsysGetVersionStr aclrtGetSocName aclCreateDataBuffer aclAppLog \
+         aclrtAllocatorCreateDesc aclmdlInitDump; do
   if ! grep -qx "$s" <<<"$symbols"; then
     echo "FAIL: $s is not exported"
     exit 1

@@ -73,6 +73,18 @@ inline aclError InvalidEnum(const char* api, const char* param,
   return rt::ReportErrorCode(api, code, InvalidEnumMessage(param, type, raw));
 }
 
+// The answer of an entry point this runtime does not provide (yet): logs one
+// line naming `api`, records ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000) as the
+// thread's last error and returns it. Never throws.
+inline aclError NotSupported(const char* api) noexcept {
+  try {
+    return rt::ReportErrorCode(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                               "not supported by this runtime");
+  } catch (...) {
+    return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+  }
+}
+
 }  // namespace ascend::acl
 
 // The snapshot lock check: blocks while the process is LOCKED or BACKED_UP.

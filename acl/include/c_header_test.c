@@ -43,6 +43,28 @@ int main(void) {
   EXPECT(ACL_MEMCPY_INTER_DEVICE_TO_DEVICE == 7);
   EXPECT(ACLSIM_FAULT_NEXT_COPY_CORRUPTS == 2);
   EXPECT(ACL_MAJOR_VERSION == 1 && ACL_MINOR_VERSION == 17);
+  /* The wider surface: a few values and sizes that C callers depend on. */
+  EXPECT(ACL_MEM_P2P_HUGE1G == 17);
+  EXPECT(ACL_RT_ERROR_L3_PORT == 5);
+  EXPECT(ACL_ERROR_PROF_MODULES_UNSUPPORTED == 200007);
+  EXPECT(ACL_DEV_ATTR_NPU_ARCH == 601);
+  EXPECT(ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE == 2);
+  EXPECT(ACL_KERNEL_TYPE_AICPU == 100);
+  EXPECT(ACL_FORMAT_FRACTAL_NZ_C0_8 == 54);
+  EXPECT(ACL_ERROR == 3);
+  EXPECT(ACL_HOST_REG_PINNED == 0x10000000UL);
+  EXPECT(sizeof(aclrtMemFabricHandle) == 128);
+  EXPECT(sizeof(aclrtUuid) == 16);
+  EXPECT(sizeof(aclrtIpcEventHandle) == ACL_IPC_EVENT_HANDLE_SIZE);
+  EXPECT(sizeof(dim3) == 12);
+  {
+    aclmdlRITaskParams params;
+    EXPECT(sizeof(params.rsv2) == 128);
+  }
+  {
+    aclrtAllocatorAllocFunc alloc_func = 0;
+    EXPECT(alloc_func == 0);
+  }
   if (failures == 0) printf("c_header_test: all checks passed\n");
   return failures == 0 ? 0 : 1;
 }

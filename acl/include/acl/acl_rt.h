@@ -18,6 +18,7 @@
 #ifndef ASCENDCL_ACL_ACL_RT_H_
 #define ASCENDCL_ACL_ACL_RT_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -101,7 +102,13 @@ typedef enum aclrtMemAttr {
   ACL_HBM_MEM_P2P_HUGE = 8,
   ACL_HBM_MEM_P2P_NORMAL = 9,
   ACL_HBM_MEM_HUGE1G = 10,
-  ACL_HBM_MEM_P2P_HUGE1G = 11
+  ACL_HBM_MEM_P2P_HUGE1G = 11,
+  ACL_MEM_NORMAL = 12,
+  ACL_MEM_HUGE = 13,
+  ACL_MEM_HUGE1G = 14,
+  ACL_MEM_P2P_NORMAL = 15,
+  ACL_MEM_P2P_HUGE = 16,
+  ACL_MEM_P2P_HUGE1G = 17
 } aclrtMemAttr;
 
 typedef enum aclrtLastErrLevel { ACL_RT_THREAD_LEVEL = 0 } aclrtLastErrLevel;
@@ -557,6 +564,7 @@ typedef enum aclrtErrorType {
   ACL_RT_ERROR_L2 = 2,
   ACL_RT_ERROR_AICORE = 3,
   ACL_RT_ERROR_LINK = 4,
+  ACL_RT_ERROR_L3_PORT = 5,
   ACL_RT_ERROR_OTHERS = 0xFFFF
 } aclrtErrorType;
 
@@ -666,8 +674,2353 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(
 ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId,
                                                   aclrtErrorInfo *errorInfo);
 
+/* ===========================================================================
+ * The rest of the runtime interface. Types, flags and functions below match
+ * CANN's runtime headers in name, signature and value. Unless its comment
+ * says otherwise, each function below is not available on this runtime yet:
+ * it returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000) (a function that
+ * returns a handle or a number returns NULL or 0 instead), logs one line
+ * naming itself, records the code as the thread's last error, and changes
+ * nothing else: no output is written and no argument is checked.
+ * acl/API_COVERAGE.md lists every function with its status.
+ * ======================================================================== */
+
+/* ---------------------------------------------------------------------------
+ * Flags, enumerations and argument types
+ * ------------------------------------------------------------------------- */
+
+/* Event creation flags (aclrtCreateEventWithFlag, aclrtCreateEventExWithFlag).
+ */
+#define ACL_EVENT_SYNC 0x00000001U
+#define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002U
+#define ACL_EVENT_TIME_LINE 0x00000008U
+#define ACL_EVENT_DEVICE_USE_ONLY 0x00000010U
+#define ACL_EVENT_EXTERNAL 0x00000020U
+#define ACL_EVENT_IPC 0x00000040U
+
+/* Further stream creation flags (aclrtCreateStreamWithConfig). */
+#define ACL_STREAM_PERSISTENT 0x00000004U
+#define ACL_STREAM_HUGE 0x00000008U
+#define ACL_STREAM_CPU_SCHEDULE 0x00000010U
+
+/* Notify creation flags (aclrtCreateNotify). */
+#define ACL_NOTIFY_DEFAULT 0x00000000U
+#define ACL_NOTIFY_DEVICE_USE_ONLY 0x00000001U
+
+/* Flags for exporting and importing a notify across processes. */
+#define ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x02UL
+#define ACL_RT_NOTIFY_IMPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS 0x02UL
+
+/* Flags for exporting and importing device memory across processes. */
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1UL
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS 0x1UL
+
+/* Flags for exporting a physical-memory handle as a shareable handle. */
+#define ACL_RT_VMM_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1UL
+
+/* Flags of aclrtHostRegisterV2. */
+#define ACL_HOST_REG_MAPPED 0x2UL
+#define ACL_HOST_REG_IOMEMORY 0x4UL
+#define ACL_HOST_REG_READONLY 0x8UL
+#define ACL_HOST_REG_PINNED 0x10000000UL
+
+/* Detail levels of aclmdlRIDebugJsonPrint. */
+#define ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY 0x0UL
+#define ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE 0x1UL
+
+/* Sizes and flags of memory-error records, IPC event handles and memory links.
+ */
+#define ACL_RT_MAX_RECORD_PA_NUM_PER_DEV 20U
+#define ACL_IPC_EVENT_HANDLE_SIZE 64U
+#define ACL_RT_MEM_ATTACH_GLOBAL 0x01U
+#define ACL_RT_MEM_LINK_IDX_0 0U
+#define ACL_RT_MEM_LINK_IDX_1 1U
+
+/* Values of the device attribute ACL_DEV_ATTR_HD_CONNECT_TYPE. */
+#define ACL_HOST_DEVICE_CONNECT_TYPE_PCIE 0
+#define ACL_HOST_DEVICE_CONNECT_TYPE_HCCS 1
+#define ACL_HOST_DEVICE_CONNECT_TYPE_UB 2
+
+/* Flags of aclrtRecordEventWithFlag and aclrtStreamWaitEventWithFlag. */
+#define ACL_EVENT_RECORD_DEFAULT 0x0U
+#define ACL_EVENT_RECORD_EXTERNAL 0x01U
+#define ACL_EVENT_WAIT_DEFAULT 0x0U
+#define ACL_EVENT_WAIT_EXTERNAL 0x01U
+
+/* Argument type of aclrtSetTsDevice. */
+typedef enum aclrtTsId {
+  ACL_TS_ID_AICORE = 0,
+  ACL_TS_ID_AIVECTOR = 1,
+  ACL_TS_ID_RESERVED = 2,
+} aclrtTsId;
+
+/* Argument type of aclrtQueryEventWaitStatus. */
+typedef enum aclrtEventWaitStatus {
+  ACL_EVENT_WAIT_STATUS_COMPLETE = 0,
+  ACL_EVENT_WAIT_STATUS_NOT_READY = 1,
+  ACL_EVENT_WAIT_STATUS_RESERVED = 0xFFFF,
+} aclrtEventWaitStatus;
+
+/* Argument type of aclrtMemManagedAdvise. */
+typedef enum aclrtMemManagedAdviseType {
+  ACL_MEM_ADVISE_SET_READ_MOSTLY = 0,
+  ACL_MEM_ADVISE_UNSET_READ_MOSTLY,
+  ACL_MEM_ADVISE_SET_PREFERRED_LOCATION,
+  ACL_MEM_ADVISE_UNSET_PREFERRED_LOCATION,
+  ACL_MEM_ADVISE_SET_ACCESSED_BY,
+  ACL_MEM_ADVISE_UNSET_ACCESSED_BY,
+} aclrtMemManagedAdviseType;
+
+/* Member type of aclrtMemManagedLocation. */
+typedef enum aclrtMemManagedLocationType {
+  ACL_MEM_LOCATIONTYPE_INVALID = 0,
+  ACL_MEM_LOCATIONTYPE_DEVICE,
+  ACL_MEM_LOCATIONTYPE_HOST,
+  ACL_MEM_LOCATIONTYPE_HOST_NUMA,
+  ACL_MEM_LOCATIONTYPE_HOST_NUMA_CURRENT,
+} aclrtMemManagedLocationType;
+
+/* Argument type of aclrtMemManagedAdvise, aclrtMemManagedPrefetchAsync,
+ * aclrtMemManagedPrefetchBatchAsync. */
+typedef struct aclrtMemManagedLocation {
+  aclrtMemManagedLocationType type;
+  int32_t id;
+} aclrtMemManagedLocation;
+
+/* Argument type of aclrtHostRegister. */
+typedef enum {
+  ACL_HOST_REGISTER_MAPPED = 0,
+  ACL_HOST_REGISTER_IOMEMORY = 0x04,
+  ACL_HOST_REGISTER_READONLY = 0x08
+} aclrtHostRegisterType;
+
+/* Member type of aclrtMallocAttribute. */
+typedef enum {
+  ACL_RT_MEM_ATTR_RSV = 0,
+  ACL_RT_MEM_ATTR_MODULE_ID,
+  ACL_RT_MEM_ATTR_DEVICE_ID,
+  ACL_RT_MEM_ATTR_VA_FLAG,
+} aclrtMallocAttrType;
+
+/* Member type of aclrtMallocAttribute. */
+typedef union {
+  uint16_t moduleId;
+  uint32_t deviceId;
+  uint32_t vaFlag;
+  uint8_t rsv[8];
+} aclrtMallocAttrValue;
+
+/* Member type of aclrtMallocConfig. */
+typedef struct {
+  aclrtMallocAttrType attr;
+  aclrtMallocAttrValue value;
+} aclrtMallocAttribute;
+
+/* Argument type of aclrtMallocWithCfg, aclrtMallocForTaskScheduler,
+ * aclrtMallocHostWithCfg. */
+typedef struct {
+  aclrtMallocAttribute *attrs;
+  size_t numAttrs;
+} aclrtMallocConfig;
+
+/* Argument type of aclrtIpcMemImportPidInterServer,
+ * aclrtNotifySetImportPidInterServer. */
+typedef struct {
+  uint32_t sdid;
+  int32_t *pid;
+  size_t num;
+} aclrtServerPid;
+
+/* Part of the runtime interface; no function here takes it directly. */
+enum aclrtMemPgType {
+  NORMAL_PAGE_TYPE = 0U,
+  HUGE_PAGE_TYPE,
+  HUGE1G_PAGE_TYPE,
+};
+
+/* Part of the runtime interface; no function here takes it directly. */
+enum aclrtMemType {
+  HBM_TYPE = 0U,
+  DDR_TYPE,
+  P2P_HBM_TYPE,
+  P2P_DDR_TYPE,
+};
+
+/* Values of the IPC memory attribute ACL_RT_IPC_MEM_ATTR_ACCESS_LINK. */
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_SIO 0
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS 1
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_ONE_PORT_PATH 2
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH 3
+
+/* Argument type of aclrtIpcMemSetAttr. */
+typedef enum {
+  ACL_RT_IPC_MEM_ATTR_ACCESS_LINK,
+} aclrtIpcMemAttrType;
+
+/* Argument type of aclrtGetGroupInfoDetail. */
+typedef enum aclrtGroupAttr {
+  ACL_GROUP_AICORE_INT,
+  ACL_GROUP_AIV_INT,
+  ACL_GROUP_AIC_INT,
+  ACL_GROUP_SDMANUM_INT,
+  ACL_GROUP_ASQNUM_INT,
+  ACL_GROUP_GROUPID_INT
+} aclrtGroupAttr;
+
+/* Argument type of aclrtSetDeviceSatMode, aclrtGetDeviceSatMode. */
+typedef enum aclrtFloatOverflowMode {
+  ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+  ACL_RT_OVERFLOW_MODE_INFNAN,
+  ACL_RT_OVERFLOW_MODE_UNDEF,
+} aclrtFloatOverflowMode;
+
+/* Argument type of aclrtSetStreamConfigOpt. */
+typedef enum {
+  ACL_RT_STREAM_WORK_ADDR_PTR = 0,
+  ACL_RT_STREAM_WORK_SIZE,
+  ACL_RT_STREAM_FLAG,
+  ACL_RT_STREAM_PRIORITY,
+} aclrtStreamConfigAttr;
+
+/* Argument type of aclrtCreateStreamConfigHandle,
+ * aclrtDestroyStreamConfigHandle, aclrtSetStreamConfigOpt and others. */
+typedef struct aclrtStreamConfigHandle {
+  void *workptr;
+  size_t workSize;
+  size_t flag;
+  uint32_t priority;
+} aclrtStreamConfigHandle;
+
+/* Member type of aclrtUtilizationInfo. */
+typedef struct aclrtUtilizationExtendInfo aclrtUtilizationExtendInfo;
+
+/* Argument type of aclrtGetDeviceUtilizationRate. */
+typedef struct aclrtUtilizationInfo {
+  int32_t cubeUtilization;
+  int32_t vectorUtilization;
+  int32_t aicpuUtilization;
+  int32_t memoryUtilization;
+  aclrtUtilizationExtendInfo *utilizationExtend;
+} aclrtUtilizationInfo;
+
+/* Argument type of aclrtCreateGroupInfo, aclrtDestroyGroupInfo,
+ * aclrtGetAllGroupInfo and others. */
+typedef struct tagRtGroupInfo aclrtGroupInfo;
+
+/* Argument type of aclrtGetTaskIdFromExceptionInfo,
+ * aclrtGetStreamIdFromExceptionInfo, aclrtGetThreadIdFromExceptionInfo and
+ * others. */
+typedef struct rtExceptionInfo aclrtExceptionInfo;
+
+/* Member type of aclrtMemLocation. */
+typedef enum aclrtMemLocationType {
+  ACL_MEM_LOCATION_TYPE_HOST = 0,
+  ACL_MEM_LOCATION_TYPE_DEVICE,
+  ACL_MEM_LOCATION_TYPE_UNREGISTERED,
+  ACL_MEM_LOCATION_TYPE_MANAGED,
+  ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4,
+} aclrtMemLocationType;
+
+/* Argument type of aclrtMemGetAccess. */
+typedef struct aclrtMemLocation {
+  uint32_t id;
+  aclrtMemLocationType type;
+} aclrtMemLocation;
+
+/* Argument type of aclrtPointerGetAttributes. */
+typedef struct aclrtPtrAttributes {
+  aclrtMemLocation location;
+  uint32_t pageSize;
+  uint32_t rsv[4];
+} aclrtPtrAttributes;
+
+/* Argument type of aclrtGetMemUsageInfo. */
+typedef struct aclrtMemUsageInfo {
+  char name[32];
+  uint64_t curMemSize;
+  uint64_t memPeakSize;
+  size_t reserved[8];
+} aclrtMemUsageInfo;
+
+/* Argument type of aclrtMemManagedGetAttr, aclrtMemManagedGetAttrs. */
+typedef enum aclrtMemManagedRangeAttribute {
+  ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY = 1,
+  ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION,
+  ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY,
+  ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE,
+  ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID,
+  ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION,
+  ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE,
+  ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID,
+} aclrtMemManagedRangeAttribute;
+
+/* Member type of aclrtPhysicalMemProp. */
+typedef enum aclrtMemAllocationType {
+  ACL_MEM_ALLOCATION_TYPE_PINNED = 0,
+} aclrtMemAllocationType;
+
+/* Argument type of aclrtMemExportToShareableHandle. */
+typedef enum aclrtMemHandleType {
+  ACL_MEM_HANDLE_TYPE_NONE = 0,
+  ACL_MEM_HANDLE_TYPE_POSIX = 2,
+} aclrtMemHandleType;
+
+/* Argument type of aclrtMemExportToShareableHandleV2,
+ * aclrtMemImportFromShareableHandleV2, aclrtMemSetPidToShareableHandleV2. */
+typedef enum aclrtMemSharedHandleType {
+  ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT = 0x1,
+  ACL_MEM_SHARE_HANDLE_TYPE_FABRIC = 0x2,
+} aclrtMemSharedHandleType;
+
+/* Part of the runtime interface; no function here takes it directly. */
+typedef struct aclrtMemFabricHandle {
+  uint8_t data[128];
+} aclrtMemFabricHandle;
+
+/* Argument type of aclrtMallocPhysical, aclrtMemGetAllocationGranularity,
+ * aclrtMemGetAllocationPropertiesFromHandle. */
+typedef struct aclrtPhysicalMemProp {
+  aclrtMemHandleType handleType;
+  aclrtMemAllocationType allocationType;
+  aclrtMemAttr memAttr;
+  aclrtMemLocation location;
+  uint64_t reserve;
+} aclrtPhysicalMemProp;
+
+/* Argument type of aclrtMemGetAllocationGranularity. */
+typedef enum aclrtMemGranularityOptions {
+  ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM,
+  ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED,
+  ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF = 0xFFFF,
+} aclrtMemGranularityOptions;
+
+/* Argument type of aclrtMallocPhysical, aclrtFreePhysical, aclrtMapMem and
+ * others. */
+typedef void *aclrtDrvMemHandle;
+
+/* Argument type of aclrtSetExceptionInfoCallback,
+ * aclrtExceptionInfoCallbackRegister, aclrtExceptionInfoCallbackUnregister. */
+typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
+
+/* Argument type of aclrtBinarySetExceptionCallback. */
+typedef void (*aclrtOpExceptionCallback)(aclrtExceptionInfo *exceptionInfo,
+                                         void *userData);
+
+/* Argument type of aclrtCreateBinary, aclrtDestroyBinary, aclrtBinaryLoad. */
+typedef void *aclrtBinary;
+
+/* Argument type of aclrtBinarySetExceptionCallback, aclrtBinaryLoad,
+ * aclrtBinaryUnLoad and others. */
+typedef void *aclrtBinHandle;
+
+/* Argument type of aclrtGetFuncHandleFromExceptionInfo, aclrtBinaryGetFunction,
+ * aclrtLaunchKernel and others. */
+typedef void *aclrtFuncHandle;
+
+/* Argument type of aclrtKernelArgsInit, aclrtKernelArgsInitByUserMem,
+ * aclrtKernelArgsAppend and others. */
+typedef void *aclrtArgsHandle;
+
+/* Argument type of aclrtKernelArgsAppend, aclrtKernelArgsAppendPlaceHolder,
+ * aclrtKernelArgsGetPlaceHolderBuffer and others. */
+typedef void *aclrtParamHandle;
+
+/* Argument type of aclmdlRIUpdate, aclmdlRICaptureGetInfo, aclmdlRICaptureEnd
+ * and others. */
+typedef void *aclmdlRI;
+
+/* Argument type of aclmdlRICaptureBegin, aclmdlRICaptureThreadExchangeMode,
+ * aclmdlRICaptureToModelRIBegin. */
+typedef enum {
+  ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,
+  ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL,
+  ACL_MODEL_RI_CAPTURE_MODE_RELAXED,
+} aclmdlRICaptureMode;
+
+/* Argument type of aclmdlRICaptureGetInfo. */
+typedef enum {
+  ACL_MODEL_RI_CAPTURE_STATUS_NONE = 0,
+  ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE,
+  ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED,
+} aclmdlRICaptureStatus;
+
+/* Most uncorrectable-error ranges reported at once. */
+#define MAX_MEM_UCE_INFO_ARRAY_SIZE 128
+
+/* Argument type of aclrtCmoAsync, aclrtCmoAsyncWithBarrier,
+ * aclrtCmoAsyncWithDesc. */
+typedef enum aclrtCmoType {
+  ACL_RT_CMO_TYPE_PREFETCH = 0,
+  ACL_RT_CMO_TYPE_WRITEBACK,
+  ACL_RT_CMO_TYPE_INVALID,
+  ACL_RT_CMO_TYPE_FLUSH,
+} aclrtCmoType;
+
+/* Kernel binary magic numbers (ACL_RT_BINARY_LOAD_OPT_MAGIC). */
+#define ACL_RT_BINARY_MAGIC_ELF_AICORE 0x43554245U
+#define ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE 0x41415246U
+#define ACL_RT_BINARY_MAGIC_ELF_CUBE_CORE 0x41494343U
+
+/* Member type of aclrtBinaryLoadOption. */
+typedef enum aclrtBinaryLoadOptionType {
+  ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD = 1,
+  ACL_RT_BINARY_LOAD_OPT_LAZY_MAGIC = 2,
+  ACL_RT_BINARY_LOAD_OPT_MAGIC = 2,
+  ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE = 3,
+} aclrtBinaryLoadOptionType;
+
+/* Member type of aclrtBinaryLoadOption. */
+typedef union aclrtBinaryLoadOptionValue {
+  uint32_t isLazyLoad;
+  uint32_t magic;
+  int32_t cpuKernelMode;
+  uint32_t rsv[4];
+} aclrtBinaryLoadOptionValue;
+
+/* Member type of aclrtBinaryLoadOptions. */
+typedef struct {
+  aclrtBinaryLoadOptionType type;
+  aclrtBinaryLoadOptionValue value;
+} aclrtBinaryLoadOption;
+
+/* Argument type of aclrtBinaryLoadFromFile, aclrtBinaryLoadFromData. */
+typedef struct aclrtBinaryLoadOptions {
+  aclrtBinaryLoadOption *options;
+  size_t numOpt;
+} aclrtBinaryLoadOptions;
+
+/* Member type of aclrtLaunchKernelAttrValue. */
+typedef enum {
+  ACL_RT_ENGINE_TYPE_AIC = 0,
+  ACL_RT_ENGINE_TYPE_AIV,
+} aclrtEngineType;
+
+/* Argument type of aclrtLaunchSIMTKernelWithArgsArray,
+ * aclrtLaunchSIMTKernelWithHostArgs. */
+#ifndef __BISHENG_CCEC__
+typedef struct dim3 {
+  uint32_t x;
+  uint32_t y;
+  uint32_t z;
+#ifdef __cplusplus
+#if __cplusplus >= 201103L
+  constexpr dim3(uint32_t vx = 1, uint32_t vy = 1, uint32_t vz = 1)
+      : x(vx), y(vy), z(vz) {}
+#else
+  dim3(uint32_t vx = 1, uint32_t vy = 1, uint32_t vz = 1)
+      : x(vx), y(vy), z(vz) {}
+#endif
+#endif
+} dim3;
+#endif
+
+/* Argument type of aclmdlRIKernelTaskGetAttribute. */
+typedef enum aclrtLaunchKernelAttrId {
+  ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE = 1,
+  ACL_RT_LAUNCH_KERNEL_ATTR_LOCAL_MEMORY_SIZE ACL_DEPRECATED = 2,
+  ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE = 2,
+  ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE = 3,
+  ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET = 4,
+  ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH = 5,
+  ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP = 6,
+  ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT = 7,
+  ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US = 8,
+  ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING = 9,
+} aclrtLaunchKernelAttrId;
+
+/* Member type of aclrtLaunchKernelAttrValue. */
+typedef struct {
+  uint32_t timeoutLow;
+  uint32_t timeoutHigh;
+} aclrtTimeoutUs;
+
+/* Argument type of aclmdlRIKernelTaskGetAttribute. */
+typedef union aclrtLaunchKernelAttrValue {
+  uint8_t schemMode;
+  ACL_DEPRECATED
+  uint32_t localMemorySize;
+  uint32_t dynUBufSize;
+  aclrtEngineType engineType;
+  uint32_t blockDimOffset;
+  uint8_t isBlockTaskPrefetch;
+  uint8_t isDataDump;
+  uint16_t timeout;
+  aclrtTimeoutUs timeoutUs;
+  uint8_t enableProfiling;
+  uint32_t rsv[4];
+} aclrtLaunchKernelAttrValue;
+
+/* Member type of aclrtLaunchKernelCfg. */
+typedef struct aclrtLaunchKernelAttr {
+  aclrtLaunchKernelAttrId id;
+  aclrtLaunchKernelAttrValue value;
+} aclrtLaunchKernelAttr;
+
+/* Argument type of aclrtLaunchKernelWithConfig, aclrtLaunchKernelV2,
+ * aclrtLaunchKernelWithHostArgs and others. */
+typedef struct aclrtLaunchKernelCfg {
+  aclrtLaunchKernelAttr *attrs;
+  size_t numAttrs;
+} aclrtLaunchKernelCfg;
+
+/* Argument type of aclrtSetStreamAttribute, aclrtGetStreamAttribute. */
+typedef enum {
+  ACL_STREAM_ATTR_FAILURE_MODE = 1,
+  ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK = 2,
+  ACL_STREAM_ATTR_USER_CUSTOM_TAG = 3,
+  ACL_STREAM_ATTR_CACHE_OP_INFO = 4,
+  ACL_STREAM_ATTR_PRIORITY = 5,
+} aclrtStreamAttr;
+
+/* Argument type of aclrtSetStreamAttribute, aclrtGetStreamAttribute. */
+typedef union {
+  uint64_t failureMode;
+  uint32_t overflowSwitch;
+  uint32_t userCustomTag;
+  uint32_t cacheOpInfoSwitch;
+  uint32_t streamPriority;
+  uint32_t reserve[4];
+} aclrtStreamAttrValue;
+
+/* Argument type of aclmdlRITaskGetType. */
+typedef enum aclmdlRITaskType {
+  ACL_MODEL_RI_TASK_DEFAULT,
+  ACL_MODEL_RI_TASK_KERNEL,
+  ACL_MODEL_RI_TASK_EVENT_RECORD,
+  ACL_MODEL_RI_TASK_EVENT_WAIT,
+  ACL_MODEL_RI_TASK_EVENT_RESET,
+  ACL_MODEL_RI_TASK_VALUE_WRITE,
+  ACL_MODEL_RI_TASK_VALUE_WAIT,
+} aclmdlRITaskType;
+
+/* Member type of aclmdlRITaskParams. */
+typedef struct aclmdlRIKernelTaskParams {
+  aclrtFuncHandle funcHandle;
+  aclrtLaunchKernelCfg *cfg;
+  void *args;
+  uint32_t isHostArgs;
+  size_t argsSize;
+  uint32_t numBlocks;
+  uint32_t rsv[10];
+} aclmdlRIKernelTaskParams;
+
+/* Member type of aclmdlRITaskParams. */
+typedef struct aclmdlRIEventRecordTaskParams {
+  aclrtEvent event;
+  uint32_t eventFlag;
+  uint32_t recordFlag;
+} aclmdlRIEventRecordTaskParams;
+
+/* Member type of aclmdlRITaskParams. */
+typedef struct aclmdlRIEventWaitTaskParams {
+  aclrtEvent event;
+  uint32_t eventFlag;
+  uint32_t waitFlag;
+} aclmdlRIEventWaitTaskParams;
+
+/* Member type of aclmdlRITaskParams. */
+typedef struct aclmdlRIEventResetTaskParams {
+  aclrtEvent event;
+  uint32_t eventFlag;
+  uint32_t resetFlag;
+} aclmdlRIEventResetTaskParams;
+
+/* Member type of aclmdlRITaskParams. */
+typedef struct aclmdlRIValueWriteTaskParams {
+  void *devAddr;
+  uint64_t value;
+} aclmdlRIValueWriteTaskParams;
+
+/* Member type of aclmdlRITaskParams. */
+typedef struct aclmdlRIValueWaitTaskParams {
+  void *devAddr;
+  uint64_t value;
+  uint32_t flag;
+} aclmdlRIValueWaitTaskParams;
+
+/* Argument type of aclmdlRITaskGetParams, aclmdlRITaskSetParams. */
+typedef struct aclmdlRITaskParams {
+  aclmdlRITaskType type;
+  uint32_t rsv0[3];
+  aclrtTaskGrp taskGrp;
+  void *opInfoPtr;
+  size_t opInfoSize;
+  uint8_t rsv1[32];
+#if defined(__GNUC__) || defined(__clang__)
+  __extension__
+#endif
+      union {
+    uint8_t rsv2[128];
+    struct aclmdlRIKernelTaskParams kernelTaskParams;
+    struct aclmdlRIEventRecordTaskParams eventRecordTaskParams;
+    struct aclmdlRIEventWaitTaskParams eventWaitTaskParams;
+    struct aclmdlRIEventResetTaskParams eventResetTaskParams;
+    struct aclmdlRIValueWriteTaskParams valueWriteTaskParams;
+    struct aclmdlRIValueWaitTaskParams valueWaitTaskParams;
+  };
+} aclmdlRITaskParams;
+
+/* Argument type of aclrtGetDeviceInfo. */
+typedef enum {
+  ACL_DEV_ATTR_AICPU_CORE_NUM = 1,
+  ACL_DEV_ATTR_AICORE_CORE_NUM = 101,
+  ACL_DEV_ATTR_CUBE_CORE_NUM = 102,
+  ACL_DEV_ATTR_VECTOR_CORE_NUM = 201,
+  ACL_DEV_ATTR_WARP_SIZE = 202,
+  ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE = 203,
+  ACL_DEV_ATTR_LOCAL_MEM_PER_VECTOR_CORE ACL_DEPRECATED = 204,
+  ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE = 204,
+  ACL_DEV_ATTR_MAX_GRID_DIM_X = 205,
+  ACL_DEV_ATTR_MAX_GRID_DIM_Y = 206,
+  ACL_DEV_ATTR_MAX_GRID_DIM_Z = 207,
+  ACL_DEV_ATTR_MAX_BLOCK_PER_GRID = 208,
+  ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK = 209,
+  ACL_DEV_ATTR_MAX_BLOCK_DIM_X = 210,
+  ACL_DEV_ATTR_MAX_BLOCK_DIM_Y = 211,
+  ACL_DEV_ATTR_MAX_BLOCK_DIM_Z = 212,
+  ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE = 301,
+  ACL_DEV_ATTR_L2_CACHE_SIZE = 302,
+  ACL_DEV_ATTR_SMP_ID = 401U,
+  ACL_DEV_ATTR_PHY_CHIP_ID = 402U,
+  ACL_DEV_ATTR_SUPER_POD_DEVIDE_ID = 403U,
+  ACL_DEV_ATTR_SUPER_POD_DEVICE_ID = 403U,
+  ACL_DEV_ATTR_SUPER_POD_SERVER_ID = 404U,
+  ACL_DEV_ATTR_SUPER_POD_ID = 405U,
+  ACL_DEV_ATTR_CUST_OP_PRIVILEGE = 406U,
+  ACL_DEV_ATTR_MAINBOARD_ID = 407U,
+  ACL_DEV_ATTR_HD_CONNECT_TYPE = 408U,
+  ACL_DEV_ATTR_DEVICE_FORM_FACTOR = 409U,
+  ACL_DEV_ATTR_IS_VIRTUAL = 501U,
+  ACL_DEV_ATTR_NPU_ARCH = 601U,
+} aclrtDevAttr;
+
+/* Values of the device attribute ACL_DEV_ATTR_DEVICE_FORM_FACTOR. */
+#define ACL_DEVICE_FORM_FACTOR_POD 0
+#define ACL_DEVICE_FORM_FACTOR_A_K 1
+#define ACL_DEVICE_FORM_FACTOR_A_X 2
+#define ACL_DEVICE_FORM_FACTOR_PCIE_CARD 3
+
+/* Argument type of aclrtReduceAsync. */
+typedef enum {
+  ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM = 10,
+  ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX = 11,
+  ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN = 12,
+  ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL = 13,
+} aclrtReduceKind;
+
+/* Argument type of aclrtGetDeviceResLimit, aclrtSetDeviceResLimit,
+ * aclrtGetStreamResLimit and others. */
+typedef enum {
+  ACL_RT_DEV_RES_CUBE_CORE = 0,
+  ACL_RT_DEV_RES_VECTOR_CORE,
+} aclrtDevResLimitType;
+
+/* Argument type of aclrtSwitchStream. */
+typedef enum {
+  ACL_RT_EQUAL = 0,
+  ACL_RT_NOT_EQUAL,
+  ACL_RT_GREATER,
+  ACL_RT_GREATER_OR_EQUAL,
+  ACL_RT_LESS,
+  ACL_RT_LESS_OR_EQUAL
+} aclrtCondition;
+
+/* Argument type of aclrtSwitchStream. */
+typedef enum {
+  ACL_RT_SWITCH_INT32 = 0,
+  ACL_RT_SWITCH_INT64 = 1,
+} aclrtCompareDataType;
+
+/* Member type of aclrtBarrierTaskInfo. */
+typedef struct {
+  aclrtCmoType cmoType;
+  uint32_t barrierId;
+} aclrtBarrierCmoInfo;
+
+/* Most barriers in one aclrtBarrierTaskInfo. */
+#define ACL_RT_CMO_MAX_BARRIER_NUM 6U
+
+/* Argument type of aclrtCmoWaitBarrier. */
+typedef struct {
+  size_t barrierNum;
+  aclrtBarrierCmoInfo cmoInfo[ACL_RT_CMO_MAX_BARRIER_NUM];
+} aclrtBarrierTaskInfo;
+
+/* Link kinds reported by aclrtGetDevicesTopo (bit flags). */
+#define ACL_RT_DEVS_TOPOLOGY_HCCS 0x01ULL
+#define ACL_RT_DEVS_TOPOLOGY_PIX 0x02ULL
+#define ACL_RT_DEVS_TOPOLOGY_PIB 0x04ULL
+#define ACL_RT_DEVS_TOPOLOGY_PHB 0x08ULL
+#define ACL_RT_DEVS_TOPOLOGY_SYS 0x10ULL
+#define ACL_RT_DEVS_TOPOLOGY_SIO 0x20ULL
+#define ACL_RT_DEVS_TOPOLOGY_HCCS_SW 0x40ULL
+
+/* Argument type of aclrtMemcpyBatch, aclrtMemcpyBatchV2, aclrtMemcpyBatchAsync
+ * and others. */
+typedef struct {
+  aclrtMemLocation dstLoc;
+  aclrtMemLocation srcLoc;
+  uint8_t rsv[16];
+} aclrtMemcpyBatchAttr;
+
+/* Argument type of aclrtLaunchKernelWithHostArgs,
+ * aclrtLaunchSIMTKernelWithHostArgs. */
+typedef struct {
+  uint32_t addrOffset;
+  uint32_t dataOffset;
+} aclrtPlaceHolderInfo;
+
+/* Member type of aclrtDropoutBitmaskInfo, aclrtUniformDisInfo,
+ * aclrtNormalDisInfo. */
+typedef struct {
+  uint8_t isAddr;
+  uint8_t valueOrAddr[8];
+  uint8_t size;
+  uint8_t rsv[6];
+} aclrtRandomParaInfo;
+
+/* Member type of aclrtRandomNumFuncParaInfo. */
+typedef struct {
+  aclrtRandomParaInfo dropoutRation;
+} aclrtDropoutBitmaskInfo;
+
+/* Member type of aclrtRandomNumFuncParaInfo. */
+typedef struct {
+  aclrtRandomParaInfo min;
+  aclrtRandomParaInfo max;
+} aclrtUniformDisInfo;
+
+/* Member type of aclrtRandomNumFuncParaInfo. */
+typedef struct {
+  aclrtRandomParaInfo mean;
+  aclrtRandomParaInfo stddev;
+} aclrtNormalDisInfo;
+
+/* Member type of aclrtRandomNumFuncParaInfo. */
+typedef enum {
+  ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK = 0,
+  ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS,
+  ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS,
+  ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS,
+} aclrtRandomNumFuncType;
+
+/* Member type of aclrtRandomNumTaskInfo. */
+typedef struct {
+  aclrtRandomNumFuncType funcType;
+  union {
+    aclrtDropoutBitmaskInfo dropoutBitmaskInfo;
+    aclrtUniformDisInfo uniformDisInfo;
+    aclrtNormalDisInfo normalDisInfo;
+  } paramInfo;
+} aclrtRandomNumFuncParaInfo;
+
+/* Argument type of aclrtRandomNumAsync. */
+typedef struct {
+  aclDataType dataType;
+  aclrtRandomNumFuncParaInfo randomNumFuncParaInfo;
+  void *randomParaAddr;
+  void *randomResultAddr;
+  void *randomCounterAddr;
+  aclrtRandomParaInfo randomSeed;
+  aclrtRandomParaInfo randomNum;
+  uint8_t rsv[8];
+} aclrtRandomNumTaskInfo;
+
+/* Part of the runtime interface; no function here takes it directly. */
+typedef enum {
+  ACL_RT_DEVICE_TASK_ABORT_PRE = 0,
+  ACL_RT_DEVICE_TASK_ABORT_POST,
+} aclrtDeviceTaskAbortStage;
+
+/* Member type of aclrtTaskUpdateInfo. */
+typedef enum {
+  ACL_RT_UPDATE_RANDOM_TASK = 1,
+  ACL_RT_UPDATE_AIC_AIV_TASK,
+} aclrtUpdateTaskAttrId;
+
+/* Member type of aclrtUpdateTaskAttrVal. */
+typedef struct {
+  void *srcAddr;
+  size_t size;
+  uint32_t rsv[4];
+} aclrtRandomTaskUpdateAttr;
+
+/* Member type of aclrtUpdateTaskAttrVal. */
+typedef struct {
+  void *binHandle;
+  void *funcEntryAddr;
+  void *blockDimAddr;
+  uint32_t rsv[4];
+} aclrtAicAivTaskUpdateAttr;
+
+/* Member type of aclrtTaskUpdateInfo. */
+typedef union {
+  aclrtRandomTaskUpdateAttr randomTaskAttr;
+  aclrtAicAivTaskUpdateAttr aicAivTaskAttr;
+} aclrtUpdateTaskAttrVal;
+
+/* Argument type of aclrtTaskUpdateAsync. */
+typedef struct {
+  aclrtUpdateTaskAttrId id;
+  aclrtUpdateTaskAttrVal val;
+} aclrtTaskUpdateInfo;
+
+/* Part of the runtime interface; no function here takes it directly. */
+typedef enum {
+  ACL_RT_DEVICE_STATE_SET_PRE = 0,
+  ACL_RT_DEVICE_STATE_SET_POST,
+  ACL_RT_DEVICE_STATE_RESET_PRE,
+  ACL_RT_DEVICE_STATE_RESET_POST,
+} aclrtDeviceState;
+
+/* Argument type of aclrtRegDeviceStateCallback. */
+typedef void (*aclrtDeviceStateCallback)(int32_t deviceId,
+                                         aclrtDeviceState state, void *args);
+
+/* Argument type of aclrtDeviceGetUuid. */
+typedef struct aclrtUuid {
+  char bytes[16];
+} aclrtUuid;
+
+/* Part of the runtime interface; no function here takes it directly. */
+typedef enum {
+  ACL_RT_STREAM_STATE_CREATE_POST = 1,
+  ACL_RT_STREAM_STATE_DESTROY_PRE,
+} aclrtStreamState;
+
+/* Argument type of aclrtRegStreamStateCallback. */
+typedef void (*aclrtStreamStateCallback)(aclrtStream stm,
+                                         aclrtStreamState state, void *args);
+
+/* Argument type of aclrtSetDeviceTaskAbortCallback. */
+typedef int32_t (*aclrtDeviceTaskAbortCallback)(int32_t deviceId,
+                                                aclrtDeviceTaskAbortStage stage,
+                                                uint32_t timeout, void *args);
+
+/* Argument type of aclrtGetFunctionAttribute. */
+typedef enum {
+  ACL_FUNC_ATTR_KERNEL_TYPE = 1,
+  ACL_FUNC_ATTR_KERNEL_RATIO = 2,
+  ACL_FUNC_ATTR_KERNEL_SCHED_MODE = 3,
+} aclrtFuncAttribute;
+
+/* Part of the runtime interface; no function here takes it directly. */
+typedef enum {
+  ACL_KERNEL_TYPE_AICORE = 0,
+  ACL_KERNEL_TYPE_CUBE = 1,
+  ACL_KERNEL_TYPE_VECTOR = 2,
+  ACL_KERNEL_TYPE_MIX = 3,
+  ACL_KERNEL_TYPE_AICPU = 100,
+} aclrtKernelType;
+
+/* Memory kinds tested by aclrtCheckMemType (bit flags). */
+#define ACL_RT_MEM_TYPE_DEV (0X2U)
+#define ACL_RT_MEM_TYPE_DVPP (0X8U)
+#define ACL_RT_MEM_TYPE_RSVD (0X10U)
+
+/* Member type of aclrtCntNotifyRecordInfo. */
+typedef enum {
+  ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE = 0,
+  ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE = 1,
+  ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE = 2,
+  ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE = 4,
+} aclrtCntNotifyRecordMode;
+
+/* Argument type of aclrtCntNotifyRecord. */
+typedef struct {
+  aclrtCntNotifyRecordMode mode;
+  uint32_t value;
+} aclrtCntNotifyRecordInfo;
+
+/* Member type of aclrtCntNotifyWaitInfo. */
+typedef enum {
+  ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE = 0,
+  ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE = 1,
+  ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE = 2,
+  ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE = 3,
+  ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE = 4,
+} aclrtCntNotifyWaitMode;
+
+/* Argument type of aclrtCntNotifyWaitWithTimeout. */
+typedef struct {
+  aclrtCntNotifyWaitMode mode;
+  uint32_t value;
+  uint32_t timeout;
+  uint8_t isClear;
+  uint8_t rsv[3];
+} aclrtCntNotifyWaitInfo;
+
+/* Member type of aclrtMemAccessDesc. */
+typedef enum {
+  ACL_RT_MEM_ACCESS_FLAGS_NONE = 0x0,
+  ACL_RT_MEM_ACCESS_FLAGS_READ = 0x1,
+  ACL_RT_MEM_ACCESS_FLAGS_READWRITE = 0x3,
+} aclrtMemAccessFlags;
+
+/* Argument type of aclrtMemSetAccess. */
+typedef struct {
+  aclrtMemAccessFlags flags;
+  aclrtMemLocation location;
+  uint8_t rsv[12];
+} aclrtMemAccessDesc;
+
+/* Argument type of aclsysGetCANNVersion. */
+typedef enum aclCANNPackageName {
+  ACL_PKG_NAME_CANN,
+  ACL_PKG_NAME_RUNTIME,
+  ACL_PKG_NAME_COMPILER,
+  ACL_PKG_NAME_HCCL,
+  ACL_PKG_NAME_TOOLKIT,
+  ACL_PKG_NAME_OPP,
+  ACL_PKG_NAME_OPP_KERNEL,
+  ACL_PKG_NAME_DRIVER
+} aclCANNPackageName;
+
+/* Argument type of aclsysGetCANNVersion. */
+typedef struct aclCANNPackageVersion {
+  char version[ACL_PKG_VERSION_MAX_SIZE];
+  char majorVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+  char minorVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+  char releaseVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+  char patchVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+  char reserved[ACL_PKG_VERSION_MAX_SIZE];
+} aclCANNPackageVersion;
+
+/* Argument type of aclrtHostMemMapCapabilities. */
+typedef enum {
+  ACL_RT_HAC_TYPE_STARS = 0,
+  ACL_RT_HAC_TYPE_AICPU,
+  ACL_RT_HAC_TYPE_AIC,
+  ACL_RT_HAC_TYPE_AIV,
+  ACL_RT_HAC_TYPE_PCIEDMA,
+  ACL_RT_HAC_TYPE_RDMA,
+  ACL_RT_HAC_TYPE_SDMA,
+  ACL_RT_HAC_TYPE_DVPP,
+  ACL_RT_HAC_TYPE_UDMA,
+  ACL_RT_HAC_TYPE_CCU
+} aclrtHacType;
+
+/* Argument type of aclrtHostMemMapCapabilities. */
+typedef enum {
+  ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED = 0,
+  ACL_RT_HOST_MEM_MAP_SUPPORTED
+} aclrtHostMemMapCapability;
+
+/* Argument type of aclrtMemMapSetLink. */
+typedef enum {
+  ACL_RT_MEM_ACCESS_LINK_SIO = 0,
+  ACL_RT_MEM_ACCESS_LINK_HCCS = 1,
+  ACL_RT_MEM_ACCESS_UB_ONE_PORT_PATH = 2,
+  ACL_RT_MEM_ACCESS_UB_MULTI_PORT_PATH = 3,
+} aclrtMemLinkType;
+
+/* Argument type of aclrtIpcGetEventHandle, aclrtIpcOpenEventHandle. */
+typedef struct aclrtIpcEventHandle {
+  char reserved[ACL_IPC_EVENT_HANDLE_SIZE];
+} aclrtIpcEventHandle;
+
+/* Part of the runtime interface; no function here takes it directly. */
+struct MemAttrMapping {
+  uint32_t pgType;
+  uint32_t memType;
+  bool isHostAlloc;
+  aclrtMemAttr memAttr;
+};
+
+/* Part of the runtime interface; no function here takes it directly. */
+typedef enum aclrtAtomicOperationCapability {
+  ACL_RT_ATOMIC_CAPABILITY_SIGNED = 1U << 0,
+  ACL_RT_ATOMIC_CAPABILITY_UNSIGNED = 1U << 1,
+  ACL_RT_ATOMIC_CAPABILITY_REDUCATION = 1U << 2,
+  ACL_RT_ATOMIC_CAPABILITY_REDUCTION = 1U << 2,
+  ACL_RT_ATOMIC_CAPABILITY_SCALAR8 = 1U << 3,
+  ACL_RT_ATOMIC_CAPABILITY_SCALAR16 = 1U << 4,
+  ACL_RT_ATOMIC_CAPABILITY_SCALAR32 = 1U << 5,
+  ACL_RT_ATOMIC_CAPABILITY_SCALAR64 = 1U << 6,
+  ACL_RT_ATOMIC_CAPABILITY_SCALAR128 = 1U << 7,
+  ACL_RT_ATOMIC_CAPABILITY_VECTOR32X4 = 1U << 8,
+} aclrtAtomicOperationCapability;
+
+/* Argument type of aclrtDeviceGetHostAtomicCapabilities,
+ * aclrtDeviceGetP2PAtomicCapabilities. */
+typedef enum aclrtAtomicOperation {
+  ACL_RT_ATOMIC_OPERATION_INTEGER_ADD = 0,
+  ACL_RT_ATOMIC_OPERATION_INTEGER_MIN = 1,
+  ACL_RT_ATOMIC_OPERATION_INTEGER_MAX = 2,
+  ACL_RT_ATOMIC_OPERATION_INTEGER_INCREMENT = 3,
+  ACL_RT_ATOMIC_OPERATION_INTEGER_DECREMENT = 4,
+  ACL_RT_ATOMIC_OPERATION_AND = 5,
+  ACL_RT_ATOMIC_OPERATION_OR = 6,
+  ACL_RT_ATOMIC_OPERATION_XOR = 7,
+  ACL_RT_ATOMIC_OPERATION_EXCHANGE = 8,
+  ACL_RT_ATOMIC_OPERATION_CAS = 9,
+  ACL_RT_ATOMIC_OPERATION_FLOAT_ADD = 10,
+  ACL_RT_ATOMIC_OPERATION_FLOAT_MIN = 11,
+  ACL_RT_ATOMIC_OPERATION_FLOAT_MAX = 12,
+  ACL_RT_ATOMIC_OPERATION_DMA_ADD = 30,
+  ACL_RT_ATOMIC_OPERATION_DMA_MIN = 31,
+  ACL_RT_ATOMIC_OPERATION_DMA_MAX = 32,
+  ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_ADD = 40,
+  ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_MIN = 41,
+  ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_MAX = 42,
+  ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_CAS = 43,
+  ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_EXCH = 44,
+} aclrtAtomicOperation;
+
+/* Argument type of aclmdlRICondHandleCreate, aclmdlRICondHandleGetCondPtr. */
+typedef void *aclmdlRICondHandle;
+
+/* Argument type of aclmdlRICondHandleCreate. */
+typedef enum {
+  ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT = 1,
+} aclmdlRICondHandleFlag;
+
+/* Member type of aclmdlRICondTaskParams. */
+typedef enum {
+  ACL_MODEL_RI_COND_TYPE_IF = 0,
+  ACL_MODEL_RI_COND_TYPE_WHILE = 1,
+  ACL_MODEL_RI_COND_TYPE_SWITCH = 2,
+} aclmdlRICondTaskType;
+
+/* Argument type of aclmdlRIAddCondTask. */
+typedef struct tagAclmdlRICondTaskParams {
+  aclmdlRICondHandle handle;
+  aclmdlRICondTaskType type;
+  uint32_t size;
+  aclmdlRI *modelRIArray;
+} aclmdlRICondTaskParams;
+
+/* Argument type of aclrtDeviceSetLimit, aclrtDeviceGetLimit. */
+typedef enum aclrtDeviceLimit {
+  ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE = 0,
+  ACL_RT_DEV_LIMIT_SIMT_DVG_WARP_STACK_SIZE = 1,
+  ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE = 2,
+  ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE = 3,
+  ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE = 4,
+} aclrtDeviceLimit;
+
+/* ---------------------------------------------------------------------------
+ * System parameters, versions and device-id translation
+ * ------------------------------------------------------------------------- */
+
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_DEPRECATED ACL_FUNC_VISIBILITY aclError
+aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt,
+                                                    int64_t *value);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt,
+                                                    int64_t value);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt,
+                                                 int64_t *value);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSetSysParamOpt(aclSysParamOpt opt,
+                                                 int64_t value);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSetTsDevice(aclrtTsId tsId);
+/* Writes ACL_MAJOR_VERSION, ACL_MINOR_VERSION and ACL_PATCH_VERSION of
+ * this runtime. Errors: 100000 when any pointer is NULL. */
+ACL_DEPRECATED ACL_FUNC_VISIBILITY aclError aclrtGetVersion(
+    int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCheckMemType(void **addrList, uint32_t size,
+                                               uint32_t memType,
+                                               uint32_t *checkResult,
+                                               uint32_t reserve);
+/* Device-id translation. This runtime has no device remapping (no
+ * ASCEND_RT_VISIBLE_DEVICES, no containers): user, logical and physical ids
+ * are the same, so each of the six writes its input id to the output.
+ * Errors: ACL_ERROR_INVALID_PARAM (100000) for a NULL output;
+ * ACL_ERROR_RT_INVALID_DEVICEID (107001) for an id that is not in
+ * [0, aclrtGetDeviceCount), output untouched. */
+ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByUserDevId(
+    const int32_t userDevid, int32_t *const logicDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetUserDevIdByLogicDevId(
+    const int32_t logicDevId, int32_t *const userDevid);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t *const logicDevId);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t *const phyDevId);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t *const userDevId);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t *const phyDevId);
+
+/* ---------------------------------------------------------------------------
+ * Device attributes, limits, resources and topology
+ * ------------------------------------------------------------------------- */
+
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceUtilizationRate(
+    int32_t deviceId, aclrtUtilizationInfo *utilizationInfo);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceTaskAbort(int32_t deviceId,
+                                                  uint32_t timeout);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId,
+                                                aclrtDevAttr attr,
+                                                int64_t *value);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetUuid(int32_t deviceId,
+                                                aclrtUuid *uuid);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit,
+                                                 size_t value);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit,
+                                                 size_t *value);
+/* Not supported: simulated devices sit on no PCI bus, so there is no bus id to
+ * report; returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetPCIBusId(int32_t deviceId,
+                                                    char *pciBusId,
+                                                    int32_t len);
+/* Not supported: simulated devices sit on no PCI bus, so no bus id names one;
+ * returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetByPCIBusId(const char *pciBusId,
+                                                      int32_t *deviceId);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetHostAtomicCapabilities(
+    uint32_t *capabilities, const aclrtAtomicOperation *operations,
+    const uint32_t count, int32_t deviceId);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetP2PAtomicCapabilities(
+    uint32_t *capabilities, const aclrtAtomicOperation *operations,
+    const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetPrimaryCtxState(int32_t deviceId,
+                                                     uint32_t *flags,
+                                                     int32_t *active);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId,
+                                                    aclrtDevResLimitType type,
+                                                    uint32_t *value);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId,
+                                                    aclrtDevResLimitType type,
+                                                    uint32_t value);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceResLimit(int32_t deviceId);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamResLimit(aclrtStream stream,
+                                                    aclrtDevResLimitType type,
+                                                    uint32_t *value);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream,
+                                                    aclrtDevResLimitType type,
+                                                    uint32_t value);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtResetStreamResLimit(aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtUseStreamResInCurrentThread(aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtUnuseStreamResInCurrentThread(aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetDevicesTopo(uint32_t deviceId,
+                                                 uint32_t otherDeviceId,
+                                                 uint64_t *value);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtRegDeviceStateCallback(
+    const char *regName, aclrtDeviceStateCallback callback, void *args);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceTaskAbortCallback(
+    const char *regName, aclrtDeviceTaskAbortCallback callback, void *args);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtDevicePeerAccessStatus(int32_t deviceId,
+                                                         int32_t peerDeviceId,
+                                                         int32_t *status);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceL2CacheFlush(void *rsv);
+
+/* ---------------------------------------------------------------------------
+ * Memory: allocation variants, host registration, attributes and managed memory
+ * ------------------------------------------------------------------------- */
+
+/* aclrtMalloc of size rounded up to a multiple of 32 bytes (no extra bytes
+ * beyond that). Errors as aclrtMalloc. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size,
+                                                aclrtMemMallocPolicy policy);
+/* The same as aclrtMalloc: simulated device memory is ordinary host memory,
+ * so it is always cache-coherent. Errors as aclrtMalloc. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocCached(void **devPtr, size_t size,
+                                               aclrtMemMallocPolicy policy);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMallocWithCfg(void **devPtr, size_t size,
+                                                aclrtMemMallocPolicy policy,
+                                                aclrtMallocConfig *cfg);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMallocForTaskScheduler(
+    void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+    aclrtMallocConfig *cfg);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size,
+                                                    aclrtMallocConfig *cfg);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void *ptr,
+                       size_t size, void *data, size_t dataSize);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttrs(
+    aclrtMemManagedRangeAttribute *attributes, size_t numAttributes,
+    const void *ptr, size_t size, void **data, size_t *dataSizes);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size,
+                                               aclrtHostRegisterType type,
+                                               void **devPtr);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void *ptr, uint64_t size,
+                                                 uint32_t flag);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost,
+                                                       void **pDevice,
+                                                       uint32_t flag);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
+                            aclrtHostMemMapCapability *capabilities);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemFlush(void *devPtr, size_t size);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemInvalidate(void *devPtr, size_t size);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size,
+                                                  uint32_t flag);
+/* Waits for all work on the current device (as aclrtSynchronizeDevice),
+ * then frees devPtr (as aclrtFree). Errors: 100000 for NULL; the code of the
+ * synchronisation (107002 without a current device, or a task failure),
+ * with nothing freed; then aclrtFree's codes. */
+ACL_FUNC_VISIBILITY aclError aclrtFreeWithDevSync(void *devPtr);
+/* Waits for all work on the current device, then frees hostPtr (as
+ * aclrtFreeHost). Errors as aclrtFreeWithDevSync, then aclrtFreeHost's. */
+ACL_FUNC_VISIBILITY aclError aclrtFreeHostWithDevSync(void *hostPtr);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedAdvise(
+    const void *const ptr, uint64_t size, aclrtMemManagedAdviseType advise,
+    aclrtMemManagedLocation location);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo,
+                     size_t inputNum, size_t *outputNum);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray,
+                   size_t arraySize, size_t *retSize);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemUceRepair(int32_t deviceId,
+                                               aclrtMemUceInfo *memUceInfoArray,
+                                               size_t arraySize);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtFreeBuf(aclrtMbuf buf);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchAsync(
+    const void *ptr, size_t size, aclrtMemManagedLocation location,
+    uint32_t flags, aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchBatchAsync(
+    const void **ptrs, size_t *sizes, size_t count,
+    aclrtMemManagedLocation *prefetchLocs, size_t *prefetchLocIdxs,
+    size_t numPrefetchLocs, uint64_t flags, aclrtStream stream);
+
+/* ---------------------------------------------------------------------------
+ * Copies, fills, cache maintenance and reductions
+ * ------------------------------------------------------------------------- */
+
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void *ptr, size_t memSize,
+                                            uint32_t value, size_t N);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(void *ptr, size_t memSize,
+                                                 uint32_t value, size_t N,
+                                                 aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_DEPRECATED ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(
+    void *dst, size_t destMax, const void *src, size_t count,
+    aclrtMemcpyKind kind, aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch,
+                                           const void *src, size_t spitch,
+                                           size_t width, size_t height,
+                                           aclrtMemcpyKind kind);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch,
+                                                const void *src, size_t spitch,
+                                                size_t width, size_t height,
+                                                aclrtMemcpyKind kind,
+                                                aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size,
+                                           aclrtCmoType cmoType,
+                                           aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind,
+                                                    size_t *descSize);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSetMemcpyDesc(void *desc,
+                                                aclrtMemcpyKind kind,
+                                                void *srcAddr, void *dstAddr,
+                                                size_t count, void *config);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset,
+                           const void **src, size_t count, size_t srcDataOffset,
+                           aclrtMemcpyKind kind, aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void *desc,
+                                                      aclrtMemcpyKind kind,
+                                                      aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(
+    void *dst, const void *src, uint64_t count, aclrtReduceKind kind,
+    aclDataType type, aclrtStream stream, void *reserve);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithBarrier(void *src, size_t size,
+                                                      aclrtCmoType cmoType,
+                                                      uint32_t barrierId,
+                                                      aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo *taskInfo,
+                                                 aclrtStream stream,
+                                                 uint32_t flag);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                 size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+                 size_t *attrsIndexes, size_t numAttrs, size_t *failIndex);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchV2(void **dsts, size_t *destMaxs,
+                                                void **srcs, size_t *sizes,
+                                                size_t numBatches,
+                                                aclrtMemcpyBatchAttr *attrs,
+                                                size_t *attrsIndexes,
+                                                size_t numAttrs);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsync(
+    void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+    size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+    size_t numAttrs, size_t *failIndex, aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsyncV2(
+    void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+    size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+    size_t numAttrs, aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCmoGetDescSize(size_t *size);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCmoSetDesc(void *cmoDesc, void *src,
+                                             size_t size);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithDesc(void *cmoDesc,
+                                                   aclrtCmoType cmoType,
+                                                   aclrtStream stream,
+                                                   const void *reserve);
+
+/* ---------------------------------------------------------------------------
+ * Streams, stream configuration, groups and stream attributes
+ * ------------------------------------------------------------------------- */
+
+/* Not implemented yet (issue 15): returns NULL. */
+ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(
+    void);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(
+    aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr,
+    const void *attrValue, size_t valueSize);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream,
+                                                          aclrtEvent event,
+                                                          uint32_t timeout,
+                                                          uint32_t flag);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream,
+                                                             aclrtEvent event,
+                                                             int32_t timeout);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSetGroup(int32_t groupId);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupCount(uint32_t *count);
+/* Not implemented yet (issue 15): returns NULL. */
+ACL_FUNC_VISIBILITY aclrtGroupInfo *aclrtCreateGroupInfo(void);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyGroupInfo(aclrtGroupInfo *groupInfo);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetAllGroupInfo(aclrtGroupInfo *groupInfo);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupInfoDetail(
+    const aclrtGroupInfo *groupInfo, int32_t groupIndex, aclrtGroupAttr attr,
+    void *attrValue, size_t valueLen, size_t *paramRetSize);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream,
+                                                          uint32_t flag);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream,
+                                                          uint32_t *flag);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAvailableNum(uint32_t *streamCount);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+                        aclrtStreamAttrValue *value);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+                        aclrtStreamAttrValue *value);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(
+    const char *regName, aclrtStreamStateCallback callback, void *args);
+
+/* ---------------------------------------------------------------------------
+ * Events
+ * ------------------------------------------------------------------------- */
+
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event,
+                                                        uint32_t flag);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event,
+                                                      aclrtStream stream,
+                                                      uint32_t flag);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event,
+                                             uint32_t *eventId);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount);
+
+/* ---------------------------------------------------------------------------
+ * Notifies and counting notifies
+ * ------------------------------------------------------------------------- */
+
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyCreate(aclrtCntNotify *cntNotify,
+                                                  uint64_t flag);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtNotifyBatchReset(aclrtNotify *notifies,
+                                                   size_t num);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
+                     aclrtCntNotifyRecordInfo *info);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyWaitWithTimeout(
+    aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo *info);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify,
+                                                 aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify,
+                                                 uint32_t *notifyId);
+
+/* ---------------------------------------------------------------------------
+ * Timeouts, overflow detection and saturation
+ * ------------------------------------------------------------------------- */
+
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t *actualTimeout);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetOpTimeOutInterval(uint64_t *interval);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr,
+                                                    size_t outputSize,
+                                                    aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetFloatOverflowAddr(void **overflowAddr);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetFloatOverflowStatus(void *outputAddr,
+                                                         uint64_t outputSize,
+                                                         aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtResetFloatOverflowStatus(aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtNpuGetFloatOverFlowStatus(void *outputAddr,
+                                                            uint64_t outputSize,
+                                                            uint32_t checkMode,
+                                                            aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtGetOpExecuteTimeout(uint32_t *const timeoutMs);
+
+/* ---------------------------------------------------------------------------
+ * Host functions
+ * ------------------------------------------------------------------------- */
+
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId,
+                                                    aclrtStream exeStream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId,
+                                                      aclrtStream exeStream);
+
+/* ---------------------------------------------------------------------------
+ * Mbuf buffers
+ * ------------------------------------------------------------------------- */
+
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufFromChain(aclrtMbuf headBuf,
+                                                  uint32_t index,
+                                                  aclrtMbuf *buf);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufChainNum(aclrtMbuf headBuf,
+                                                 uint32_t *num);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtAppendBufChain(aclrtMbuf headBuf,
+                                                 aclrtMbuf buf);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCopyBufRef(const aclrtMbuf buf,
+                                             aclrtMbuf *newBuf);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufUserData(const aclrtMbuf buf,
+                                                 void *dataPtr, size_t size,
+                                                 size_t offset);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSetBufUserData(aclrtMbuf buf,
+                                                 const void *dataPtr,
+                                                 size_t size, size_t offset);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufData(const aclrtMbuf buf,
+                                             void **dataPtr, size_t *size);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t *len);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtAllocBuf(aclrtMbuf *buf, size_t size);
+
+/* ---------------------------------------------------------------------------
+ * Dump configuration
+ * ------------------------------------------------------------------------- */
+
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
+
+/* ---------------------------------------------------------------------------
+ * Tasks, profiling, random numbers, task update and error repair
+ * ------------------------------------------------------------------------- */
+
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t *taskId);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtProfTrace(void *userdata, int32_t length,
+                                            aclrtStream stream);
+/* Not supported: there is no hardware synchronisation register to hand out an
+ * address of; returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetHardwareSyncAddr(void **addr);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo,
+                    const aclrtStream stream, void *reserve);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtTaskUpdateAsync(aclrtStream taskStream,
+                                                  uint32_t taskId,
+                                                  aclrtTaskUpdateInfo *info,
+                                                  aclrtStream execStream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtRepairError(int32_t deviceId,
+                                              const aclrtErrorInfo *errorInfo);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskOpInfo(const void *const infoPtr,
+                                                      const size_t infoSize);
+/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskExtendInfo(
+    const char *const extendInfoPtr, const size_t infoSize);
+
+/* ---------------------------------------------------------------------------
+ * Virtual memory management and inter-process sharing
+ * ------------------------------------------------------------------------- */
+
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size,
+                                                    size_t alignment,
+                                                    void *expectPtr,
+                                                    uint64_t flags);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void *virPtr);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
+                    const aclrtPhysicalMemProp *prop, uint64_t flags);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMapMem(void *virPtr, size_t size,
+                                         size_t offset,
+                                         aclrtDrvMemHandle handle,
+                                         uint64_t flags);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void *virPtr);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemMapNoAccess(void *virPtr, size_t size,
+                                                 size_t offset,
+                                                 aclrtDrvMemHandle handle,
+                                                 uint64_t flags);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(
+    aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags,
+    uint64_t *shareableHandle);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandleV2(
+    aclrtDrvMemHandle handle, uint64_t flags,
+    aclrtMemSharedHandleType shareType, void *shareableHandle);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(
+    uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle *handle);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandleV2(
+    void *shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags,
+    aclrtDrvMemHandle *handle);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(
+    uint64_t shareableHandle, int32_t *pid, size_t pidNum);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandleV2(
+    void *shareableHandle, aclrtMemSharedHandleType shareType, int32_t *pid,
+    size_t pidNum);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(
+    aclrtPhysicalMemProp *prop, aclrtMemGranularityOptions option,
+    size_t *granularity);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size,
+                                                     char *key, size_t len,
+                                                     uint64_t flags);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char *key);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void **devPtr,
+                                                    const char *key,
+                                                    uint64_t flags);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key,
+                                                     int32_t *pid, size_t num);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char *key,
+                                                aclrtIpcMemAttrType type,
+                                                uint64_t attr);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportPidInterServer(
+    const char *key, aclrtServerPid *serverPids, size_t num);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtNotifyGetExportKey(aclrtNotify notify,
+                                                     char *key, size_t len,
+                                                     uint64_t flags);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify *notify,
+                                                    const char *key,
+                                                    uint64_t flags);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify,
+                                                     int32_t *pid, size_t num);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPidInterServer(
+    aclrtNotify notify, aclrtServerPid *serverPids, size_t num);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void *virPtr, size_t size,
+                                               aclrtMemAccessDesc *desc,
+                                               size_t count);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAccess(void *virPtr,
+                                               aclrtMemLocation *location,
+                                               uint64_t *flag);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
+                                                     aclrtEvent *event);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationPropertiesFromHandle(
+    aclrtDrvMemHandle handle, aclrtPhysicalMemProp *prop);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddressNoUCMemory(void **virPtr,
+                                                              size_t size,
+                                                              size_t alignment,
+                                                              void *expectPtr,
+                                                              uint64_t flags);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAddressRange(void *ptr, void **pbase,
+                                                     size_t *psize);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemP2PMap(void *devPtr, size_t size,
+                                            int32_t dstDevId, uint64_t flags);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemMapSelectedLink(void *virPtrDst,
+                                                     size_t size,
+                                                     void *virPtrSrc,
+                                                     uint32_t linkIdx);
+/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle,
+                                                aclrtMemLinkType adviceLink);
+
+/* ---------------------------------------------------------------------------
+ * Kernel binaries, functions, arguments and launches
+ * ------------------------------------------------------------------------- */
+
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_DEPRECATED ACL_FUNC_VISIBILITY aclError
+aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback);
+/* Planned with issue 17; until then returns 0. */
+ACL_FUNC_VISIBILITY uint32_t
+aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo *info);
+/* Planned with issue 17; until then returns 0. */
+ACL_FUNC_VISIBILITY uint32_t
+aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo *info);
+/* Planned with issue 17; until then returns 0. */
+ACL_FUNC_VISIBILITY uint32_t
+aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo *info);
+/* Planned with issue 17; until then returns 0. */
+ACL_FUNC_VISIBILITY uint32_t
+aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo *info);
+/* Planned with issue 17; until then returns 0. */
+ACL_FUNC_VISIBILITY uint32_t
+aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo *info);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetArgsFromExceptionInfo(
+    const aclrtExceptionInfo *info, void **devArgsPtr, uint32_t *devArgsLen);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncHandleFromExceptionInfo(
+    const aclrtExceptionInfo *info, aclrtFuncHandle *func);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtBinarySetExceptionCallback(
+    aclrtBinHandle binHandle, aclrtOpExceptionCallback callback,
+    void *userData);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetSymbolAddress(const void *symbol,
+                                                   void **devPtr);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetSymbolSize(const void *symbol,
+                                                size_t *size);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyFromSymbol(void *dst, size_t dstMax,
+                                                   const void *symbol,
+                                                   size_t count, size_t offset,
+                                                   aclrtMemcpyKind kind);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyFromSymbolAsync(
+    void *dst, size_t dstMax, const void *symbol, size_t count, size_t offset,
+    aclrtMemcpyKind kind, aclrtStream stream);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyToSymbol(const void *symbol,
+                                                 const void *src, size_t count,
+                                                 size_t offset,
+                                                 aclrtMemcpyKind kind);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyToSymbolAsync(
+    const void *symbol, const void *src, size_t count, size_t offset,
+    aclrtMemcpyKind kind, aclrtStream stream);
+/* Planned with issue 17; until then returns NULL. */
+ACL_FUNC_VISIBILITY aclrtBinary aclrtCreateBinary(const void *data,
+                                                  size_t dataLen);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyBinary(aclrtBinary binary);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoad(const aclrtBinary binary,
+                                             aclrtBinHandle *binHandle);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
+                       aclrtFuncHandle *funcHandle);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle,
+                                               uint32_t numBlocks,
+                                               const void *argsData,
+                                               size_t argsSize,
+                                               aclrtStream stream);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
+                        aclrtBinHandle *binHandle);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetDevAddress(
+    const aclrtBinHandle binHandle, void **binAddr, size_t *binSize);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunctionByEntry(
+    aclrtBinHandle binHandle, uint64_t funcEntry, aclrtFuncHandle *funcHandle);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle,
+                                                  const char *name, void **dptr,
+                                                  size_t *size);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncBySymbol(const void *symbol,
+                                                  aclrtFuncHandle *funcHandle);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle,
+                                                  void **aicAddr,
+                                                  void **aivAddr);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle,
+                                                  size_t *aicSize,
+                                                  size_t *aivSize);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t *memSize);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetMemSize(
+    aclrtFuncHandle funcHandle, size_t userArgsSize, size_t *actualArgsSize);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle,
+                                                 aclrtArgsHandle *argsHandle);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInitByUserMem(
+    aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void *userHostMem,
+    size_t actualArgsSize);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t paramSize,
+                      aclrtParamHandle *paramHandle);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppendPlaceHolder(
+    aclrtArgsHandle argsHandle, aclrtParamHandle *paramHandle);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetPlaceHolderBuffer(
+    aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize,
+    void **bufferAddr);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsParaUpdate(
+    aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void *param,
+    size_t paramSize);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(
+    aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+    aclrtLaunchKernelCfg *cfg, aclrtArgsHandle argsHandle, void *reserve);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle,
+                                                  uint32_t maxLen, char *name);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(
+    const void *data, size_t length, const aclrtBinaryLoadOptions *options,
+    aclrtBinHandle *binHandle);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle,
+                                                  const char *funcName,
+                                                  const char *kernelName,
+                                                  aclrtFuncHandle *funcHandle);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(
+    aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+    size_t argsSize, aclrtLaunchKernelCfg *cfg, aclrtStream stream);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(
+    aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+    aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,
+    aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithArgsArray(
+    void *func, uint32_t numBlocks, aclrtStream stream,
+    aclrtLaunchKernelCfg *cfg, void **args);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithArgsArray(
+    void *func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize,
+    aclrtStream stream, aclrtLaunchKernelCfg *cfg, void **args);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(
+    void *func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize,
+    aclrtStream stream, aclrtLaunchKernelCfg *cfg, void *hostArgs,
+    size_t argsSize, aclrtPlaceHolderInfo *placeHolderArray,
+    size_t placeHolderNum);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle,
+                          aclrtFuncAttribute attrType, int64_t *attrValue);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetBinary(
+    const aclrtFuncHandle funcHandle, aclrtBinHandle *binHandle);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamCount(const void *func,
+                                                        size_t *paramCount);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamInfo(const void *func,
+                                                       size_t paramIndex,
+                                                       size_t *paramOffset,
+                                                       size_t *paramSize);
+/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetAvailDynUbufPerBlock(
+    void *func, uint32_t flags, size_t *dynamicUbufSize);
+
+/* ---------------------------------------------------------------------------
+ * Model run instances, capture, labels and conditional streams
+ * ------------------------------------------------------------------------- */
+
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetParams(aclmdlRITask task,
+                                                   aclmdlRITaskParams *params);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskSetParams(aclmdlRITask task,
+                                                   aclmdlRITaskParams *params);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIKernelTaskGetAttribute(
+    aclmdlRITask task, aclrtLaunchKernelAttrId attrId,
+    aclrtLaunchKernelAttrValue *attrValue);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIUpdate(aclmdlRI modelRI);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskDisable(aclmdlRITask task);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabel(aclrtLabel *label);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSetLabel(aclrtLabel label,
+                                           aclrtStream stream);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabel(aclrtLabel label);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabelList(aclrtLabel *labels,
+                                                  size_t num,
+                                                  aclrtLabelList *labelList);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabelList(aclrtLabelList labelList);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtSwitchLabelByIndex(void *ptr,
+                                                     uint32_t maxValue,
+                                                     aclrtLabelList labelList,
+                                                     aclrtStream stream);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclrtActiveStream(aclrtStream activeStream,
+                                               aclrtStream stream);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclrtSwitchStream(void *leftValue, aclrtCondition cond, void *rightValue,
+                  aclrtCompareDataType dataType, aclrtStream trueStream,
+                  aclrtStream falseStream, aclrtStream stream);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream,
+                                                  aclmdlRICaptureMode mode);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(
+    aclrtStream stream, aclmdlRICaptureStatus *status, aclmdlRI *modelRI);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream,
+                                                aclmdlRI *modelRI);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_DEPRECATED ACL_FUNC_VISIBILITY aclError
+aclmdlRIDebugPrint(aclmdlRI modelRI);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI,
+                                                    const char *path,
+                                                    uint32_t flags);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI,
+                                                  aclrtStream stream);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream,
+                                                       aclrtTaskGrp *handle);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI,
+                                                uint32_t flag);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI,
+                                                aclrtStream stream,
+                                                uint32_t flag);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI,
+                                             aclrtStream stream);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI,
+                                                  aclrtStream stream);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI,
+                                             const char *name);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen,
+                                             char *name);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI,
+                                           uint32_t *modelRIId);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI,
+                                                             aclrtCallback func,
+                                                             void *userData);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI,
+                                                aclrtStream *streams,
+                                                uint32_t *numStreams);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream,
+                                                      aclmdlRITask *tasks,
+                                                      uint32_t *numTasks);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetType(aclmdlRITask task,
+                                                 aclmdlRITaskType *type);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetSeqId(aclmdlRITask task,
+                                                  uint32_t *id);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRICondHandleCreate(
+    aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag,
+    aclmdlRICondHandle *handle);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError
+aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t **ptr);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params,
+                                                 aclrtStream stream,
+                                                 uint32_t flags);
+/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureToModelRIBegin(
+    aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode);
+
 #ifdef __cplusplus
 }
 #endif
+
+/* The allocator interface uses aclrtStream, declared above. */
+#include "acl/acl_rt_allocator.h"
 
 #endif /* ASCENDCL_ACL_ACL_RT_H_ */

@@ -1,0 +1,1409 @@
+// ACL entry points declared for compatibility with CANN but not available on
+// this runtime yet (or never, for the "not supported" ones; see
+// acl/API_COVERAGE.md). Each returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+// (207000), or NULL / 0 where it returns a handle or a number, logs one line
+// naming itself, records the code as the thread's last error, writes no
+// output, changes no state and never throws.
+//
+// When a function gets a real implementation, move it to its family's file
+// and mark it "implemented" in acl/api_status.txt.
+#include "acl/acl.h"
+#include "acl/acl_rt_allocator.h"
+#include "acl/api/api_util.h"
+
+using ascend::acl::NotSupported;
+
+extern "C" {
+
+// --- Kernels (issue 17) ----------------------------------------------------
+
+aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtExceptionInfoCallbackRegister(
+    aclrtExceptionInfoCallback callback) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtExceptionInfoCallbackUnregister(
+    aclrtExceptionInfoCallback callback) {
+  return NotSupported(__func__);
+}
+
+uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* info) {
+  NotSupported(__func__);
+  return 0;
+}
+
+uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* info) {
+  NotSupported(__func__);
+  return 0;
+}
+
+uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* info) {
+  NotSupported(__func__);
+  return 0;
+}
+
+uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* info) {
+  NotSupported(__func__);
+  return 0;
+}
+
+uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info) {
+  NotSupported(__func__);
+  return 0;
+}
+
+aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info,
+                                       void** devArgsPtr,
+                                       uint32_t* devArgsLen) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info,
+                                             aclrtFuncHandle* func) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle,
+                                         aclrtOpExceptionCallback callback,
+                                         void* userData) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetSymbolSize(const void* symbol, size_t* size) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* symbol,
+                               size_t count, size_t offset,
+                               aclrtMemcpyKind kind) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax,
+                                    const void* symbol, size_t count,
+                                    size_t offset, aclrtMemcpyKind kind,
+                                    aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemcpyToSymbol(const void* symbol, const void* src, size_t count,
+                             size_t offset, aclrtMemcpyKind kind) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src,
+                                  size_t count, size_t offset,
+                                  aclrtMemcpyKind kind, aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen) {
+  NotSupported(__func__);
+  return nullptr;
+}
+
+aclError aclrtDestroyBinary(aclrtBinary binary) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle,
+                                const char* kernelName,
+                                aclrtFuncHandle* funcHandle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                           const void* argsData, size_t argsSize,
+                           aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtStreamAbort(aclrtStream stream) { return NotSupported(__func__); }
+
+aclError aclrtBinaryLoadFromFile(const char* binPath,
+                                 aclrtBinaryLoadOptions* options,
+                                 aclrtBinHandle* binHandle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle,
+                                  void** binAddr, size_t* binSize) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle,
+                                       uint64_t funcEntry,
+                                       aclrtFuncHandle* funcHandle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name,
+                              void** dptr, size_t* size) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr,
+                              void** aivAddr) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize,
+                              size_t* aivSize) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle,
+                                         size_t* memSize) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle,
+                                   size_t userArgsSize,
+                                   size_t* actualArgsSize) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle,
+                             aclrtArgsHandle* argsHandle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle,
+                                      aclrtArgsHandle argsHandle,
+                                      void* userHostMem,
+                                      size_t actualArgsSize) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param,
+                               size_t paramSize,
+                               aclrtParamHandle* paramHandle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
+                                          aclrtParamHandle* paramHandle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
+                                             aclrtParamHandle paramHandle,
+                                             size_t dataSize,
+                                             void** bufferAddr) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle,
+                                   aclrtParamHandle paramHandle, void* param,
+                                   size_t paramSize) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle,
+                                     uint32_t numBlocks, aclrtStream stream,
+                                     aclrtLaunchKernelCfg* cfg,
+                                     aclrtArgsHandle argsHandle,
+                                     void* reserve) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen,
+                              char* name) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtBinaryLoadFromData(const void* data, size_t length,
+                                 const aclrtBinaryLoadOptions* options,
+                                 aclrtBinHandle* binHandle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName,
+                              const char* kernelName,
+                              aclrtFuncHandle* funcHandle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                             const void* argsData, size_t argsSize,
+                             aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle,
+                                       uint32_t numBlocks, aclrtStream stream,
+                                       aclrtLaunchKernelCfg* cfg,
+                                       void* hostArgs, size_t argsSize,
+                                       aclrtPlaceHolderInfo* placeHolderArray,
+                                       size_t placeHolderNum) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks,
+                                        aclrtStream stream,
+                                        aclrtLaunchKernelCfg* cfg,
+                                        void** args) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtLaunchSIMTKernelWithArgsArray(void* func, dim3 gridDim,
+                                            dim3 blockDim, size_t dynUbufSize,
+                                            aclrtStream stream,
+                                            aclrtLaunchKernelCfg* cfg,
+                                            void** args) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtLaunchSIMTKernelWithHostArgs(
+    void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize,
+    aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs,
+    size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray,
+    size_t placeHolderNum) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtStreamStop(aclrtStream stream) { return NotSupported(__func__); }
+
+aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle,
+                                   aclrtFuncAttribute attrType,
+                                   int64_t* attrValue) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle,
+                                aclrtBinHandle* binHandle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtFunctionGetParamInfo(const void* func, size_t paramIndex,
+                                   size_t* paramOffset, size_t* paramSize) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags,
+                                              size_t* dynamicUbufSize) {
+  return NotSupported(__func__);
+}
+
+// --- Model run instances, labels, capture (issue 18) -----------------------
+
+aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task,
+                                        aclrtLaunchKernelAttrId attrId,
+                                        aclrtLaunchKernelAttrValue* attrValue) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIUpdate(aclmdlRI modelRI) { return NotSupported(__func__); }
+
+aclError aclmdlRITaskDisable(aclmdlRITask task) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCreateLabel(aclrtLabel* label) { return NotSupported(__func__); }
+
+aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtDestroyLabel(aclrtLabel label) { return NotSupported(__func__); }
+
+aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num,
+                              aclrtLabelList* labelList) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue,
+                                 aclrtLabelList labelList, aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond,
+                           void* rightValue, aclrtCompareDataType dataType,
+                           aclrtStream trueStream, aclrtStream falseStream,
+                           aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRICaptureGetInfo(aclrtStream stream,
+                                aclmdlRICaptureStatus* status,
+                                aclmdlRI* modelRI) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIDebugPrint(aclmdlRI modelRI) { return NotSupported(__func__); }
+
+aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path,
+                                uint32_t flags) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIDestroy(aclmdlRI modelRI) { return NotSupported(__func__); }
+
+aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream,
+                                        aclrtTaskGrp handle) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream,
+                            uint32_t flag) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func,
+                                         void* userData) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI,
+                                           aclrtCallback func) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams,
+                            uint32_t* numStreams) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks,
+                                  uint32_t* numTasks) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIAbort(aclmdlRI modelRI) { return NotSupported(__func__); }
+
+aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue,
+                                  aclmdlRICondHandleFlag flag,
+                                  aclmdlRICondHandle* handle) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle,
+                                      uint64_t** ptr) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream,
+                             uint32_t flags) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI,
+                                       aclmdlRICaptureMode mode) {
+  return NotSupported(__func__);
+}
+
+// --- Not supported by a host-memory simulator ------------------------------
+
+aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char* pciBusId, int32_t len) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtDeviceGetByPCIBusId(const char* pciBusId, int32_t* deviceId) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetHardwareSyncAddr(void** addr) {
+  return NotSupported(__func__);
+}
+
+// --- Pending (issue 15) ----------------------------------------------------
+
+aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo,
+                                int64_t* value) {
+  return NotSupported(__func__);
+}
+
+aclError aclsysGetCANNVersion(aclCANNPackageName name,
+                              aclCANNPackageVersion* version) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSetTsDevice(aclrtTsId tsId) { return NotSupported(__func__); }
+
+aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType,
+                           uint32_t* checkResult, uint32_t reserve) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetDeviceUtilizationRate(int32_t deviceId,
+                                       aclrtUtilizationInfo* utilizationInfo) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr,
+                            int64_t* value) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtDeviceGetHostAtomicCapabilities(
+    uint32_t* capabilities, const aclrtAtomicOperation* operations,
+    const uint32_t count, int32_t deviceId) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtDeviceGetP2PAtomicCapabilities(
+    uint32_t* capabilities, const aclrtAtomicOperation* operations,
+    const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags,
+                                 int32_t* active) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type,
+                                uint32_t* value) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type,
+                                uint32_t value) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtResetDeviceResLimit(int32_t deviceId) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type,
+                                uint32_t* value) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type,
+                                uint32_t value) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtResetStreamResLimit(aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type,
+                                    uint32_t* value) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId,
+                             uint64_t* value) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtRegDeviceStateCallback(const char* regName,
+                                     aclrtDeviceStateCallback callback,
+                                     void* args) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSetDeviceTaskAbortCallback(const char* regName,
+                                         aclrtDeviceTaskAbortCallback callback,
+                                         void* args) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId,
+                                     int32_t* status) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtDeviceL2CacheFlush(void* rsv) { return NotSupported(__func__); }
+
+aclError aclrtMallocWithCfg(void** devPtr, size_t size,
+                            aclrtMemMallocPolicy policy,
+                            aclrtMallocConfig* cfg) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size,
+                                     aclrtMemMallocPolicy policy,
+                                     aclrtMallocConfig* cfg) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size,
+                                aclrtMallocConfig* cfg) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtPointerGetAttributes(const void* ptr,
+                                   aclrtPtrAttributes* attributes) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute,
+                                const void* ptr, size_t size, void* data,
+                                size_t dataSize) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes,
+                                 size_t numAttributes, const void* ptr,
+                                 size_t size, void** data, size_t* dataSizes) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type,
+                           void** devPtr) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtHostUnregister(void* ptr) { return NotSupported(__func__); }
+
+aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
+                                     aclrtHostMemMapCapability* capabilities) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemFlush(void* devPtr, size_t size) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemInvalidate(void* devPtr, size_t size) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size,
+                               aclrtMemManagedAdviseType advise,
+                               aclrtMemManagedLocation location) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo,
+                              size_t inputNum, size_t* outputNum) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray,
+                            size_t arraySize, size_t* retSize) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray,
+                           size_t arraySize) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtFreeBuf(aclrtMbuf buf) { return NotSupported(__func__); }
+
+aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size,
+                                      aclrtMemManagedLocation location,
+                                      uint32_t flags, aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemManagedPrefetchBatchAsync(
+    const void** ptrs, size_t* sizes, size_t count,
+    aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs,
+    size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value,
+                             size_t N, aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax,
+                                       const void* src, size_t count,
+                                       aclrtMemcpyKind kind,
+                                       aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
+                       size_t width, size_t height, aclrtMemcpyKind kind) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src,
+                            size_t spitch, size_t width, size_t height,
+                            aclrtMemcpyKind kind, aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType,
+                       aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr,
+                            void* dstAddr, size_t count, void* config) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax,
+                                    size_t dstDataOffset, const void** src,
+                                    size_t count, size_t srcDataOffset,
+                                    aclrtMemcpyKind kind, aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind,
+                                  aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count,
+                          aclrtReduceKind kind, aclDataType type,
+                          aclrtStream stream, void* reserve) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType,
+                                  uint32_t barrierId, aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream,
+                             uint32_t flag) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs,
+                          size_t* sizes, size_t numBatches,
+                          aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes,
+                          size_t numAttrs, size_t* failIndex) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs,
+                            size_t* sizes, size_t numBatches,
+                            aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes,
+                            size_t numAttrs) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs,
+                               size_t* sizes, size_t numBatches,
+                               aclrtMemcpyBatchAttr* attrs,
+                               size_t* attrsIndexes, size_t numAttrs,
+                               size_t* failIndex, aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs,
+                                 size_t* sizes, size_t numBatches,
+                                 aclrtMemcpyBatchAttr* attrs,
+                                 size_t* attrsIndexes, size_t numAttrs,
+                                 aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCmoGetDescSize(size_t* size) { return NotSupported(__func__); }
+
+aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType,
+                               aclrtStream stream, const void* reserve) {
+  return NotSupported(__func__);
+}
+
+aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
+  NotSupported(__func__);
+  return nullptr;
+}
+
+aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle,
+                                 aclrtStreamConfigAttr attr,
+                                 const void* attrValue, size_t valueSize) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCreateStreamV2(aclrtStream* stream,
+                             const aclrtStreamConfigHandle* handle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event,
+                                      uint32_t timeout, uint32_t flag) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
+                                         int32_t timeout) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSetGroup(int32_t groupId) { return NotSupported(__func__); }
+
+aclError aclrtGetGroupCount(uint32_t* count) { return NotSupported(__func__); }
+
+aclrtGroupInfo* aclrtCreateGroupInfo(void) {
+  NotSupported(__func__);
+  return nullptr;
+}
+
+aclError aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo,
+                                 int32_t groupIndex, aclrtGroupAttr attr,
+                                 void* attrValue, size_t valueLen,
+                                 size_t* paramRetSize) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSetStreamAttribute(aclrtStream stream,
+                                 aclrtStreamAttr stmAttrType,
+                                 aclrtStreamAttrValue* value) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetStreamAttribute(aclrtStream stream,
+                                 aclrtStreamAttr stmAttrType,
+                                 aclrtStreamAttrValue* value) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtRegStreamStateCallback(const char* regName,
+                                     aclrtStreamStateCallback callback,
+                                     void* args) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream,
+                                  uint32_t flag) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtQueryEventWaitStatus(aclrtEvent event,
+                                   aclrtEventWaitStatus* status) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
+                              aclrtCntNotifyRecordInfo* info) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify,
+                                       aclrtStream stream,
+                                       aclrtCntNotifyWaitInfo* info) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSetOpExecuteTimeOut(uint32_t timeout) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetOpTimeOutInterval(uint64_t* interval) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize,
+                                aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtResetOverflowStatus(aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetFloatOverflowStatus(void* outputAddr, uint64_t outputSize,
+                                     aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtResetFloatOverflowStatus(aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtNpuGetFloatOverFlowStatus(void* outputAddr, uint64_t outputSize,
+                                        uint32_t checkMode,
+                                        aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode,
+                                          aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId,
+                                aclrtStream exeStream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtProcessHostFunc(int32_t timeout) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId,
+                                  aclrtStream exeStream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index,
+                              aclrtMbuf* buf) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size,
+                             size_t offset) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size,
+                             size_t offset) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t* size) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlInitDump(void) { return NotSupported(__func__); }
+
+aclError aclmdlSetDump(const char* dumpCfgPath) {
+  return NotSupported(__func__);
+}
+
+aclError aclmdlFinalizeDump(void) { return NotSupported(__func__); }
+
+aclError aclrtGetThreadLastTaskId(uint32_t* taskId) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo,
+                             const aclrtStream stream, void* reserve) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId,
+                              aclrtTaskUpdateInfo* info,
+                              aclrtStream execStream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtPersistentTaskClean(aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCacheLastTaskOpInfo(const void* const infoPtr,
+                                  const size_t infoSize) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr,
+                                      const size_t infoSize) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtAllocatorGetByStream(
+    aclrtStream stream, aclrtAllocatorDesc* allocatorDesc,
+    aclrtAllocator* allocator, aclrtAllocatorAllocFunc* allocFunc,
+    aclrtAllocatorFreeFunc* freeFunc,
+    aclrtAllocatorAllocAdviseFunc* allocAdviseFunc,
+    aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc) {
+  return NotSupported(__func__);
+}
+
+aclrtAllocatorDesc aclrtAllocatorCreateDesc(void) {
+  NotSupported(__func__);
+  return nullptr;
+}
+
+aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
+                                    aclrtAllocator allocator) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                          aclrtAllocatorAllocFunc func) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                         aclrtAllocatorFreeFunc func) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtAllocatorSetAllocAdviseFuncToDesc(
+    aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(
+    aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtAllocatorRegister(aclrtStream stream,
+                                aclrtAllocatorDesc allocatorDesc) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtAllocatorUnregister(aclrtStream stream) {
+  return NotSupported(__func__);
+}
+
+// --- Virtual memory and IPC (issue 16) -------------------------------------
+
+aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment,
+                                void* expectPtr, uint64_t flags) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtReleaseMemAddress(void* virPtr) { return NotSupported(__func__); }
+
+aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size,
+                             const aclrtPhysicalMemProp* prop, uint64_t flags) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMapMem(void* virPtr, size_t size, size_t offset,
+                     aclrtDrvMemHandle handle, uint64_t flags) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtUnmapMem(void* virPtr) { return NotSupported(__func__); }
+
+aclError aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset,
+                             aclrtDrvMemHandle handle, uint64_t flags) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
+                                         aclrtMemHandleType handleType,
+                                         uint64_t flags,
+                                         uint64_t* shareableHandle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle,
+                                           uint64_t flags,
+                                           aclrtMemSharedHandleType shareType,
+                                           void* shareableHandle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle,
+                                           int32_t deviceId,
+                                           aclrtDrvMemHandle* handle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle,
+                                             aclrtMemSharedHandleType shareType,
+                                             uint64_t flags,
+                                             aclrtDrvMemHandle* handle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid,
+                                         size_t pidNum) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle,
+                                           aclrtMemSharedHandleType shareType,
+                                           int32_t* pid, size_t pidNum) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop,
+                                          aclrtMemGranularityOptions option,
+                                          size_t* granularity) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtDeviceGetBareTgid(int32_t* pid) { return NotSupported(__func__); }
+
+aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key,
+                                 size_t len, uint64_t flags) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtIpcMemClose(const char* key) { return NotSupported(__func__); }
+
+aclError aclrtIpcMemImportByKey(void** devPtr, const char* key,
+                                uint64_t flags) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type,
+                            uint64_t attr) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtIpcMemImportPidInterServer(const char* key,
+                                         aclrtServerPid* serverPids,
+                                         size_t num) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len,
+                                 uint64_t flags) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key,
+                                uint64_t flags) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify,
+                                            aclrtServerPid* serverPids,
+                                            size_t num) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc,
+                           size_t count) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location,
+                           uint64_t* flag) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
+                                 aclrtEvent* event) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemRetainAllocationHandle(void* virPtr,
+                                        aclrtDrvMemHandle* handle) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle,
+                                                   aclrtPhysicalMemProp* prop) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size,
+                                          size_t alignment, void* expectPtr,
+                                          uint64_t flags) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId,
+                        uint64_t flags) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc,
+                                 uint32_t linkIdx) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle,
+                            aclrtMemLinkType adviceLink) {
+  return NotSupported(__func__);
+}
+
+}  // extern "C"
