@@ -2,6 +2,7 @@
 // aclrtMalloc / aclrtFree variants, and the answer of entry points this
 // runtime does not provide yet (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -53,11 +54,13 @@ TEST(DataBufferTest, NullHandle) {
   EXPECT_EQ(aclGetDataBufferSizeV2(nullptr), 0u);
 }
 
+// The BUILD file sets ASCEND_SLOG_PRINT_TO_STDOUT=1: log lines go to stdout.
 TEST(AppLogTest, ErrorLineShowsAtTheDefaultLevel) {
-  ::testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStdout();
   aclAppLog(ACL_ERROR, "my_function", "my_file.cc", 77, "value %d, %s", 42,
             "text");
-  const std::string out = ::testing::internal::GetCapturedStderr();
+  std::fflush(stdout);
+  const std::string out = ::testing::internal::GetCapturedStdout();
   EXPECT_NE(out.find("my_file.cc:77"), std::string::npos) << out;
   EXPECT_NE(out.find("my_function: value 42, text"), std::string::npos) << out;
 }
