@@ -136,7 +136,9 @@ void BM_EventRecordEnqueue(benchmark::State& state) {
   int64_t in_batch = 0;
   for (auto _ : state) {
     {
-      ProcessApiScope gate;
+      // The private runtime's own gate (the same code as the process one,
+      // BM_InstanceGateEnterExit vs BM_GateEnterExit).
+      ApiScope gate(*gs);
       benchmark::DoNotOptimize(runtime.RecordEvent(*event, *stream));
     }
     if (++in_batch == 4096) {
