@@ -17,6 +17,7 @@
 #include "glog/logging.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "runtime/base/file_test_util.h"
 
 namespace ascend::rt {
 namespace {
@@ -67,29 +68,9 @@ std::string FreshDir(const std::string& name) {
   return dir;
 }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::vector<std::string> ListDir(const std::string& dir) {
-  std::vector<std::string> names;
-  if (DIR* d = opendir(dir.c_str())) {
-    while (dirent* e = readdir(d)) {
-      const std::string name = e->d_name;
-      if (name != "." && name != "..") names.push_back(name);
-    }
-    closedir(d);
-  }
-  return names;
-}
-
-bool Exists(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0;
-}
+using ::ascend::rt::testing::Exists;
+using ::ascend::rt::testing::ListDir;
+using ::ascend::rt::testing::ReadFile;
 
 LogConfig FileConfig(const std::string& dir, LogLevel level) {
   LogConfig config;
