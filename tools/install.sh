@@ -13,11 +13,17 @@
 #   PREFIX/share/cmake/ascendcl            symlink to it (Debian's CMake does not search lib64)
 #   PREFIX/set_env.sh, PREFIX/bin/setenv.bash
 #                                          `source` either: exports ASCEND_HOME_PATH,
-#                                          ASCEND_INSTALL_PATH, ASCEND_TOOLKIT_HOME, and
-#                                          prepends to LD_LIBRARY_PATH, PKG_CONFIG_PATH and
+#                                          ASCEND_INSTALL_PATH, ASCEND_TOOLKIT_HOME,
+#                                          SOC_VERSION (the simulator's SoC name),
+#                                          ASCENDC_CMAKE_DIR, and prepends to
+#                                          LD_LIBRARY_PATH, PKG_CONFIG_PATH and
 #                                          CMAKE_PREFIX_PATH
 #   PREFIX/share/info/runtime/version.info "Version=<PACKAGE_VERSION>", read by
 #                                          aclsysGetVersionStr/Num("runtime")
+#   PREFIX/tikcpp/ascendc_kernel_cmake/ascendc.cmake
+#                                          what CANN's example CMakeLists include
+#                                          ($ASCENDC_CMAKE_DIR): host-only programs
+#                                          build; kernel rules stop with a message
 #
 # Every file locates the tree from its own path, so the tree can be moved or
 # copied after installation. Installing again over an existing tree replaces
@@ -32,6 +38,8 @@
 set -euo pipefail
 
 readonly PACKAGE_VERSION="9.0.0"
+# The simulator's default SoC name (device/sim/sim_backend.h).
+readonly DEFAULT_SOC="Ascend910B1"
 
 usage() {
   echo "usage: bazel run //tools:install -- PREFIX" >&2
@@ -40,11 +48,13 @@ usage() {
 
 library=""
 manifest=""
+ascendc_cmake=""
 prefix=""
 for arg in "$@"; do
   case "$arg" in
     --library=*) library="${arg#*=}" ;;
     --headers=*) manifest="${arg#*=}" ;;
+    --ascendc-cmake=*) ascendc_cmake="${arg#*=}" ;;
     -h | --help) usage ;;
     -*) echo "install: unknown option $arg" >&2; usage ;;
     *)
@@ -53,7 +63,8 @@ for arg in "$@"; do
       ;;
   esac
 done
-[[ -n "$prefix" && -n "$library" && -n "$manifest" ]] || usage
+[[ -n "$prefix" && -n "$library" && -n "$manifest" && -n "$ascendc_cmake" ]] ||
+  usage
 
 # Inputs are runfiles paths: relative to the working directory under
 # `bazel run`, else under this script's runfiles tree (or absolute).
@@ -72,6 +83,7 @@ resolve() {
 }
 library=$(resolve "$library")
 manifest=$(resolve "$manifest")
+ascendc_cmake=$(resolve "$ascendc_cmake")
 
 if [[ "$prefix" != /* ]]; then
   prefix="${BUILD_WORKING_DIRECTORY:-$PWD}/$prefix"
@@ -93,6 +105,9 @@ install -D -m 0755 "$library" "$prefix/lib64/libascendcl.so"
 # (one runtime), since the loader recognises the same file.
 ln -sfn libascendcl.so "$prefix/lib64/libacl_rt.so"
 
+install -D -m 0644 "$ascendc_cmake" \
+  "$prefix/tikcpp/ascendc_kernel_cmake/ascendc.cmake"
+
 # --- Version ---------------------------------------------------------------------
 mkdir -p "$prefix/share/info/runtime"
 printf 'Version=%s\n' "$PACKAGE_VERSION" >"$prefix/share/info/runtime/version.info"
@@ -100,7 +115,8 @@ printf 'Version=%s\n' "$PACKAGE_VERSION" >"$prefix/share/info/runtime/version.in
 # --- Environment scripts ------------------------------------------------------------
 # $1: the path from the script's directory up to the prefix.
 write_env_script() {
-  sed -e "s|@UP@|$1|" -e "s|@VERSION@|$PACKAGE_VERSION|" <<'EOF'
+  sed -e "s|@UP@|$1|" -e "s|@VERSION@|$PACKAGE_VERSION|" \
+    -e "s|@SOC@|$DEFAULT_SOC|" <<'EOF'
 # Environment for the ascendcl @VERSION@ install tree containing this file.
 # Source it from bash or zsh:  source <path>/set_env.sh
 if [ -n "${BASH_VERSION:-}" ]; then
@@ -120,6 +136,11 @@ fi
 export ASCEND_HOME_PATH="$_ascendcl_prefix"
 export ASCEND_INSTALL_PATH="$_ascendcl_prefix"
 export ASCEND_TOOLKIT_HOME="$_ascendcl_prefix"
+# What CANN's sample scripts read: the SoC the simulator reports
+# (aclrtGetSocName: $ACLSIM_SOC_NAME, else Ascend910B1) and the directory of
+# ascendc.cmake.
+export SOC_VERSION="${ACLSIM_SOC_NAME:-@SOC@}"
+export ASCENDC_CMAKE_DIR="$_ascendcl_prefix/tikcpp/ascendc_kernel_cmake"
 # Each directory goes first in its list, once however often this is sourced.
 case ":${LD_LIBRARY_PATH:-}:" in
   *":$_ascendcl_prefix/lib64:"*) ;;

@@ -496,6 +496,8 @@ TEST_F(CallbackApiTest, LastErrorIsRecordedPerThread) {
   ASSERT_NE(message, nullptr);
   EXPECT_NE(std::strstr(message, "1000"), nullptr) << message;
   EXPECT_NE(std::strstr(message, "107001"), nullptr) << message;
+  // Handed out once, as CANN's error-handling example expects.
+  EXPECT_EQ(aclGetRecentErrMsg(), nullptr);
 
   // Another thread has its own (empty) record.
   OnNewThread([] {

@@ -78,9 +78,10 @@ struct SimConfig {
   // ACLSIM_DEVICE_MEMORY_MB (in MiB), per device; a non-zero multiple of
   // 512 B up to kMaxDeviceMemoryBytes.
   uint64_t device_memory_bytes = uint64_t{64} << 30;
-  // ACLSIM_SOC_NAME; must not be empty. The default names the chip the
-  // simulator imitates, marked as simulated.
-  std::string soc_name = "Ascend910B_sim";
+  // ACLSIM_SOC_NAME; must not be empty. The default is the exact CANN name
+  // of the chip the simulator imitates: frameworks look the name up in fixed
+  // tables (torch_npu enables graph capture only for known SoCs).
+  std::string soc_name = "Ascend910B1";
   // Ids per device and ResourceKind (not configurable from the environment).
   uint32_t max_ids_per_kind = 65536;
 

@@ -80,12 +80,12 @@ TEST(SimConfigTest, DefaultsFollowTheContract) {
   ASSERT_OK_AND_ASSIGN(const SimConfig config, SimConfig::FromEnvironment());
   EXPECT_EQ(config.device_count, 8);
   EXPECT_EQ(config.device_memory_bytes, 64 * kGiB);
-  EXPECT_EQ(config.soc_name, "Ascend910B_sim");
+  EXPECT_EQ(config.soc_name, "Ascend910B1");
   ASSERT_OK_AND_ASSIGN(const std::unique_ptr<Backend> backend,
                        CreateSimBackend());
   EXPECT_EQ(backend->name(), "sim");
   EXPECT_EQ(backend->DeviceCount(), 8);
-  EXPECT_EQ(backend->SocName(), "Ascend910B_sim");
+  EXPECT_EQ(backend->SocName(), "Ascend910B1");
 }
 
 TEST(SimConfigTest, ReadsTheEnvironment) {

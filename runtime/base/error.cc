@@ -18,6 +18,9 @@ struct LastError {
   int32_t code = 0;
   std::string message;
   bool has_message = false;
+  // The message aclGetRecentErrMsg handed out last: it stays valid until the
+  // next message is handed out.
+  std::string handed;
 };
 
 LastError& ThreadLastError() {
@@ -107,7 +110,11 @@ int32_t TakeLastError() {
 
 const char* RecentErrorMessage() {
   LastError& last = ThreadLastError();
-  return last.has_message ? last.message.c_str() : nullptr;
+  if (!last.has_message) return nullptr;
+  last.handed.swap(last.message);
+  last.message.clear();
+  last.has_message = false;
+  return last.handed.c_str();
 }
 
 }  // namespace ascend::rt

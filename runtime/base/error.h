@@ -41,8 +41,10 @@ int32_t ReportErrorCode(absl::string_view api, int32_t code,
 int32_t PeekLastError();
 int32_t TakeLastError();
 
-// The calling thread's most recent error message, or nullptr if none. The
-// pointer stays valid until the thread's next recorded error.
+// Hands out the calling thread's most recent error message once: a second
+// call returns nullptr until another error is recorded (as CANN's
+// aclGetRecentErrMsg does). The text stays valid until the thread's next
+// message is handed out.
 const char* RecentErrorMessage();
 
 }  // namespace ascend::rt

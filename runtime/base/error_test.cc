@@ -34,9 +34,18 @@ TEST(ErrorTest, ReportRecordsThreadLastErrorAndMessage) {
   EXPECT_EQ(ReportError("aclrtFoo", Error(107001, "device 99")), 107001);
   EXPECT_EQ(PeekLastError(), 107001);
   EXPECT_EQ(PeekLastError(), 107001);
-  ASSERT_NE(RecentErrorMessage(), nullptr);
-  EXPECT_NE(std::string(RecentErrorMessage()).find("device 99"),
-            std::string::npos);
+  const char* message = RecentErrorMessage();
+  ASSERT_NE(message, nullptr);
+  EXPECT_NE(std::string(message).find("device 99"), std::string::npos);
+  // Handed out once; the text stays valid until the next one is handed out.
+  EXPECT_EQ(RecentErrorMessage(), nullptr);
+  EXPECT_NE(std::string(message).find("device 99"), std::string::npos);
+  EXPECT_EQ(ReportError("aclrtBar", Error(107000, "second")), 107000);
+  const char* second = RecentErrorMessage();
+  ASSERT_NE(second, nullptr);
+  EXPECT_NE(std::string(second).find("aclrtBar"), std::string::npos);
+  EXPECT_EQ(RecentErrorMessage(), nullptr);
+  EXPECT_EQ(ReportError("aclrtFoo", Error(107001, "device 99")), 107001);
   EXPECT_EQ(TakeLastError(), 107001);
   EXPECT_EQ(TakeLastError(), 0);
   EXPECT_EQ(ReportError("aclrtFoo", absl::OkStatus()), 0);

@@ -26,8 +26,9 @@ int g_failures = 0;
   do {                                                                 \
     aclError check_acl_ret_ = (call);                                  \
     if (check_acl_ret_ != ACL_SUCCESS) {                               \
+      const char* check_acl_msg_ = aclGetRecentErrMsg();               \
       printf("  FAILED: %s returned %d (%s)\n", #call, check_acl_ret_, \
-             aclGetRecentErrMsg() ? aclGetRecentErrMsg() : "");        \
+             check_acl_msg_ ? check_acl_msg_ : "");                    \
       ++g_failures;                                                    \
       return false;                                                    \
     }                                                                  \

@@ -41,7 +41,8 @@ for f in include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h \
          share/info/runtime/version.info lib64/pkgconfig/ascendcl.pc \
          lib64/cmake/ascendcl/ascendclConfig.cmake \
          lib64/cmake/ascendcl/ascendclConfigVersion.cmake \
-         share/cmake/ascendcl/ascendclConfig.cmake; do
+         share/cmake/ascendcl/ascendclConfig.cmake \
+         tikcpp/ascendc_kernel_cmake/ascendc.cmake; do
   check "$f" test -f "$prefix/$f"
 done
 check "lib64/libacl_rt.so is a symlink to libascendcl.so" \
@@ -76,13 +77,16 @@ env_of() {
   env -i PATH="$PATH" HOME="${HOME:-/}" LD_LIBRARY_PATH=/opt/other/lib \
     bash -c 'cd / && source "$1/$2" && source "$1/$2" &&
              for v in ASCEND_HOME_PATH ASCEND_INSTALL_PATH ASCEND_TOOLKIT_HOME \
+                      SOC_VERSION ASCENDC_CMAKE_DIR \
                       LD_LIBRARY_PATH PKG_CONFIG_PATH CMAKE_PREFIX_PATH; do
                printf "%s=%s\n" "$v" "${!v:-}"
              done' _ "$1" "$2"
 }
 expected_env() {
   printf '%s\n' "ASCEND_HOME_PATH=$1" "ASCEND_INSTALL_PATH=$1" \
-    "ASCEND_TOOLKIT_HOME=$1" "LD_LIBRARY_PATH=$1/lib64:/opt/other/lib" \
+    "ASCEND_TOOLKIT_HOME=$1" "SOC_VERSION=Ascend910B1" \
+    "ASCENDC_CMAKE_DIR=$1/tikcpp/ascendc_kernel_cmake" \
+    "LD_LIBRARY_PATH=$1/lib64:/opt/other/lib" \
     "PKG_CONFIG_PATH=$1/lib64/pkgconfig" "CMAKE_PREFIX_PATH=$1"
 }
 check_env() {  # check_env TREE SCRIPT
@@ -109,6 +113,42 @@ sh_out=$(cd / && sh -c '. "$1"' _ "$moved/tree/set_env.sh" 2>&1)
 sh_status=$?
 check "sourcing set_env.sh from plain sh elsewhere fails with a message" \
   test "$sh_status" -ne 0 -a -n "$sh_out"
+
+# SOC_VERSION follows the simulator's name when ACLSIM_SOC_NAME sets it.
+soc=$(env -i PATH="$PATH" ACLSIM_SOC_NAME=Ascend910B3 \
+  bash -c 'source "$1/set_env.sh" && echo "$SOC_VERSION"' _ "$prefix")
+check "SOC_VERSION follows ACLSIM_SOC_NAME ($soc)" test "$soc" = Ascend910B3
+
+# --- ascendc.cmake ---------------------------------------------------------------------
+# A host-only CMake project (as CANN's examples write them) configures; one
+# that asks for an AscendC kernel library stops with the explanation.
+if command -v cmake >/dev/null; then
+  project=$(mktemp -d "${TMPDIR:-/tmp}/ascendcl_ascendc.XXXXXX")
+  write_project() {  # write_project DIR EXTRA_LINE
+    mkdir -p "$1"
+    printf '%s\n' 'cmake_minimum_required(VERSION 3.16)' 'project(probe C)' \
+      'set(ASCENDC_CMAKE_DIR $ENV{ASCENDC_CMAKE_DIR})' \
+      'include(${ASCENDC_CMAKE_DIR}/ascendc.cmake)' \
+      'if(NOT SOC_VERSION STREQUAL "Ascend910B1")' \
+      '  message(FATAL_ERROR "SOC_VERSION=${SOC_VERSION}")' 'endif()' \
+      "$2" >"$1/CMakeLists.txt"
+  }
+  configure() {  # configure DIR: cmake's output, status in $?
+    env -i PATH="$PATH" HOME="${HOME:-/}" bash -c \
+      'source "$1/set_env.sh" && cmake -S "$2" -B "$2/build"' _ "$moved/tree" "$1" 2>&1
+  }
+  write_project "$project/host" ''
+  check "a host-only project configures with ascendc.cmake (moved tree)" \
+    configure "$project/host"
+  write_project "$project/kernel" 'ascendc_library(kernels STATIC add_custom.cpp)'
+  configure "$project/kernel" >"$project/kernel.log"
+  kernel_status=$?
+  check "ascendc_library stops the configuration with an explanation" \
+    bash -c "[[ $kernel_status -ne 0 ]] && grep -q 'AscendC compiler' '$project/kernel.log'"
+  rm -rf "$project"
+else
+  fail "cmake is not installed (tools/setup.sh installs it)"
+fi
 
 # --- pkg-config --------------------------------------------------------------------------
 if command -v pkg-config >/dev/null; then

@@ -136,7 +136,7 @@ ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
 ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
 
 /* Name of the SoC the active device backend reports: the simulator's own
- * name ("Ascend910B_sim", or $ACLSIM_SOC_NAME when set), or the name the
+ * name ("Ascend910B1", or $ACLSIM_SOC_NAME when set), or the name the
  * Ascend driver reports for the npu backend. NULL when no backend is
  * available or it reports no name. Needs no aclInit. The string is owned by
  * the runtime and valid until the process exits. */

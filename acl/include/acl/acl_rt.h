@@ -494,8 +494,10 @@ ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
 /* The calling thread's last runtime error; GetLast also clears it. */
 ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
 ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
-/* Text of the calling thread's most recent error, or NULL. The string is owned
- * by the runtime and valid until the thread's next ACL call. */
+/* Text of the calling thread's most recent error, handed out once: the next
+ * call returns NULL until another error is recorded. NULL when there is none.
+ * The string is owned by the runtime and stays valid until the thread's next
+ * message is handed out. */
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
 
 /* ---------------------------------------------------------------------------
