@@ -212,8 +212,8 @@ Runtime::Teardown Runtime::CloseDeviceLocked(int32_t device_id) {
     Descriptor(object.key.kind).on_close(object, actions);
   }
   teardown.streams = std::move(actions.streams);
-  // Peer access toward this device ends with it (its own goes with entry).
-  for (DeviceEntry& other : devices_) other.peers.erase(device_id);
+  // The device's own peer access goes with `entry`; access other devices
+  // enabled toward it is theirs and stays (DESIGN.md §5.6).
   teardown.device = std::move(entry.device);
   const int closing = entry.closing;
   entry = DeviceEntry{};
