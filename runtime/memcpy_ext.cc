@@ -112,7 +112,6 @@ struct BatchItem {
   uint32_t route;  // index into the batch's routes
 };
 
-
 }  // namespace
 
 // Invalid cache operations carrying a barrier id, in flight; what
@@ -148,20 +147,20 @@ class Runtime::CmoBarriers {
     } args{this, &ids, upto};
     ascend::MutexLock lock(&mu_);
     for (;;) {
-      const bool done = mu_.AwaitWithTimeout(
-          absl::Condition(
-              +[](Args* a) ABSL_NO_THREAD_SAFETY_ANALYSIS {
-                for (uint32_t id : *a->ids) {
-                  auto it = a->self->pending_.find(id);
-                  if (it != a->self->pending_.end() &&
-                      *it->second.begin() <= a->upto) {
-                    return false;
-                  }
-                }
-                return true;
-              },
-              &args),
-          kTaskWaitSlice);
+      const bool done =
+          mu_.AwaitWithTimeout(absl::Condition(
+                                   +[](Args* a) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+                                     for (uint32_t id : *a->ids) {
+                                       auto it = a->self->pending_.find(id);
+                                       if (it != a->self->pending_.end() &&
+                                           *it->second.begin() <= a->upto) {
+                                         return false;
+                                       }
+                                     }
+                                     return true;
+                                   },
+                                   &args),
+                               kTaskWaitSlice);
       if (done) return absl::OkStatus();
       if (stream.aborting()) return absl::CancelledError("stream destroyed");
     }
@@ -192,12 +191,12 @@ bool Runtime::IsPinnedHost(const void* ptr, uint64_t size) const {
   return false;
 }
 
-// --- 2-D copies ----------------------------------------------------------------
+// --- 2-D copies
+// ----------------------------------------------------------------
 
 absl::Status Runtime::Memcpy2d(void* dst, size_t dpitch, const void* src,
                                size_t spitch, size_t width, size_t height,
-                               aclrtMemcpyKind kind, bool async,
-                               void* stream) {
+                               aclrtMemcpyKind kind, bool async, void* stream) {
   if (width == 0 || height == 0) return absl::OkStatus();
   if (dst == nullptr || src == nullptr) {
     return Error(ACL_ERROR_INVALID_PARAM, "2-D copy with a NULL pointer");
@@ -216,11 +215,11 @@ absl::Status Runtime::Memcpy2d(void* dst, size_t dpitch, const void* src,
                               "DEVICE_TO_DEVICE or DEFAULT"));
   }
   if (height > kMaxMemcpy2dHeight || width > kMaxMemcpy2dWidth) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat("2-D copy of ", width, " x ", height,
-                              " exceeds the limits (width <= ",
-                              kMaxMemcpy2dWidth,
-                              ", height <= ", kMaxMemcpy2dHeight, ")"));
+    return Error(
+        ACL_ERROR_RT_PARAM_INVALID,
+        absl::StrCat("2-D copy of ", width, " x ", height,
+                     " exceeds the limits (width <= ", kMaxMemcpy2dWidth,
+                     ", height <= ", kMaxMemcpy2dHeight, ")"));
   }
   if (!async && kind == ACL_MEMCPY_DEVICE_TO_DEVICE) {
     return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -254,8 +253,8 @@ absl::Status Runtime::Memcpy2d(void* dst, size_t dpitch, const void* src,
                dpitch, spitch, width, height]() -> absl::Status {
     absl::Status status;
     for (size_t row = 0; row < height && status.ok(); ++row) {
-      status = RunCopy(route, Ptr(d + row * dpitch), Ptr(s + row * spitch),
-                       width);
+      status =
+          RunCopy(route, Ptr(d + row * dpitch), Ptr(s + row * spitch), width);
     }
     MemoryWritten();
     return status;
@@ -265,7 +264,8 @@ absl::Status Runtime::Memcpy2d(void* dst, size_t dpitch, const void* src,
   return absl::OkStatus();
 }
 
-// --- Batch copies ----------------------------------------------------------------
+// --- Batch copies
+// ----------------------------------------------------------------
 
 absl::Status Runtime::MemcpyBatch(const BatchCopy& batch, bool async,
                                   void* stream, size_t* fail_index) {
@@ -279,12 +279,21 @@ absl::Status Runtime::MemcpyBatch(const BatchCopy& batch, bool async,
   // One look at the open devices for the whole batch; a device reset
   // racing the call leaves its allocations unfound by the copies (the
   // device objects stay alive while the routes hold them).
-  const std::vector<std::shared_ptr<device::Device>> open =
-      OpenDeviceObjects();
+  const std::vector<std::shared_ptr<device::Device>> open = OpenDeviceObjects();
   std::vector<CopyRoute> routes;
   std::vector<BatchItem> items;
   items.reserve(batch.count);
   BatchAttrCursor cursor(batch.attr_indexes, batch.num_attrs);
+  // Consecutive copies mostly land in the same device allocation: the last
+  // one found on each side answers before the devices are asked again.
+  Location last_dst;
+  Location last_src;
+  auto locate = [&](const void* p, Location& last) {
+    if (RangeInAllocation(last, p, 1)) return last;
+    Location found = LocateIn(open, p);
+    if (found.device) last = found;
+    return found;
+  };
   auto fail = [&](size_t i, absl::Status status) {
     if (fail_index != nullptr) *fail_index = i;
     return status;
@@ -305,8 +314,8 @@ absl::Status Runtime::MemcpyBatch(const BatchCopy& batch, bool async,
       return fail(i, Error(ACL_ERROR_RT_PARAM_INVALID,
                            absl::StrCat("copy ", i, " has a NULL pointer")));
     }
-    Location to = LocateIn(open, dst);
-    Location from = LocateIn(open, src);
+    Location to = locate(dst, last_dst);
+    Location from = locate(src, last_src);
     if (!to.stale_device && !from.stale_device) {
       if (!LocationMatches(attr.dstLoc, to.device) ||
           !LocationMatches(attr.srcLoc, from.device)) {
@@ -377,9 +386,9 @@ absl::Status Runtime::MemcpyAsyncWithCondition(void* dst, size_t dest_max,
 }
 
 absl::Status Runtime::MemcpyAsyncWithOffset(void** dst, size_t dest_max,
-                                            size_t dst_offset,
-                                            const void** src, size_t count,
-                                            size_t src_offset, void* stream) {
+                                            size_t dst_offset, const void** src,
+                                            size_t count, size_t src_offset,
+                                            void* stream) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
   if (count == 0) return absl::OkStatus();
   if (dst == nullptr || src == nullptr) {
@@ -418,9 +427,9 @@ absl::Status Runtime::MemcpyAsyncWithOffset(void** dst, size_t dest_max,
       return Error(ACL_ERROR_RT_PARAM_INVALID,
                    "base address plus offset overflows");
     }
-    ASCEND_ASSIGN_OR_RETURN(
-        auto run, PrepareCopy(Ptr(to), dest_max, Ptr(from), count,
-                              ACL_MEMCPY_INNER_DEVICE_TO_DEVICE));
+    ASCEND_ASSIGN_OR_RETURN(auto run,
+                            PrepareCopy(Ptr(to), dest_max, Ptr(from), count,
+                                        ACL_MEMCPY_INNER_DEVICE_TO_DEVICE));
     return run();
   };
   s->Enqueue(Task{std::move(copy), nullptr});
@@ -458,27 +467,27 @@ absl::Status Runtime::MemcpyAsyncWithDesc(void* desc, void* stream) {
   }
   // The descriptor is read when the task runs, not now: rewriting it before
   // then changes the copy, as on the device.
-  s->Enqueue(Task{[this, dev = where.device, at = Addr(desc)]() -> absl::Status {
-                    MemcpyDescriptor value;
-                    ASCEND_RETURN_IF_ERROR(
-                        dev->CopyFromDevice(&value, at, sizeof value));
-                    if (value.magic != MemcpyDescriptor::kMagic) {
-                      return Error(ACL_ERROR_RT_PARAM_INVALID,
-                                   "the memcpy descriptor was not set by "
-                                   "aclrtSetMemcpyDesc");
-                    }
-                    ASCEND_ASSIGN_OR_RETURN(
-                        auto run,
-                        PrepareCopy(Ptr(value.dst), value.count,
-                                    Ptr(value.src), value.count,
-                                    ACL_MEMCPY_INNER_DEVICE_TO_DEVICE));
-                    return run();
-                  },
-                  nullptr});
+  s->Enqueue(Task{
+      [this, dev = where.device, at = Addr(desc)]() -> absl::Status {
+        MemcpyDescriptor value;
+        ASCEND_RETURN_IF_ERROR(dev->CopyFromDevice(&value, at, sizeof value));
+        if (value.magic != MemcpyDescriptor::kMagic) {
+          return Error(ACL_ERROR_RT_PARAM_INVALID,
+                       "the memcpy descriptor was not set by "
+                       "aclrtSetMemcpyDesc");
+        }
+        ASCEND_ASSIGN_OR_RETURN(
+            auto run,
+            PrepareCopy(Ptr(value.dst), value.count, Ptr(value.src),
+                        value.count, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE));
+        return run();
+      },
+      nullptr});
   return absl::OkStatus();
 }
 
-// --- 32-bit fills ----------------------------------------------------------------
+// --- 32-bit fills
+// ----------------------------------------------------------------
 
 absl::Status Runtime::MemsetD32(void* ptr, size_t mem_size, uint32_t value,
                                 size_t n, bool async, void* stream) {
@@ -493,8 +502,9 @@ absl::Status Runtime::MemsetD32(void* ptr, size_t mem_size, uint32_t value,
   if (__builtin_mul_overflow(static_cast<uint64_t>(n), sizeof(uint32_t),
                              &bytes) ||
       bytes > mem_size) {
-    return Error(ACL_ERROR_INVALID_PARAM,
-                 absl::StrCat("N * 4 (N = ", n, ") exceeds memSize ", mem_size));
+    return Error(
+        ACL_ERROR_INVALID_PARAM,
+        absl::StrCat("N * 4 (N = ", n, ") exceeds memSize ", mem_size));
   }
   Location where = Locate(ptr);
   ASCEND_RETURN_IF_ERROR(RejectStale(where, ptr, "memset of"));
@@ -575,13 +585,12 @@ absl::Status Runtime::CmoAsync(void* src, size_t size, aclrtCmoType type,
   }
   std::shared_ptr<CmoBarriers> barriers = Barriers();
   const uint64_t seq = barriers->Issue(barrier_id);
-  s->Enqueue(Task{[barriers, barrier_id, seq] {
-                    barriers->Done(barrier_id, seq);
-                    return absl::OkStatus();
-                  },
-                  [barriers, barrier_id, seq] {
-                    barriers->Done(barrier_id, seq);
-                  }});
+  s->Enqueue(
+      Task{[barriers, barrier_id, seq] {
+             barriers->Done(barrier_id, seq);
+             return absl::OkStatus();
+           },
+           [barriers, barrier_id, seq] { barriers->Done(barrier_id, seq); }});
   return absl::OkStatus();
 }
 
@@ -633,25 +642,25 @@ absl::Status Runtime::CmoAsyncWithDesc(void* desc, aclrtCmoType type,
   }
   // Like the copy descriptor, read when the task runs; the range it names
   // is checked then.
-  s->Enqueue(Task{[this, dev = where.device, at = Addr(desc)]() -> absl::Status {
-                    CmoDescriptor value;
-                    ASCEND_RETURN_IF_ERROR(
-                        dev->CopyFromDevice(&value, at, sizeof value));
-                    if (value.magic != CmoDescriptor::kMagic) {
-                      return Error(ACL_ERROR_RT_PARAM_INVALID,
-                                   "the cache descriptor was not set by "
-                                   "aclrtCmoSetDesc");
-                    }
-                    const void* range = Ptr(value.src);
-                    if (value.size == 0 ||
-                        !RangeInAllocation(Locate(range), range, value.size)) {
-                      return Error(ACL_ERROR_RT_PARAM_INVALID,
-                                   "the cache descriptor's range is not in "
-                                   "device memory");
-                    }
-                    return absl::OkStatus();
-                  },
-                  nullptr});
+  s->Enqueue(Task{
+      [this, dev = where.device, at = Addr(desc)]() -> absl::Status {
+        CmoDescriptor value;
+        ASCEND_RETURN_IF_ERROR(dev->CopyFromDevice(&value, at, sizeof value));
+        if (value.magic != CmoDescriptor::kMagic) {
+          return Error(ACL_ERROR_RT_PARAM_INVALID,
+                       "the cache descriptor was not set by "
+                       "aclrtCmoSetDesc");
+        }
+        const void* range = Ptr(value.src);
+        if (value.size == 0 ||
+            !RangeInAllocation(Locate(range), range, value.size)) {
+          return Error(ACL_ERROR_RT_PARAM_INVALID,
+                       "the cache descriptor's range is not in "
+                       "device memory");
+        }
+        return absl::OkStatus();
+      },
+      nullptr});
   return absl::OkStatus();
 }
 

@@ -58,7 +58,8 @@ const char* KindName(aclrtMemcpyKind kind) {
 
 }  // namespace
 
-std::vector<std::shared_ptr<device::Device>> Runtime::OpenDeviceObjects() const {
+std::vector<std::shared_ptr<device::Device>> Runtime::OpenDeviceObjects()
+    const {
   std::vector<std::shared_ptr<device::Device>> open;
   ascend::MutexLock lock(&mu_);
   for (const DeviceEntry& entry : devices_) {

@@ -108,7 +108,8 @@ aclError Batch(const char* api, void** dsts, size_t* destMaxs, void** srcs,
 
 extern "C" {
 
-// --- 2-D copies ---------------------------------------------------------------
+// --- 2-D copies
+// ---------------------------------------------------------------
 
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
                        size_t width, size_t height, aclrtMemcpyKind kind) {
@@ -135,7 +136,8 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src,
                                        kind, /*async=*/true, stream));
 }
 
-// --- Batch copies -------------------------------------------------------------
+// --- Batch copies
+// -------------------------------------------------------------
 
 aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs,
                           size_t* sizes, size_t numBatches,
@@ -173,7 +175,8 @@ aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs,
                attrsIndexes, numAttrs, nullptr, /*async=*/true, stream);
 }
 
-// --- Conditional, offset and descriptor copies --------------------------------
+// --- Conditional, offset and descriptor copies
+// --------------------------------
 
 aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax,
                                        const void* src, size_t count,
@@ -227,8 +230,7 @@ aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr,
   ACL_REQUIRE_NOT_NULL(srcAddr);
   ACL_REQUIRE_NOT_NULL(dstAddr);
   if (count == 0) {
-    return Invalid(__func__, ACL_ERROR_INVALID_PARAM,
-                   "count must be non-zero");
+    return Invalid(__func__, ACL_ERROR_INVALID_PARAM, "count must be non-zero");
   }
   if (config != nullptr) {
     return Invalid(__func__, ACL_ERROR_INVALID_PARAM,
@@ -255,7 +257,8 @@ aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind,
   return ACL_RESULT(Runtime().MemcpyAsyncWithDesc(desc, stream));
 }
 
-// --- 32-bit fills ---------------------------------------------------------------
+// --- 32-bit fills
+// ---------------------------------------------------------------
 
 aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
   if (N == 0) return ACL_SUCCESS;
@@ -326,12 +329,11 @@ aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType,
     return Invalid(__func__, ACL_ERROR_RT_PARAM_INVALID,
                    "barrierId must be 0 unless cmoType is INVALID");
   }
-  return ACL_RESULT(
-      Runtime().CmoAsync(src, size, cmoType, barrierId, stream));
+  return ACL_RESULT(Runtime().CmoAsync(src, size, cmoType, barrierId, stream));
 }
 
-aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo,
-                             aclrtStream stream, uint32_t flag) {
+aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream,
+                             uint32_t flag) {
   ACL_GATE();
   if (taskInfo == nullptr) {
     return Invalid(__func__, ACL_ERROR_RT_PARAM_INVALID,

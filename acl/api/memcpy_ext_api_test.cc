@@ -95,7 +95,8 @@ class MemcpyExtApiTest : public ::testing::Test {
   aclrtStream stream_ = nullptr;
 };
 
-// --- 2-D copies -----------------------------------------------------------------
+// --- 2-D copies
+// -----------------------------------------------------------------
 
 TEST_F(MemcpyExtApiTest, Memcpy2dCopiesRowsAtTheirPitches) {
   constexpr size_t kWidth = 24, kHeight = 5, kSpitch = 32, kDpitch = 64;
@@ -125,10 +126,10 @@ TEST_F(MemcpyExtApiTest, Memcpy2dRejectsBadArgumentsAndCopiesNothing) {
   uint8_t* other = Malloc(4096);
   std::vector<uint8_t> host(4096, 0x5A);
   // Empty: success at once, even with NULL pointers.
-  EXPECT_ACL_OK(aclrtMemcpy2d(nullptr, 8, nullptr, 8, 0, 4,
-                              ACL_MEMCPY_HOST_TO_DEVICE));
-  EXPECT_ACL_OK(aclrtMemcpy2d(nullptr, 8, nullptr, 8, 4, 0,
-                              ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_OK(
+      aclrtMemcpy2d(nullptr, 8, nullptr, 8, 0, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_OK(
+      aclrtMemcpy2d(nullptr, 8, nullptr, 8, 4, 0, ACL_MEMCPY_HOST_TO_DEVICE));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtMemcpy2d(nullptr, 64, host.data(), 64, 16, 4,
                                  ACL_MEMCPY_HOST_TO_DEVICE));
@@ -144,20 +145,20 @@ TEST_F(MemcpyExtApiTest, Memcpy2dRejectsBadArgumentsAndCopiesNothing) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtMemcpy2d(device, 64, host.data(), 64, 16, 4,
                                  static_cast<aclrtMemcpyKind>(99)));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpy2d(device, 64, host.data(), 64, 16, 5 * 1024 * 1024 + 1,
+                    ACL_MEMCPY_HOST_TO_DEVICE));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpy2d(device, 64, host.data(), 64, 16,
-                                 5 * 1024 * 1024 + 1,
-                                 ACL_MEMCPY_HOST_TO_DEVICE));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpy2d(device, 5000001, host.data(), 5000001,
-                                 5000001, 1, ACL_MEMCPY_HOST_TO_DEVICE));
+                   aclrtMemcpy2d(device, 5000001, host.data(), 5000001, 5000001,
+                                 1, ACL_MEMCPY_HOST_TO_DEVICE));
   // The synchronous form does not copy within devices.
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                   aclrtMemcpy2d(device, 64, other, 64, 16, 4,
-                                 ACL_MEMCPY_DEVICE_TO_DEVICE));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpy2d(device, 64, other, 64, 16, 4,
-                                 ACL_MEMCPY_DEFAULT));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+      aclrtMemcpy2d(device, 64, other, 64, 16, 4, ACL_MEMCPY_DEVICE_TO_DEVICE));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpy2d(device, 64, other, 64, 16, 4, ACL_MEMCPY_DEFAULT));
   // Kind against the pointers; the pitched region past the allocation.
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtMemcpy2d(device, 64, host.data(), 64, 16, 4,
@@ -199,7 +200,8 @@ TEST_F(MemcpyExtApiTest, Memcpy2dAsyncRunsInStreamOrderAndCopiesOnDevice) {
   ASSERT_ACL_OK(aclrtFree(b));
 }
 
-// --- Batch copies -----------------------------------------------------------------
+// --- Batch copies
+// -----------------------------------------------------------------
 
 struct BatchBuffers {
   std::vector<std::vector<uint8_t>> host;
@@ -262,84 +264,84 @@ TEST_F(MemcpyExtApiTest, MemcpyBatchReportsWhichCopyFailed) {
 
   // Copy 2's attribute names device 1, but its dst is on device 0.
   attrs[1].dstLoc.id = 1;
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, indexes,
-                                    2, &fail));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, indexes, 2, &fail));
   EXPECT_EQ(fail, 2u);
   attrs[1].dstLoc.id = 0;
   // Copy 1 is host to host: its attribute says device, and the pair has one
   // location.
   dsts[1] = h0.data();
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, indexes,
-                                    2, &fail));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, indexes, 2, &fail));
   EXPECT_EQ(fail, 1u);
-  aclrtMemcpyBatchAttr h2h = Attr(ACL_MEM_LOCATION_TYPE_HOST, 0,
-                                  ACL_MEM_LOCATION_TYPE_HOST, 0);
+  aclrtMemcpyBatchAttr h2h =
+      Attr(ACL_MEM_LOCATION_TYPE_HOST, 0, ACL_MEM_LOCATION_TYPE_HOST, 0);
   aclrtMemcpyBatchAttr per_copy[3] = {HostToDevice(), h2h, HostToDevice()};
   size_t each[3] = {0, 1, 2};
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, per_copy, each,
-                                    3, &fail));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, per_copy, each, 3, &fail));
   EXPECT_EQ(fail, 1u);
   dsts[1] = device + 64;
   // Copy 0 runs past its allocation.
   dsts[0] = device + 4096 - 32;
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, indexes,
-                                    2, &fail));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, indexes, 2, &fail));
   EXPECT_EQ(fail, 0u);
   dsts[0] = device;
   // Errors about no particular copy leave SIZE_MAX.
   fail = 5;
   size_t bad_start[2] = {1, 2};
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs,
-                                    bad_start, 2, &fail));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, bad_start, 2, &fail));
   EXPECT_EQ(fail, SIZE_MAX);
   size_t not_increasing[2] = {0, 0};
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs,
                                     not_increasing, 2, &fail));
   size_t past_end[2] = {0, 3};
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, past_end,
-                                    2, &fail));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, indexes,
-                                    0, &fail));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, past_end, 2, &fail));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, indexes, 0, &fail));
   aclrtMemcpyBatchAttr four[4] = {HostToDevice(), HostToDevice(),
                                   HostToDevice(), HostToDevice()};
   size_t four_idx[4] = {0, 1, 2, 3};
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, four, four_idx,
-                                    4, &fail));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, four, four_idx, 4, &fail));
   EXPECT_EQ(fail, SIZE_MAX);
   // The ACL layer's checks: 100000.
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, indexes,
-                                    2, nullptr));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtMemcpyBatch(dsts, maxs, srcs, nullptr, 3, attrs,
-                                    indexes, 2, &fail));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 0, attrs, indexes,
-                                    2, &fail));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, indexes, 2, nullptr));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtMemcpyBatch(dsts, maxs, srcs, nullptr, 3, attrs, indexes, 2, &fail));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 0, attrs, indexes, 2, &fail));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtMemcpyBatch(nullptr, maxs, srcs, sizes, 3, attrs,
                                     indexes, 2, &fail));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, nullptr,
-                                    indexes, 2, &fail));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, nullptr, indexes, 2, &fail));
   maxs[2] = 63;
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, indexes,
-                                    2, &fail));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, indexes, 2, &fail));
   maxs[2] = 64;
   attrs[0].rsv[3] = 1;
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, indexes,
-                                    2, &fail));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, indexes, 2, &fail));
   attrs[0].rsv[3] = 0;
   // Nothing was copied by any failed call.
   EXPECT_EQ(Read(device, 4096), std::vector<uint8_t>(4096, 0));
@@ -386,23 +388,22 @@ TEST_F(MemcpyExtApiTest, MemcpyBatchAsyncIsOneTaskInStreamOrder) {
   // An empty copy among others is refused by the asynchronous form (as
   // CANN), naming it; the synchronous form skips it.
   sizes[5] = 0;
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpyBatchAsync(dsts.data(), maxs.data(), srcs.data(),
-                                         sizes.data(), kCount, &attr, &zero, 1,
-                                         &fail, stream_));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpyBatchAsync(dsts.data(), maxs.data(), srcs.data(), sizes.data(),
+                            kCount, &attr, &zero, 1, &fail, stream_));
   EXPECT_EQ(fail, 5u);
   EXPECT_ACL_OK(aclrtMemcpyBatch(dsts.data(), maxs.data(), srcs.data(),
-                                 sizes.data(), kCount, &attr, &zero, 1,
-                                 &fail));
+                                 sizes.data(), kCount, &attr, &zero, 1, &fail));
   sizes[5] = 256;
   // A stream that is not live.
   aclrtStream dead = nullptr;
   ASSERT_ACL_OK(aclrtCreateStream(&dead));
   ASSERT_ACL_OK(aclrtDestroyStream(dead));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpyBatchAsyncV2(dsts.data(), maxs.data(),
-                                           srcs.data(), sizes.data(), kCount,
-                                           &attr, &zero, 1, dead));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpyBatchAsyncV2(dsts.data(), maxs.data(), srcs.data(),
+                              sizes.data(), kCount, &attr, &zero, 1, dead));
   ASSERT_ACL_OK(aclrtFreeHost(host));
   ASSERT_ACL_OK(aclrtFree(device));
 }
@@ -417,22 +418,24 @@ TEST_F(MemcpyExtApiTest, MemcpyBatchSurfacesADeviceCopyFault) {
   size_t zero = 0;
   size_t fail = 0;
   ASSERT_ACL_OK(aclsimInjectFault(0, ACLSIM_FAULT_NEXT_COPY_FAILS));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_SYS_DMA,
-                   aclrtMemcpyBatch(dsts, sizes, srcs, sizes, 2, &attr, &zero,
-                                    1, &fail));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_SYS_DMA,
+      aclrtMemcpyBatch(dsts, sizes, srcs, sizes, 2, &attr, &zero, 1, &fail));
   ASSERT_ACL_OK(aclsimInjectFault(0, ACLSIM_FAULT_NEXT_COPY_FAILS));
-  ASSERT_ACL_OK(aclrtMemcpyBatchAsync(dsts, sizes, srcs, sizes, 2, &attr,
-                                      &zero, 1, &fail, stream_));
+  ASSERT_ACL_OK(aclrtMemcpyBatchAsync(dsts, sizes, srcs, sizes, 2, &attr, &zero,
+                                      1, &fail, stream_));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_SYS_DMA, aclrtSynchronizeStream(stream_));
   ASSERT_ACL_OK(aclrtFree(device));
 }
 
-// --- Conditional and offset copies --------------------------------------------
+// --- Conditional and offset copies
+// --------------------------------------------
 
 // aclrtMemcpyAsyncWithCondition is deprecated (as in CANN).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-TEST_F(MemcpyExtApiTest, MemcpyAsyncWithConditionIsSynchronousForPageableMemory) {
+TEST_F(MemcpyExtApiTest,
+       MemcpyAsyncWithConditionIsSynchronousForPageableMemory) {
   const std::vector<uint8_t> src = Pattern(4096, 5);
   uint8_t* device = Malloc(4096);
   HostGate gate;
@@ -451,21 +454,20 @@ TEST_F(MemcpyExtApiTest, MemcpyAsyncWithConditionIsSynchronousForPageableMemory)
   ASSERT_ACL_OK(aclrtMemcpyAsyncWithCondition(
       back.data(), 4096, device, 4096, ACL_MEMCPY_DEVICE_TO_HOST, stream_));
   EXPECT_EQ(back, src);
-  EXPECT_ACL_OK(aclrtMemcpyAsyncWithCondition(nullptr, 0, nullptr, 0,
-                                              ACL_MEMCPY_HOST_TO_DEVICE,
-                                              stream_));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtMemcpyAsyncWithCondition(nullptr, 16, pinned, 16,
-                                                 ACL_MEMCPY_HOST_TO_DEVICE,
-                                                 stream_));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtMemcpyAsyncWithCondition(device, 8, pinned, 16,
-                                                 ACL_MEMCPY_HOST_TO_DEVICE,
-                                                 stream_));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpyAsyncWithCondition(device, 16, pinned, 16,
-                                                 ACL_MEMCPY_DEVICE_TO_HOST,
-                                                 stream_));
+  EXPECT_ACL_OK(aclrtMemcpyAsyncWithCondition(
+      nullptr, 0, nullptr, 0, ACL_MEMCPY_HOST_TO_DEVICE, stream_));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtMemcpyAsyncWithCondition(nullptr, 16, pinned, 16,
+                                    ACL_MEMCPY_HOST_TO_DEVICE, stream_));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtMemcpyAsyncWithCondition(device, 8, pinned, 16,
+                                    ACL_MEMCPY_HOST_TO_DEVICE, stream_));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpyAsyncWithCondition(device, 16, pinned, 16,
+                                    ACL_MEMCPY_DEVICE_TO_HOST, stream_));
   ASSERT_ACL_OK(aclrtFreeHost(pinned));
   ASSERT_ACL_OK(aclrtFree(device));
 }
@@ -484,10 +486,9 @@ TEST_F(MemcpyExtApiTest, MemcpyAsyncWithOffsetReadsTheBasesWhenItRuns) {
   WritePointer(src_cell, a);
   HostGate gate;
   ASSERT_ACL_OK(aclrtLaunchHostFunc(stream_, &HostGate::Wait, &gate));
-  ASSERT_ACL_OK(aclrtMemcpyAsyncWithOffset(dst_cell, 1000, 100, src_cell, 500,
-                                           200,
-                                           ACL_MEMCPY_INNER_DEVICE_TO_DEVICE,
-                                           stream_));
+  ASSERT_ACL_OK(
+      aclrtMemcpyAsyncWithOffset(dst_cell, 1000, 100, src_cell, 500, 200,
+                                 ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, stream_));
   // The destination base changes before the task runs: the copy goes there.
   WritePointer(dst_cell, c);
   gate.Open();
@@ -500,36 +501,37 @@ TEST_F(MemcpyExtApiTest, MemcpyAsyncWithOffsetReadsTheBasesWhenItRuns) {
 
   EXPECT_ACL_OK(aclrtMemcpyAsyncWithOffset(nullptr, 0, 0, nullptr, 0, 0,
                                            ACL_MEMCPY_DEVICE_TO_HOST, stream_));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpyAsyncWithOffset(dst_cell, 64, 0, src_cell, 16, 0,
-                                              ACL_MEMCPY_DEVICE_TO_DEVICE,
-                                              stream_));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpyAsyncWithOffset(
-                       dst_cell, 64, 0, src_cell, 16, 0,
-                       static_cast<aclrtMemcpyKind>(99), stream_));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpyAsyncWithOffset(nullptr, 64, 0, src_cell, 16, 0,
-                                              ACL_MEMCPY_INNER_DEVICE_TO_DEVICE,
-                                              stream_));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpyAsyncWithOffset(dst_cell, 8, 0, src_cell, 16, 0,
-                                              ACL_MEMCPY_INNER_DEVICE_TO_DEVICE,
-                                              stream_));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpyAsyncWithOffset(dst_cell, 64, 0, src_cell, 16, 0,
+                                 ACL_MEMCPY_DEVICE_TO_DEVICE, stream_));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpyAsyncWithOffset(dst_cell, 64, 0, src_cell, 16, 0,
+                                 static_cast<aclrtMemcpyKind>(99), stream_));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpyAsyncWithOffset(nullptr, 64, 0, src_cell, 16, 0,
+                                 ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, stream_));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpyAsyncWithOffset(dst_cell, 8, 0, src_cell, 16, 0,
+                                 ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, stream_));
   void* host_cell[1] = {b};
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemcpyAsyncWithOffset(host_cell, 64, 0, src_cell, 16, 0,
-                                              ACL_MEMCPY_INNER_DEVICE_TO_DEVICE,
-                                              stream_));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemcpyAsyncWithOffset(host_cell, 64, 0, src_cell, 16, 0,
+                                 ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, stream_));
   // A base + offset past the allocation fails the task.
-  ASSERT_ACL_OK(aclrtMemcpyAsyncWithOffset(dst_cell, 64, 4090, src_cell, 16,
-                                           0, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE,
+  ASSERT_ACL_OK(aclrtMemcpyAsyncWithOffset(dst_cell, 64, 4090, src_cell, 16, 0,
+                                           ACL_MEMCPY_INNER_DEVICE_TO_DEVICE,
                                            stream_));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtSynchronizeStream(stream_));
   for (uint8_t* p : {cells, a, b, c}) ASSERT_ACL_OK(aclrtFree(p));
 }
 
-// --- Descriptor copies ----------------------------------------------------------
+// --- Descriptor copies
+// ----------------------------------------------------------
 
 TEST_F(MemcpyExtApiTest, MemcpyDescriptorIsReadWhenTheTaskRuns) {
   size_t size = 0;
@@ -544,18 +546,16 @@ TEST_F(MemcpyExtApiTest, MemcpyDescriptorIsReadWhenTheTaskRuns) {
   Write(a, src);
   ASSERT_ACL_OK(aclrtSetMemcpyDesc(desc, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, a,
                                    b, 4096, nullptr));
-  ASSERT_ACL_OK(
-      aclrtMemcpyAsyncWithDesc(desc, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE,
-                               stream_));
+  ASSERT_ACL_OK(aclrtMemcpyAsyncWithDesc(
+      desc, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, stream_));
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
   EXPECT_EQ(Read(b, 4096), src);
 
   // Rewritten after the task is queued, before it runs: the new copy.
   HostGate gate;
   ASSERT_ACL_OK(aclrtLaunchHostFunc(stream_, &HostGate::Wait, &gate));
-  ASSERT_ACL_OK(
-      aclrtMemcpyAsyncWithDesc(desc, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE,
-                               stream_));
+  ASSERT_ACL_OK(aclrtMemcpyAsyncWithDesc(
+      desc, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, stream_));
   ASSERT_ACL_OK(aclrtSetMemcpyDesc(desc, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, a,
                                    c, 100, nullptr));
   gate.Open();
@@ -578,12 +578,12 @@ TEST_F(MemcpyExtApiTest, MemcpyDescriptorRejectsBadArguments) {
   uint8_t* desc = Malloc(64);
   uint8_t* a = Malloc(64);
   std::vector<uint8_t> host(64);
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtGetMemcpyDescSize(ACL_MEMCPY_INNER_DEVICE_TO_DEVICE,
-                                          nullptr));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtGetMemcpyDescSize(static_cast<aclrtMemcpyKind>(99),
-                                          &size));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtGetMemcpyDescSize(ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, nullptr));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtGetMemcpyDescSize(static_cast<aclrtMemcpyKind>(99), &size));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                    aclrtGetMemcpyDescSize(ACL_MEMCPY_DEVICE_TO_DEVICE, &size));
   EXPECT_EQ(size, 7u);
@@ -599,11 +599,11 @@ TEST_F(MemcpyExtApiTest, MemcpyDescriptorRejectsBadArguments) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtSetMemcpyDesc(desc, inner, a, a, 8, desc));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtSetMemcpyDesc(desc, static_cast<aclrtMemcpyKind>(-1),
-                                      a, a, 8, nullptr));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                   aclrtSetMemcpyDesc(desc, ACL_MEMCPY_HOST_TO_DEVICE, a, a, 8,
-                                      nullptr));
+                   aclrtSetMemcpyDesc(desc, static_cast<aclrtMemcpyKind>(-1), a,
+                                      a, 8, nullptr));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+      aclrtSetMemcpyDesc(desc, ACL_MEMCPY_HOST_TO_DEVICE, a, a, 8, nullptr));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtSetMemcpyDesc(host.data(), inner, a, a, 8, nullptr));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
@@ -616,16 +616,17 @@ TEST_F(MemcpyExtApiTest, MemcpyDescriptorRejectsBadArguments) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtMemcpyAsyncWithDesc(
                        desc, static_cast<aclrtMemcpyKind>(42), stream_));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                   aclrtMemcpyAsyncWithDesc(desc, ACL_MEMCPY_DEVICE_TO_DEVICE,
-                                            stream_));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+      aclrtMemcpyAsyncWithDesc(desc, ACL_MEMCPY_DEVICE_TO_DEVICE, stream_));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtMemcpyAsyncWithDesc(host.data(), inner, stream_));
   ASSERT_ACL_OK(aclrtFree(desc));
   ASSERT_ACL_OK(aclrtFree(a));
 }
 
-// --- 32-bit fills -----------------------------------------------------------------
+// --- 32-bit fills
+// -----------------------------------------------------------------
 
 std::vector<uint8_t> Repeat32(uint32_t value, size_t n) {
   std::vector<uint8_t> out(n * 4);
@@ -684,7 +685,8 @@ TEST_F(MemcpyExtApiTest, MemsetD32RejectsBadArguments) {
   ASSERT_ACL_OK(aclrtFree(device));
 }
 
-// --- Cache maintenance ------------------------------------------------------------
+// --- Cache maintenance
+// ------------------------------------------------------------
 
 TEST_F(MemcpyExtApiTest, FlushAndInvalidateAreCheckedNoOps) {
   uint8_t* device = Malloc(4096);
@@ -709,28 +711,28 @@ TEST_F(MemcpyExtApiTest, CmoAsyncTakesItsPlaceInStreamOrder) {
   std::atomic<bool> after{false};
   for (int32_t type = ACL_RT_CMO_TYPE_PREFETCH; type <= ACL_RT_CMO_TYPE_FLUSH;
        ++type) {
-    ASSERT_ACL_OK(aclrtCmoAsync(device, 4096, static_cast<aclrtCmoType>(type),
-                                stream_));
+    ASSERT_ACL_OK(
+        aclrtCmoAsync(device, 4096, static_cast<aclrtCmoType>(type), stream_));
   }
   ASSERT_ACL_OK(aclrtLaunchHostFunc(stream_, &SetFlag, &after));
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
   EXPECT_TRUE(after.load());
   EXPECT_EQ(Read(device, 4096), Pattern(4096, 2));
   std::vector<uint8_t> host(64);
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtCmoAsync(nullptr, 64, ACL_RT_CMO_TYPE_PREFETCH,
-                                 stream_));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtCmoAsync(nullptr, 64, ACL_RT_CMO_TYPE_PREFETCH, stream_));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtCmoAsync(device, 0, ACL_RT_CMO_TYPE_PREFETCH, stream_));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                   aclrtCmoAsync(device, 64, static_cast<aclrtCmoType>(4),
-                                 stream_));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtCmoAsync(host.data(), 64, ACL_RT_CMO_TYPE_PREFETCH,
-                                 stream_));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtCmoAsync(device + 4000, 200, ACL_RT_CMO_TYPE_PREFETCH,
-                                 stream_));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+      aclrtCmoAsync(device, 64, static_cast<aclrtCmoType>(4), stream_));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtCmoAsync(host.data(), 64, ACL_RT_CMO_TYPE_PREFETCH, stream_));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtCmoAsync(device + 4000, 200, ACL_RT_CMO_TYPE_PREFETCH, stream_));
   // Memory of another device than the stream's.
   ASSERT_ACL_OK(aclrtSetDevice(1));
   uint8_t* other = Malloc(64);
@@ -772,26 +774,22 @@ TEST_F(MemcpyExtApiTest, CmoWaitBarrierWaitsForTheInvalidOperations) {
 
   // Argument checks.
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtCmoAsyncWithBarrier(nullptr, 64,
-                                            ACL_RT_CMO_TYPE_INVALID, 1,
-                                            stream_));
+                   aclrtCmoAsyncWithBarrier(
+                       nullptr, 64, ACL_RT_CMO_TYPE_INVALID, 1, stream_));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtCmoAsyncWithBarrier(device, 0, ACL_RT_CMO_TYPE_INVALID, 1, stream_));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtCmoAsyncWithBarrier(device, 0, ACL_RT_CMO_TYPE_INVALID,
-                                            1, stream_));
+                   aclrtCmoAsyncWithBarrier(device, 64, ACL_RT_CMO_TYPE_INVALID,
+                                            0, stream_));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtCmoAsyncWithBarrier(device, 64,
-                                            ACL_RT_CMO_TYPE_INVALID, 0,
-                                            stream_));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtCmoAsyncWithBarrier(device, 64,
-                                            ACL_RT_CMO_TYPE_PREFETCH, 3,
-                                            stream_));
+                   aclrtCmoAsyncWithBarrier(
+                       device, 64, ACL_RT_CMO_TYPE_PREFETCH, 3, stream_));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                   aclrtCmoAsyncWithBarrier(device, 64,
-                                            static_cast<aclrtCmoType>(7), 0,
-                                            stream_));
-  EXPECT_ACL_OK(aclrtCmoAsyncWithBarrier(device, 64, ACL_RT_CMO_TYPE_FLUSH, 0,
-                                         stream_));
+                   aclrtCmoAsyncWithBarrier(
+                       device, 64, static_cast<aclrtCmoType>(7), 0, stream_));
+  EXPECT_ACL_OK(
+      aclrtCmoAsyncWithBarrier(device, 64, ACL_RT_CMO_TYPE_FLUSH, 0, stream_));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtCmoWaitBarrier(nullptr, other, 0));
   info.barrierNum = 0;
@@ -843,15 +841,16 @@ TEST_F(MemcpyExtApiTest, CmoDescriptorIsReadWhenTheTaskRuns) {
                    aclrtCmoSetDesc(nullptr, device, 64));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtCmoSetDesc(desc, nullptr, 64));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtCmoSetDesc(desc, device, 0));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtCmoSetDesc(desc, device, 0));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtCmoSetDesc(host.data(), device, 64));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtCmoAsyncWithDesc(nullptr, ACL_RT_CMO_TYPE_PREFETCH,
                                          stream_, nullptr));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtCmoAsyncWithDesc(desc, ACL_RT_CMO_TYPE_PREFETCH,
-                                         stream_, desc));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtCmoAsyncWithDesc(desc, ACL_RT_CMO_TYPE_PREFETCH, stream_, desc));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                    aclrtCmoAsyncWithDesc(desc, static_cast<aclrtCmoType>(-3),
                                          stream_, nullptr));
@@ -859,13 +858,14 @@ TEST_F(MemcpyExtApiTest, CmoDescriptorIsReadWhenTheTaskRuns) {
                    aclrtCmoAsyncWithDesc(host.data(), ACL_RT_CMO_TYPE_PREFETCH,
                                          stream_, nullptr));
   uint8_t* blank = Malloc(size);
-  ASSERT_ACL_OK(aclrtCmoAsyncWithDesc(blank, ACL_RT_CMO_TYPE_PREFETCH, stream_,
-                                      nullptr));
+  ASSERT_ACL_OK(
+      aclrtCmoAsyncWithDesc(blank, ACL_RT_CMO_TYPE_PREFETCH, stream_, nullptr));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtSynchronizeStream(stream_));
   for (uint8_t* p : {desc, device, blank}) ASSERT_ACL_OK(aclrtFree(p));
 }
 
-// --- Snapshot: gating, drained copies, descriptors that survive ---------------
+// --- Snapshot: gating, drained copies, descriptors that survive
+// ---------------
 
 TEST_F(MemcpyExtApiTest, CopiesBlockWhileLockedAndEmptyOnesDoNot) {
   uint8_t* device = Malloc(4096);
@@ -879,8 +879,8 @@ TEST_F(MemcpyExtApiTest, CopiesBlockWhileLockedAndEmptyOnesDoNot) {
   size_t fail = 0;
   ASSERT_ACL_OK(aclrtSnapShotProcessLock(getpid(), nullptr));
   // Empty variants return at once while locked.
-  EXPECT_ACL_OK(aclrtMemcpyBatch(dsts, sizes, srcs, empty, 1, &attr, &zero, 1,
-                                 &fail));
+  EXPECT_ACL_OK(
+      aclrtMemcpyBatch(dsts, sizes, srcs, empty, 1, &attr, &zero, 1, &fail));
   EXPECT_ACL_OK(aclrtMemcpy2d(device, 64, host.data(), 64, 0, 1,
                               ACL_MEMCPY_HOST_TO_DEVICE));
   EXPECT_ACL_OK(aclrtMemsetD32(device, 64, 1, 0));
