@@ -381,7 +381,8 @@ absl::Status Runtime::MemcpyAsyncWithCondition(void* dst, size_t dest_max,
     s->Enqueue(Task{std::move(copy), nullptr});
     return absl::OkStatus();
   }
-  ASCEND_RETURN_IF_ERROR(s->Synchronize(absl::InfiniteFuture()));
+  // (From a task on this stream that would wait for itself: 207006.)
+  ASCEND_RETURN_IF_ERROR(SynchronizeStream(stream, absl::InfiniteFuture()));
   return copy();
 }
 
