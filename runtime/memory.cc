@@ -58,15 +58,24 @@ const char* KindName(aclrtMemcpyKind kind) {
 
 }  // namespace
 
-Runtime::Location Runtime::Locate(const void* ptr) const {
+std::vector<std::shared_ptr<device::Device>> Runtime::OpenDeviceObjects()
+    const {
   std::vector<std::shared_ptr<device::Device>> open;
-  {
-    ascend::MutexLock lock(&mu_);
-    for (const DeviceEntry& entry : devices_) {
-      if (entry.device) open.push_back(entry.device);
-    }
+  ascend::MutexLock lock(&mu_);
+  for (const DeviceEntry& entry : devices_) {
+    if (entry.device) open.push_back(entry.device);
   }
-  for (auto& device : open) {
+  return open;
+}
+
+Runtime::Location Runtime::Locate(const void* ptr) const {
+  return LocateIn(OpenDeviceObjects(), ptr);
+}
+
+Runtime::Location Runtime::LocateIn(
+    const std::vector<std::shared_ptr<device::Device>>& open,
+    const void* ptr) const {
+  for (const auto& device : open) {
     if (auto allocation = device->FindAllocation(Addr(ptr))) {
       return Location{device, *allocation, std::nullopt};
     }
@@ -78,6 +87,11 @@ Runtime::Location Runtime::Locate(const void* ptr) const {
   Location host;
   if (backend_) host.stale_device = backend_->DeviceOwningAddress(Addr(ptr));
   return host;
+}
+
+bool Runtime::RangeInAllocation(const Location& where, const void* ptr,
+                                uint64_t size) {
+  return where.device != nullptr && FitsIn(where.allocation, Addr(ptr), size);
 }
 
 absl::Status Runtime::RejectStale(const Location& where, const void* ptr,
@@ -187,8 +201,29 @@ absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareCopy(
     return Error(ACL_ERROR_INVALID_PARAM,
                  absl::StrCat("unknown memcpy kind ", kind));
   }
-  Location to = Locate(dst);
-  Location from = Locate(src);
+  ASCEND_ASSIGN_OR_RETURN(CopyRoute route,
+                          RouteCopy(dst, count, src, count, kind));
+  return std::function<absl::Status()>(
+      [this, route = std::move(route), dst, src, count]() -> absl::Status {
+        absl::Status status = RunCopy(route, dst, src, count);
+        MemoryWritten();
+        return status;
+      });
+}
+
+absl::StatusOr<Runtime::CopyRoute> Runtime::RouteCopy(
+    const void* dst, uint64_t dst_extent, const void* src, uint64_t src_extent,
+    aclrtMemcpyKind kind,
+    const std::vector<std::shared_ptr<device::Device>>* open) {
+  Location to = open ? LocateIn(*open, dst) : Locate(dst);
+  Location from = open ? LocateIn(*open, src) : Locate(src);
+  return RouteLocated(std::move(to), dst, dst_extent, std::move(from), src,
+                      src_extent, kind);
+}
+
+absl::StatusOr<Runtime::CopyRoute> Runtime::RouteLocated(
+    Location to, const void* dst, uint64_t dst_extent, Location from,
+    const void* src, uint64_t src_extent, aclrtMemcpyKind kind) {
   ASCEND_RETURN_IF_ERROR(RejectStale(to, dst, "copy destination"));
   ASCEND_RETURN_IF_ERROR(RejectStale(from, src, "copy source"));
   aclrtMemcpyKind actual =
@@ -242,55 +277,46 @@ absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareCopy(
     }
   }
   for (const Location* side : {&to, &from}) {
-    const uint64_t p = Addr(side == &to ? dst : src);
-    if (side->device && !FitsIn(side->allocation, p, count)) {
+    const bool is_dst = side == &to;
+    const uint64_t p = Addr(is_dst ? dst : src);
+    const uint64_t extent = is_dst ? dst_extent : src_extent;
+    if (side->device && !FitsIn(side->allocation, p, extent)) {
       return Error(ACL_ERROR_RT_PARAM_INVALID,
-                   absl::StrCat("copy of ", count,
+                   absl::StrCat("copy of ", extent,
                                 " bytes runs past the end of "
                                 "the device allocation at 0x",
                                 absl::Hex(side->allocation.addr)));
     }
   }
-  const uint64_t d = Addr(dst);
-  const uint64_t s = Addr(src);
-  std::function<absl::Status()> copy;
-  switch (actual) {
+  return CopyRoute{actual, std::move(to.device), std::move(from.device)};
+}
+
+absl::Status Runtime::RunCopy(const CopyRoute& route, void* dst,
+                              const void* src, size_t count) {
+  absl::Status status;
+  switch (route.actual) {
     case ACL_MEMCPY_HOST_TO_HOST:
-      copy = [dst, src, count] {
-        std::memmove(dst, src, count);
-        return absl::OkStatus();
-      };
+      std::memmove(dst, src, count);
       break;
     case ACL_MEMCPY_HOST_TO_DEVICE:
-      copy = [dev = to.device, d, src, count] {
-        return dev->CopyToDevice(d, src, count);
-      };
+      status = route.to->CopyToDevice(Addr(dst), src, count);
       break;
     case ACL_MEMCPY_DEVICE_TO_HOST:
-      copy = [dev = from.device, dst, s, count] {
-        return dev->CopyFromDevice(dst, s, count);
-      };
+      status = route.from->CopyFromDevice(dst, Addr(src), count);
       break;
     default:
-      if (to.device == from.device) {
-        copy = [dev = to.device, d, s, count] {
-          return dev->CopyWithinDevice(d, s, count);
-        };
+      if (route.to == route.from) {
+        status = route.to->CopyWithinDevice(Addr(dst), Addr(src), count);
       } else {
-        copy = [backend = backend_.get(), dd = to.device, sd = from.device, d,
-                s, count] { return backend->CopyPeer(*dd, d, *sd, s, count); };
+        status = backend_->CopyPeer(*route.to, Addr(dst), *route.from,
+                                    Addr(src), count);
       }
       break;
   }
-  return std::function<absl::Status()>(
-      [this, copy = std::move(copy)]() -> absl::Status {
-        absl::Status status = copy();
-        MemoryWritten();
-        if (status.code() == absl::StatusCode::kDataLoss) {
-          return Error(ACL_ERROR_RT_SYS_DMA, status.message());
-        }
-        return status;
-      });
+  if (status.code() == absl::StatusCode::kDataLoss) {
+    return Error(ACL_ERROR_RT_SYS_DMA, status.message());
+  }
+  return status;
 }
 
 absl::Status Runtime::Memcpy(void* dst, size_t dest_max, const void* src,

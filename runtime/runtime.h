@@ -419,6 +419,83 @@ class Runtime {
 
   ReportHub reports_;
   std::unique_ptr<HealthMonitor> health_monitor_;
+
+  // --- 2-D, batch, offset and descriptor copies, 32-bit fills, cache
+  // maintenance (memcpy_ext.cc; DESIGN.md §5.14) ------------------------------
+ public:
+  // Enum arguments hold values of their enum (the ACL layer validates the
+  // caller's integers); `stream` is used when `async`.
+  absl::Status Memcpy2d(void* dst, size_t dpitch, const void* src,
+                        size_t spitch, size_t width, size_t height,
+                        aclrtMemcpyKind kind, bool async, void* stream);
+  // The arrays of aclrtMemcpyBatch*, already checked non-NULL.
+  struct BatchCopy {
+    void** dsts;
+    const size_t* dest_maxs;
+    void** srcs;
+    const size_t* sizes;
+    size_t count;
+    const aclrtMemcpyBatchAttr* attrs;
+    const size_t* attr_indexes;
+    size_t num_attrs;
+  };
+  // One validation pass over every copy, then one copy (sync) or one task
+  // (async). `*fail_index` (when non-null) is left at SIZE_MAX unless a
+  // specific copy is at fault, then it is that copy's index.
+  absl::Status MemcpyBatch(const BatchCopy& batch, bool async, void* stream,
+                           size_t* fail_index);
+  absl::Status MemcpyAsyncWithCondition(void* dst, size_t dest_max,
+                                        const void* src, size_t count,
+                                        aclrtMemcpyKind kind, void* stream);
+  absl::Status MemcpyAsyncWithOffset(void** dst, size_t dest_max,
+                                     size_t dst_offset, const void** src,
+                                     size_t count, size_t src_offset,
+                                     void* stream);
+  absl::Status SetMemcpyDesc(void* desc, void* src, void* dst, size_t count);
+  absl::Status MemcpyAsyncWithDesc(void* desc, void* stream);
+  absl::Status MemsetD32(void* ptr, size_t mem_size, uint32_t value, size_t n,
+                         bool async, void* stream);
+  // aclrtMemFlush / aclrtMemInvalidate: the range check of a no-op.
+  absl::Status CheckCacheRange(const void* ptr, size_t size);
+  absl::Status CmoAsync(void* src, size_t size, aclrtCmoType type,
+                        uint32_t barrier_id, void* stream);
+  absl::Status SetCmoDesc(void* desc, void* src, size_t size);
+  absl::Status CmoAsyncWithDesc(void* desc, aclrtCmoType type, void* stream);
+  absl::Status CmoWaitBarrier(const aclrtBarrierTaskInfo& info, void* stream);
+
+ private:
+  // How a validated copy runs: the direction the pointers make, and the
+  // devices holding each side (null for host memory).
+  struct CopyRoute {
+    aclrtMemcpyKind actual = ACL_MEMCPY_HOST_TO_HOST;
+    std::shared_ptr<device::Device> to;
+    std::shared_ptr<device::Device> from;
+  };
+  class CmoBarriers;
+  std::vector<std::shared_ptr<device::Device>> OpenDeviceObjects() const;
+  Location LocateIn(const std::vector<std::shared_ptr<device::Device>>& open,
+                    const void* ptr) const;
+  // The one copy check (kind against the pointers, stale pointers, peer
+  // access, both extents inside their allocations); `open` (when given)
+  // saves collecting the open devices again for each copy of a batch.
+  absl::StatusOr<CopyRoute> RouteCopy(
+      const void* dst, uint64_t dst_extent, const void* src,
+      uint64_t src_extent, aclrtMemcpyKind kind,
+      const std::vector<std::shared_ptr<device::Device>>* open = nullptr);
+  // RouteCopy of pointers already located.
+  absl::StatusOr<CopyRoute> RouteLocated(Location to, const void* dst,
+                                         uint64_t dst_extent, Location from,
+                                         const void* src, uint64_t src_extent,
+                                         aclrtMemcpyKind kind);
+  // Performs one copy along a route (the device's copy path, with its
+  // faults); a DMA failure is 507033. Does not bump the memory epoch.
+  absl::Status RunCopy(const CopyRoute& route, void* dst, const void* src,
+                       size_t count);
+  static bool RangeInAllocation(const Location& where, const void* ptr,
+                                uint64_t size);
+  bool IsPinnedHost(const void* ptr, uint64_t size) const;
+  std::shared_ptr<CmoBarriers> Barriers();
+  std::shared_ptr<CmoBarriers> cmo_barriers_ ABSL_GUARDED_BY(mu_);
 };
 
 // The snapshot participants of the runtime's own kinds: the ids their objects

@@ -130,6 +130,69 @@ static void TestMemcpy(void *dev, aclrtStream stream) {
   EXPECT(DeviceHolds(dev, 0));
 }
 
+/* The copy, fill and cache entry points of acl/api/memcpy_ext_api.cc, and
+ * the enum fields of the structs they read (batch attribute locations,
+ * barrier cache types). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static void TestMemcpyExt(void *dev, aclrtStream stream) {
+  size_t i;
+  unsigned char src[kBytes];
+  memset(src, 0x5A, sizeof src);
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    const aclrtMemcpyKind kind = (aclrtMemcpyKind)kBadValues[i];
+    const aclrtCmoType cmo = (aclrtCmoType)kBadValues[i];
+    size_t size = 7;
+    void *dsts[1];
+    void *srcs[1];
+    size_t sizes[1] = {16};
+    size_t zero = 0;
+    size_t fail = 0;
+    aclrtMemcpyBatchAttr attr;
+    aclrtBarrierTaskInfo info;
+    const void *cell = dev;
+    EXPECT(aclrtMemcpy2d(dev, 16, src, 16, 16, 2, kind) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(aclrtMemcpy2dAsync(dev, 16, src, 16, 16, 2, kind, stream) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(aclrtMemcpyAsyncWithCondition(dev, kBytes, src, sizeof src, kind,
+                                         stream) == ACL_ERROR_INVALID_PARAM);
+    EXPECT(aclrtMemcpyAsyncWithOffset((void **)&dev, 16, 0, &cell, 16, 0, kind,
+                                      stream) == ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(aclrtGetMemcpyDescSize(kind, &size) == ACL_ERROR_INVALID_PARAM);
+    EXPECT(size == 7);
+    EXPECT(aclrtSetMemcpyDesc(dev, kind, dev, dev, 16, NULL) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(aclrtMemcpyAsyncWithDesc(dev, kind, stream) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(aclrtCmoAsync(dev, 16, cmo, stream) ==
+           ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    EXPECT(aclrtCmoAsyncWithBarrier(dev, 16, cmo, 0, stream) ==
+           ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    EXPECT(aclrtCmoAsyncWithDesc(dev, cmo, stream, NULL) ==
+           ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    /* Struct fields: a location type outside aclrtMemLocationType names no
+     * location (107000, that copy's index), a barrier's cache type outside
+     * aclrtCmoType is not INVALID (107000). */
+    memset(&attr, 0, sizeof attr);
+    memcpy(&attr.dstLoc.type, &kBadValues[i], sizeof kBadValues[i]);
+    attr.srcLoc.type = ACL_MEM_LOCATION_TYPE_HOST;
+    dsts[0] = dev;
+    srcs[0] = src;
+    EXPECT(aclrtMemcpyBatch(dsts, sizes, srcs, sizes, 1, &attr, &zero, 1,
+                            &fail) == ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(fail == 0);
+    memset(&info, 0, sizeof info);
+    info.barrierNum = 1;
+    memcpy(&info.cmoInfo[0].cmoType, &kBadValues[i], sizeof kBadValues[i]);
+    info.cmoInfo[0].barrierId = 1;
+    EXPECT(aclrtCmoWaitBarrier(&info, stream, 0) == ACL_ERROR_RT_PARAM_INVALID);
+  }
+  EXPECT(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+  EXPECT(DeviceHolds(dev, 0));
+}
+#pragma GCC diagnostic pop
+
 static void TestLaunchCallback(aclrtStream stream) {
   size_t i;
   int ran = 0;
@@ -235,6 +298,7 @@ int main(void) {
   TestMalloc();
   TestGetMemInfo();
   TestMemcpy(dev, stream);
+  TestMemcpyExt(dev, stream);
   TestLaunchCallback(stream);
   TestLastError();
   TestInjectFault(dev);

@@ -723,14 +723,6 @@ aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
   return NotSupported(__func__);
 }
 
-aclError aclrtMemFlush(void* devPtr, size_t size) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemInvalidate(void* devPtr, size_t size) {
-  return NotSupported(__func__);
-}
-
 aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
   return NotSupported(__func__);
 }
@@ -771,113 +763,9 @@ aclError aclrtMemManagedPrefetchBatchAsync(
   return NotSupported(__func__);
 }
 
-aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value,
-                             size_t N, aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax,
-                                       const void* src, size_t count,
-                                       aclrtMemcpyKind kind,
-                                       aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
-                       size_t width, size_t height, aclrtMemcpyKind kind) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src,
-                            size_t spitch, size_t width, size_t height,
-                            aclrtMemcpyKind kind, aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType,
-                       aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr,
-                            void* dstAddr, size_t count, void* config) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax,
-                                    size_t dstDataOffset, const void** src,
-                                    size_t count, size_t srcDataOffset,
-                                    aclrtMemcpyKind kind, aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind,
-                                  aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
 aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count,
                           aclrtReduceKind kind, aclDataType type,
                           aclrtStream stream, void* reserve) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType,
-                                  uint32_t barrierId, aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream,
-                             uint32_t flag) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs,
-                          size_t* sizes, size_t numBatches,
-                          aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes,
-                          size_t numAttrs, size_t* failIndex) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs,
-                            size_t* sizes, size_t numBatches,
-                            aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes,
-                            size_t numAttrs) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs,
-                               size_t* sizes, size_t numBatches,
-                               aclrtMemcpyBatchAttr* attrs,
-                               size_t* attrsIndexes, size_t numAttrs,
-                               size_t* failIndex, aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs,
-                                 size_t* sizes, size_t numBatches,
-                                 aclrtMemcpyBatchAttr* attrs,
-                                 size_t* attrsIndexes, size_t numAttrs,
-                                 aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCmoGetDescSize(size_t* size) { return NotSupported(__func__); }
-
-aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType,
-                               aclrtStream stream, const void* reserve) {
   return NotSupported(__func__);
 }
 

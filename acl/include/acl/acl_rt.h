@@ -1944,11 +1944,14 @@ ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
 ACL_FUNC_VISIBILITY aclError
 aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
                             aclrtHostMemMapCapability *capabilities);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes a device range's cached data back and invalidates it. The
+ * simulator's memory is coherent, so this only checks its arguments (CANN
+ * needs no call on current parts either). Not blocked by a snapshot lock.
+ * Errors: 100000 (NULL devPtr, size 0), 107000 (the range runs past its
+ * device allocation, or devPtr is a freed device pointer). */
 ACL_FUNC_VISIBILITY aclError aclrtMemFlush(void *devPtr, size_t size);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Invalidates a device range's cached data. A checked no-op on the
+ * coherent simulator, like aclrtMemFlush, with the same codes. */
 ACL_FUNC_VISIBILITY aclError aclrtMemInvalidate(void *devPtr, size_t size);
 /* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
  * (207000). */
@@ -2001,56 +2004,90 @@ ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchBatchAsync(
  * Copies, fills, cache maintenance and reductions
  * ------------------------------------------------------------------------- */
 
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Fills N 32-bit elements at ptr with value, at once (waits for nothing
+ * queued on streams). ptr must be 4-byte aligned memory from aclrtMalloc or
+ * aclrtMallocHost. N 0 succeeds at once. Errors: 100000 (NULL or misaligned
+ * ptr, N * 4 > memSize, host memory not from aclrtMallocHost), 107000 (the
+ * range runs past its device allocation, or ptr is a freed device
+ * pointer). */
 ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void *ptr, size_t memSize,
                                             uint32_t value, size_t N);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* aclrtMemsetD32 as a task on stream (NULL: the default stream), with
+ * the same codes checked when called; a fill of host memory is done at once,
+ * as CANN does. 107000 for a stream that is not live. */
 ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(void *ptr, size_t memSize,
                                                  uint32_t value, size_t N,
                                                  aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Deprecated form of aclrtMemcpyAsync. The condition is
+ * page-locking: when host memory is involved that did not come from
+ * aclrtMallocHost, the call waits for the stream's queued work and copies
+ * before returning; otherwise the copy is queued. Codes as aclrtMemcpyAsync
+ * (100000 also for a NULL dst or src). */
 ACL_DEPRECATED ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(
     void *dst, size_t destMax, const void *src, size_t count,
     aclrtMemcpyKind kind, aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Copies height rows of width bytes, row i from src + i * spitch to
+ * dst + i * dpitch, host to device or device to host, at once. width or
+ * height 0 succeeds at once. Errors: 100000 (NULL pointer, width > dpitch or
+ * width > spitch, kind not HOST_TO_DEVICE / DEVICE_TO_HOST /
+ * DEVICE_TO_DEVICE / DEFAULT), 107000 (width > 5000000, height > 5242880,
+ * kind does not match the pointers, a pitched region runs past its
+ * allocation, the pointers make it host to host or device to device),
+ * 207000 (kind DEVICE_TO_DEVICE: only the asynchronous form copies within
+ * devices). */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch,
                                            const void *src, size_t spitch,
                                            size_t width, size_t height,
                                            aclrtMemcpyKind kind);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* aclrtMemcpy2d as one task on stream (NULL: the default stream);
+ * device to device is allowed too. Same codes, checked when called; 107000
+ * for a stream that is not live. */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch,
                                                 const void *src, size_t spitch,
                                                 size_t width, size_t height,
                                                 aclrtMemcpyKind kind,
                                                 aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Queues a cache operation (prefetch, write-back, invalidate, flush) on
+ * a range of the stream's device memory. The simulator's memory is coherent:
+ * the task checks nothing more and changes no bytes. Errors: 100000 (NULL
+ * src, size 0), 107000 (the range is not device memory of the stream's
+ * device, or the stream is not live), 207000 (unknown cmoType). */
 ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size,
                                            aclrtCmoType cmoType,
                                            aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Size of a memory copy descriptor (32 bytes). Errors: 100000 (NULL
+ * descSize, unknown kind), 207000 (kind other than
+ * ACL_MEMCPY_INNER_DEVICE_TO_DEVICE). */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind,
                                                     size_t *descSize);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes srcAddr, dstAddr and count into the descriptor at desc (device
+ * memory of at least aclrtGetMemcpyDescSize bytes). Errors: 100000 (NULL
+ * desc, srcAddr or dstAddr, count 0, config not NULL, unknown kind), 107000
+ * (desc is not such device memory), 207000 (kind other than
+ * ACL_MEMCPY_INNER_DEVICE_TO_DEVICE). */
 ACL_FUNC_VISIBILITY aclError aclrtSetMemcpyDesc(void *desc,
                                                 aclrtMemcpyKind kind,
                                                 void *srcAddr, void *dstAddr,
                                                 size_t count, void *config);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Queues a copy within one device whose base addresses are read
+ * from device memory when the task runs: count bytes from *src +
+ * srcDataOffset to *dst + dstDataOffset, where dst and src point to device
+ * memory holding the bases. count 0 succeeds at once. Errors when called:
+ * 107000 (kind other than ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, NULL dst or
+ * src, count > destMax, dst or src not device memory, stream not live); the
+ * copy's own checks (107000) fail the task, reported by the next
+ * synchronize. */
 ACL_FUNC_VISIBILITY aclError
 aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset,
                            const void **src, size_t count, size_t srcDataOffset,
                            aclrtMemcpyKind kind, aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Queues the copy a descriptor (aclrtSetMemcpyDesc) describes; the
+ * task reads the descriptor when it runs, so rewriting it before then
+ * changes the copy. Errors when called: 100000 (NULL desc or stream, unknown
+ * kind), 107000 (desc is not device memory of the descriptor's size, stream
+ * not live), 207000 (kind other than ACL_MEMCPY_INNER_DEVICE_TO_DEVICE); a
+ * descriptor never set, or a copy that fails its checks, fails the task
+ * (107000 at the next synchronize). */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void *desc,
                                                       aclrtMemcpyKind kind,
                                                       aclrtStream stream);
@@ -2059,52 +2096,70 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void *desc,
 ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(
     void *dst, const void *src, uint64_t count, aclrtReduceKind kind,
     aclDataType type, aclrtStream stream, void *reserve);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* aclrtCmoAsync carrying a barrier id: an INVALID operation with
+ * barrierId > 0 is what aclrtCmoWaitBarrier waits for. CANN requires a stream
+ * bound to a model; model binding is not built yet, so any stream is taken.
+ * Errors: 100000 (NULL src), 107000 (size 0, INVALID with barrierId 0,
+ * another type with barrierId != 0, range not device memory of the stream's
+ * device), 207000 (unknown cmoType). */
 ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithBarrier(void *src, size_t size,
                                                       aclrtCmoType cmoType,
                                                       uint32_t barrierId,
                                                       aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Queues a wait until every INVALID cache operation issued (on any
+ * stream) before this call with one of taskInfo's barrier ids has run.
+ * Errors: 107000 (NULL taskInfo, barrierNum 0 or > 6, an entry not INVALID
+ * or with barrierId 0, stream not live), 100000 (flag not 0). */
 ACL_FUNC_VISIBILITY aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo *taskInfo,
                                                  aclrtStream stream,
                                                  uint32_t flag);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Copies numBatches buffers at once (host to device or device to host
+ * each), after one validation pass over all of them: attrs[k] names where
+ * dst and src of copies attrsIndexes[k] .. attrsIndexes[k + 1] - 1 live
+ * (HOST / HOST_NUMA, or DEVICE with its id). All sizes 0: success at once.
+ * *failIndex is SIZE_MAX unless a particular copy is at fault, then its
+ * index. Errors: 100000 (NULL failIndex, sizes or another array, numBatches
+ * 0, a size > its destMax, non-zero rsv bytes), 107000 (numAttrs 0 or >
+ * numBatches, attrsIndexes not 0-based and increasing below numBatches, a
+ * location that does not match, a host-to-host or device-to-device pair, a
+ * range past its allocation, a freed device pointer), 507013 (a simulated
+ * DMA fault). */
 ACL_FUNC_VISIBILITY aclError
 aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
                  size_t numBatches, aclrtMemcpyBatchAttr *attrs,
                  size_t *attrsIndexes, size_t numAttrs, size_t *failIndex);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* aclrtMemcpyBatch without failIndex. */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchV2(void **dsts, size_t *destMaxs,
                                                 void **srcs, size_t *sizes,
                                                 size_t numBatches,
                                                 aclrtMemcpyBatchAttr *attrs,
                                                 size_t *attrsIndexes,
                                                 size_t numAttrs);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* aclrtMemcpyBatch as one task on stream (NULL: the default stream),
+ * checked when called; an empty copy among non-empty ones is refused
+ * (107000, as CANN), and so is a stream that is not live. */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsync(
     void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
     size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
     size_t numAttrs, size_t *failIndex, aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* aclrtMemcpyBatchAsync without failIndex. */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsyncV2(
     void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
     size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
     size_t numAttrs, aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Size of a cache operation descriptor (32 bytes). 107000 for a NULL
+ * size. */
 ACL_FUNC_VISIBILITY aclError aclrtCmoGetDescSize(size_t *size);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes src and size into the descriptor at cmoDesc (device memory of
+ * at least aclrtCmoGetDescSize bytes). Errors: 107000 (NULL cmoDesc or src,
+ * size 0, cmoDesc not such device memory). */
 ACL_FUNC_VISIBILITY aclError aclrtCmoSetDesc(void *cmoDesc, void *src,
                                              size_t size);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Queues the cache operation on the range a descriptor
+ * (aclrtCmoSetDesc) names, read when the task runs; a no-op on the coherent
+ * simulator. Errors: 107000 (NULL cmoDesc, reserve not NULL, cmoDesc not
+ * device memory, stream not live), 207000 (unknown cmoType); a descriptor
+ * never set or naming no device memory fails the task (107000). */
 ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithDesc(void *cmoDesc,
                                                    aclrtCmoType cmoType,
                                                    aclrtStream stream,

@@ -1,0 +1,668 @@
+// 2-D, batch, offset and descriptor copies, 32-bit fills and cache
+// maintenance (DESIGN.md §5.14). Every copy here is validated by the one
+// copy check of memory.cc (RouteCopy / RouteLocated) and performed by its
+// RunCopy, so kinds, stale pointers, peer access, extents and the simulated
+// device's copy faults behave as for aclrtMemcpy.
+//
+// The simulator's memory is coherent: the cache maintenance operations check
+// their arguments, take their place in stream order (an Invalid operation
+// with a barrier id is what aclrtCmoWaitBarrier waits for) and change no
+// bytes.
+#include "runtime/memcpy_ext.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "acl/error_codes/rt_error_codes.h"
+#include "device/base/mutex.h"
+#include "device/base/status_macros.h"
+#include "runtime/base/error.h"
+#include "runtime/runtime.h"
+#include "runtime/stream.h"
+
+namespace ascend::rt {
+
+std::optional<uint64_t> PitchedSpan(uint64_t pitch, uint64_t width,
+                                    uint64_t height) {
+  uint64_t rows = 0;
+  uint64_t span = 0;
+  if (__builtin_mul_overflow(pitch, height - 1, &rows) ||
+      __builtin_add_overflow(rows, width, &span)) {
+    return std::nullopt;
+  }
+  return span;
+}
+
+absl::Status CheckBatchAttrRanges(const size_t* attr_indexes, size_t num_attrs,
+                                  size_t count) {
+  if (num_attrs == 0) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID, "numAttrs must be non-zero");
+  }
+  if (num_attrs > count) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("numAttrs ", num_attrs,
+                              " exceeds the number of copies ", count));
+  }
+  if (attr_indexes[0] != 0) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("attrsIndexes[0] is ", attr_indexes[0],
+                              "; the first range must start at copy 0"));
+  }
+  for (size_t k = 1; k < num_attrs; ++k) {
+    if (attr_indexes[k] <= attr_indexes[k - 1] || attr_indexes[k] >= count) {
+      return Error(ACL_ERROR_RT_PARAM_INVALID,
+                   absl::StrCat("attrsIndexes[", k, "] is ", attr_indexes[k],
+                                ": each range must start after the previous "
+                                "one and before copy ",
+                                count));
+    }
+  }
+  return absl::OkStatus();
+}
+
+void FillPattern32(void* out, uint32_t value, size_t n) {
+  auto* bytes = static_cast<unsigned char*>(out);
+  for (size_t i = 0; i < n; ++i) {
+    std::memcpy(bytes + i * sizeof value, &value, sizeof value);
+  }
+}
+
+namespace {
+
+uint64_t Addr(const void* p) { return reinterpret_cast<uint64_t>(p); }
+void* Ptr(uint64_t a) { return reinterpret_cast<void*>(a); }
+
+// The integer in a C enum field of a caller's struct, read without loading
+// the field as the enum (see RawEnum in acl/api/api_util.h).
+template <typename E>
+int32_t RawField(const E& field) {
+  int32_t raw;
+  std::memcpy(&raw, &field, sizeof raw);
+  return raw;
+}
+
+// Whether an attribute's location names where a pointer actually is: host
+// memory (HOST or HOST_NUMA) or device memory of the named device.
+bool LocationMatches(const aclrtMemLocation& loc,
+                     const std::shared_ptr<device::Device>& device) {
+  const int32_t type = RawField(loc.type);
+  if (device == nullptr) {
+    return type == ACL_MEM_LOCATION_TYPE_HOST ||
+           type == ACL_MEM_LOCATION_TYPE_HOST_NUMA;
+  }
+  return type == ACL_MEM_LOCATION_TYPE_DEVICE &&
+         loc.id == static_cast<uint32_t>(device->id());
+}
+
+// One copy of a validated batch. A batch rarely uses more than a couple of
+// distinct routes (host to device 0, device 0 to host): items index a short
+// list instead of each holding two device references.
+struct BatchItem {
+  void* dst;
+  const void* src;
+  size_t size;
+  uint32_t route;  // index into the batch's routes
+};
+
+}  // namespace
+
+// Invalid cache operations carrying a barrier id, in flight; what
+// aclrtCmoWaitBarrier waits for. Each issue takes a sequence number, so a
+// wait covers exactly the operations issued before it.
+class Runtime::CmoBarriers {
+ public:
+  uint64_t Issue(uint32_t id) {
+    ascend::MutexLock lock(&mu_);
+    const uint64_t seq = ++last_;
+    pending_[id].insert(seq);
+    return seq;
+  }
+  void Done(uint32_t id, uint64_t seq) {
+    ascend::MutexLock lock(&mu_);
+    auto it = pending_.find(id);
+    if (it == pending_.end()) return;
+    it->second.erase(seq);
+    if (it->second.empty()) pending_.erase(it);
+  }
+  uint64_t Last() {
+    ascend::MutexLock lock(&mu_);
+    return last_;
+  }
+  // Returns once no operation with one of `ids` issued at or before `upto`
+  // is pending, or cancelled when the waiting stream is being destroyed.
+  absl::Status Wait(std::vector<uint32_t> ids, uint64_t upto,
+                    const Stream& stream) {
+    struct Args {
+      CmoBarriers* self;
+      const std::vector<uint32_t>* ids;
+      uint64_t upto;
+    } args{this, &ids, upto};
+    ascend::MutexLock lock(&mu_);
+    for (;;) {
+      const bool done =
+          mu_.AwaitWithTimeout(absl::Condition(
+                                   +[](Args* a) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+                                     for (uint32_t id : *a->ids) {
+                                       auto it = a->self->pending_.find(id);
+                                       if (it != a->self->pending_.end() &&
+                                           *it->second.begin() <= a->upto) {
+                                         return false;
+                                       }
+                                     }
+                                     return true;
+                                   },
+                                   &args),
+                               kTaskWaitSlice);
+      if (done) return absl::OkStatus();
+      if (stream.aborting()) return absl::CancelledError("stream destroyed");
+    }
+  }
+
+ private:
+  ascend::Mutex mu_;
+  uint64_t last_ ABSL_GUARDED_BY(mu_) = 0;
+  absl::flat_hash_map<uint32_t, std::set<uint64_t>> pending_
+      ABSL_GUARDED_BY(mu_);
+};
+
+std::shared_ptr<Runtime::CmoBarriers> Runtime::Barriers() {
+  ascend::MutexLock lock(&mu_);
+  if (cmo_barriers_ == nullptr) {
+    cmo_barriers_ = std::make_shared<CmoBarriers>();
+  }
+  return cmo_barriers_;
+}
+
+bool Runtime::IsPinnedHost(const void* ptr, uint64_t size) const {
+  const uint64_t p = Addr(ptr);
+  ascend::MutexLock lock(&mu_);
+  for (const auto& [base, bytes] : host_allocations_) {
+    const uint64_t b = Addr(base);
+    if (p >= b && size <= bytes && p - b <= bytes - size) return true;
+  }
+  return false;
+}
+
+// --- 2-D copies
+// ----------------------------------------------------------------
+
+absl::Status Runtime::Memcpy2d(void* dst, size_t dpitch, const void* src,
+                               size_t spitch, size_t width, size_t height,
+                               aclrtMemcpyKind kind, bool async, void* stream) {
+  if (width == 0 || height == 0) return absl::OkStatus();
+  if (dst == nullptr || src == nullptr) {
+    return Error(ACL_ERROR_INVALID_PARAM, "2-D copy with a NULL pointer");
+  }
+  if (width > dpitch || width > spitch) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("width ", width,
+                              " must not exceed dpitch and spitch (dpitch ",
+                              dpitch, ", spitch ", spitch, ")"));
+  }
+  if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST &&
+      kind != ACL_MEMCPY_DEVICE_TO_DEVICE && kind != ACL_MEMCPY_DEFAULT) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("2-D copy kind ", kind,
+                              " is not HOST_TO_DEVICE, DEVICE_TO_HOST, "
+                              "DEVICE_TO_DEVICE or DEFAULT"));
+  }
+  if (height > kMaxMemcpy2dHeight || width > kMaxMemcpy2dWidth) {
+    return Error(
+        ACL_ERROR_RT_PARAM_INVALID,
+        absl::StrCat("2-D copy of ", width, " x ", height,
+                     " exceeds the limits (width <= ", kMaxMemcpy2dWidth,
+                     ", height <= ", kMaxMemcpy2dHeight, ")"));
+  }
+  if (!async && kind == ACL_MEMCPY_DEVICE_TO_DEVICE) {
+    return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                 "aclrtMemcpy2d copies host to device or device to host "
+                 "only (aclrtMemcpy2dAsync also copies device to device)");
+  }
+  std::shared_ptr<Stream> s;
+  if (async) {
+    ASCEND_ASSIGN_OR_RETURN(s, ResolveStream(stream));
+  }
+  const std::optional<uint64_t> dst_span = PitchedSpan(dpitch, width, height);
+  const std::optional<uint64_t> src_span = PitchedSpan(spitch, width, height);
+  if (!dst_span || !src_span) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 "2-D copy region overflows the address space");
+  }
+  ASCEND_ASSIGN_OR_RETURN(CopyRoute route,
+                          RouteCopy(dst, *dst_span, src, *src_span, kind));
+  const bool supported = route.actual == ACL_MEMCPY_HOST_TO_DEVICE ||
+                         route.actual == ACL_MEMCPY_DEVICE_TO_HOST ||
+                         (async && route.actual == ACL_MEMCPY_DEVICE_TO_DEVICE);
+  if (!supported) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("the pointers make this 2-D copy ",
+                              route.actual == ACL_MEMCPY_HOST_TO_HOST
+                                  ? "host to host"
+                                  : "device to device",
+                              ", which it does not support"));
+  }
+  auto copy = [this, route = std::move(route), d = Addr(dst), s = Addr(src),
+               dpitch, spitch, width, height]() -> absl::Status {
+    absl::Status status;
+    for (size_t row = 0; row < height && status.ok(); ++row) {
+      status =
+          RunCopy(route, Ptr(d + row * dpitch), Ptr(s + row * spitch), width);
+    }
+    MemoryWritten();
+    return status;
+  };
+  if (!async) return copy();
+  s->Enqueue(Task{std::move(copy), nullptr});
+  return absl::OkStatus();
+}
+
+// --- Batch copies
+// ----------------------------------------------------------------
+
+absl::Status Runtime::MemcpyBatch(const BatchCopy& batch, bool async,
+                                  void* stream, size_t* fail_index) {
+  if (fail_index != nullptr) *fail_index = SIZE_MAX;
+  std::shared_ptr<Stream> s;
+  if (async) {
+    ASCEND_ASSIGN_OR_RETURN(s, ResolveStream(stream));
+  }
+  ASCEND_RETURN_IF_ERROR(
+      CheckBatchAttrRanges(batch.attr_indexes, batch.num_attrs, batch.count));
+  // One look at the open devices for the whole batch; a device reset
+  // racing the call leaves its allocations unfound by the copies (the
+  // device objects stay alive while the routes hold them).
+  const std::vector<std::shared_ptr<device::Device>> open = OpenDeviceObjects();
+  std::vector<CopyRoute> routes;
+  std::vector<BatchItem> items;
+  items.reserve(batch.count);
+  BatchAttrCursor cursor(batch.attr_indexes, batch.num_attrs);
+  // Consecutive copies mostly land in the same device allocation: the last
+  // one found on each side answers before the devices are asked again.
+  Location last_dst;
+  Location last_src;
+  auto locate = [&](const void* p, Location& last) {
+    if (RangeInAllocation(last, p, 1)) return last;
+    Location found = LocateIn(open, p);
+    if (found.device) last = found;
+    return found;
+  };
+  auto fail = [&](size_t i, absl::Status status) {
+    if (fail_index != nullptr) *fail_index = i;
+    return status;
+  };
+  for (size_t i = 0; i < batch.count; ++i) {
+    const aclrtMemcpyBatchAttr& attr = batch.attrs[cursor.For(i)];
+    const size_t size = batch.sizes[i];
+    if (size == 0) {
+      // CANN's asynchronous batch refuses an empty copy among others; the
+      // synchronous one skips it.
+      if (!async) continue;
+      return fail(i, Error(ACL_ERROR_RT_PARAM_INVALID,
+                           absl::StrCat("copy ", i, " of the batch is empty")));
+    }
+    void* dst = batch.dsts[i];
+    const void* src = batch.srcs[i];
+    if (dst == nullptr || src == nullptr) {
+      return fail(i, Error(ACL_ERROR_RT_PARAM_INVALID,
+                           absl::StrCat("copy ", i, " has a NULL pointer")));
+    }
+    Location to = locate(dst, last_dst);
+    Location from = locate(src, last_src);
+    if (!to.stale_device && !from.stale_device) {
+      if (!LocationMatches(attr.dstLoc, to.device) ||
+          !LocationMatches(attr.srcLoc, from.device)) {
+        return fail(
+            i, Error(ACL_ERROR_RT_PARAM_INVALID,
+                     absl::StrCat("copy ", i,
+                                  ": the attribute's locations do not name "
+                                  "where dst and src are")));
+      }
+      if ((to.device == nullptr) == (from.device == nullptr)) {
+        return fail(i, Error(ACL_ERROR_RT_PARAM_INVALID,
+                             absl::StrCat("copy ", i,
+                                          ": a batch copies host to device or "
+                                          "device to host only")));
+      }
+    }
+    absl::StatusOr<CopyRoute> route =
+        RouteLocated(std::move(to), dst, size, std::move(from), src, size,
+                     ACL_MEMCPY_DEFAULT);
+    if (!route.ok()) return fail(i, route.status());
+    uint32_t r = 0;
+    while (r < routes.size() &&
+           (routes[r].to != route->to || routes[r].from != route->from)) {
+      ++r;
+    }
+    if (r == routes.size()) routes.push_back(*std::move(route));
+    items.push_back(BatchItem{dst, src, size, r});
+  }
+  if (items.empty()) return absl::OkStatus();
+  auto copy = [this, routes = std::move(routes),
+               items = std::move(items)]() -> absl::Status {
+    absl::Status status;
+    for (const BatchItem& item : items) {
+      status = RunCopy(routes[item.route], item.dst, item.src, item.size);
+      if (!status.ok()) break;
+    }
+    MemoryWritten();
+    return status;
+  };
+  if (!async) return copy();
+  s->Enqueue(Task{std::move(copy), nullptr});
+  return absl::OkStatus();
+}
+
+// --- Conditional, offset and descriptor copies -----------------------------
+
+absl::Status Runtime::MemcpyAsyncWithCondition(void* dst, size_t dest_max,
+                                               const void* src, size_t count,
+                                               aclrtMemcpyKind kind,
+                                               void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  if (count == 0) return absl::OkStatus();
+  ASCEND_ASSIGN_OR_RETURN(auto copy,
+                          PrepareCopy(dst, dest_max, src, count, kind));
+  // The condition: host memory that is not page-locked (not from
+  // aclrtMallocHost) makes the call synchronous -- queued work first, then
+  // the copy, before returning.
+  bool pageable = false;
+  for (const void* side : {static_cast<const void*>(dst), src}) {
+    if (!Locate(side).device && !IsPinnedHost(side, count)) pageable = true;
+  }
+  if (!pageable) {
+    s->Enqueue(Task{std::move(copy), nullptr});
+    return absl::OkStatus();
+  }
+  // (From a task on this stream that would wait for itself: 207006.)
+  ASCEND_RETURN_IF_ERROR(SynchronizeStream(stream, absl::InfiniteFuture()));
+  return copy();
+}
+
+absl::Status Runtime::MemcpyAsyncWithOffset(void** dst, size_t dest_max,
+                                            size_t dst_offset, const void** src,
+                                            size_t count, size_t src_offset,
+                                            void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  if (count == 0) return absl::OkStatus();
+  if (dst == nullptr || src == nullptr) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 "offset copy with a NULL address cell");
+  }
+  if (count > dest_max) {
+    return Error(
+        ACL_ERROR_RT_PARAM_INVALID,
+        absl::StrCat("copy of ", count, " bytes exceeds the destination size ",
+                     dest_max));
+  }
+  // dst and src are device memory holding the base addresses; the task
+  // reads them when it runs.
+  Location dst_cell = Locate(dst);
+  Location src_cell = Locate(src);
+  if (!RangeInAllocation(dst_cell, dst, sizeof(uint64_t)) ||
+      !RangeInAllocation(src_cell, src, sizeof(uint64_t))) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 "dst and src must point to device memory holding the base "
+                 "addresses");
+  }
+  auto copy = [this, dst_dev = dst_cell.device, src_dev = src_cell.device,
+               dst_at = Addr(dst), src_at = Addr(src), dest_max, dst_offset,
+               count, src_offset]() -> absl::Status {
+    uint64_t dst_base = 0;
+    uint64_t src_base = 0;
+    ASCEND_RETURN_IF_ERROR(
+        dst_dev->CopyFromDevice(&dst_base, dst_at, sizeof dst_base));
+    ASCEND_RETURN_IF_ERROR(
+        src_dev->CopyFromDevice(&src_base, src_at, sizeof src_base));
+    uint64_t to = 0;
+    uint64_t from = 0;
+    if (__builtin_add_overflow(dst_base, dst_offset, &to) ||
+        __builtin_add_overflow(src_base, src_offset, &from)) {
+      return Error(ACL_ERROR_RT_PARAM_INVALID,
+                   "base address plus offset overflows");
+    }
+    ASCEND_ASSIGN_OR_RETURN(auto run,
+                            PrepareCopy(Ptr(to), dest_max, Ptr(from), count,
+                                        ACL_MEMCPY_INNER_DEVICE_TO_DEVICE));
+    return run();
+  };
+  s->Enqueue(Task{std::move(copy), nullptr});
+  return absl::OkStatus();
+}
+
+absl::Status Runtime::SetMemcpyDesc(void* desc, void* src, void* dst,
+                                    size_t count) {
+  Location where = Locate(desc);
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "memcpy descriptor"));
+  if (!RangeInAllocation(where, desc, kMemcpyDescSize)) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("the memcpy descriptor must be ", kMemcpyDescSize,
+                              " bytes of device memory"));
+  }
+  const MemcpyDescriptor value{Addr(src), Addr(dst), count,
+                               MemcpyDescriptor::kMagic};
+  absl::Status status =
+      where.device->CopyToDevice(Addr(desc), &value, sizeof value);
+  MemoryWritten();
+  if (status.code() == absl::StatusCode::kDataLoss) {
+    return Error(ACL_ERROR_RT_SYS_DMA, status.message());
+  }
+  return status;
+}
+
+absl::Status Runtime::MemcpyAsyncWithDesc(void* desc, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  Location where = Locate(desc);
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "memcpy descriptor"));
+  if (!RangeInAllocation(where, desc, kMemcpyDescSize)) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("the memcpy descriptor must be ", kMemcpyDescSize,
+                              " bytes of device memory"));
+  }
+  // The descriptor is read when the task runs, not now: rewriting it before
+  // then changes the copy, as on the device.
+  s->Enqueue(Task{
+      [this, dev = where.device, at = Addr(desc)]() -> absl::Status {
+        MemcpyDescriptor value;
+        ASCEND_RETURN_IF_ERROR(dev->CopyFromDevice(&value, at, sizeof value));
+        if (value.magic != MemcpyDescriptor::kMagic) {
+          return Error(ACL_ERROR_RT_PARAM_INVALID,
+                       "the memcpy descriptor was not set by "
+                       "aclrtSetMemcpyDesc");
+        }
+        ASCEND_ASSIGN_OR_RETURN(
+            auto run,
+            PrepareCopy(Ptr(value.dst), value.count, Ptr(value.src),
+                        value.count, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE));
+        return run();
+      },
+      nullptr});
+  return absl::OkStatus();
+}
+
+// --- 32-bit fills
+// ----------------------------------------------------------------
+
+absl::Status Runtime::MemsetD32(void* ptr, size_t mem_size, uint32_t value,
+                                size_t n, bool async, void* stream) {
+  if (n == 0) return absl::OkStatus();
+  if (ptr == nullptr) {
+    return Error(ACL_ERROR_INVALID_PARAM, "memset of a NULL pointer");
+  }
+  if (Addr(ptr) % sizeof(uint32_t) != 0) {
+    return Error(ACL_ERROR_INVALID_PARAM, "ptr must be 4-byte aligned");
+  }
+  uint64_t bytes = 0;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(n), sizeof(uint32_t),
+                             &bytes) ||
+      bytes > mem_size) {
+    return Error(
+        ACL_ERROR_INVALID_PARAM,
+        absl::StrCat("N * 4 (N = ", n, ") exceeds memSize ", mem_size));
+  }
+  Location where = Locate(ptr);
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, ptr, "memset of"));
+  if (!where.device) {
+    // Host memory is filled at once, by the asynchronous variant too (CANN
+    // does not queue host fills).
+    if (!IsPinnedHost(ptr, bytes)) {
+      return Error(ACL_ERROR_INVALID_PARAM,
+                   "aclrtMemsetD32 fills memory from aclrtMalloc or "
+                   "aclrtMallocHost only");
+    }
+    FillPattern32(ptr, value, n);
+    return absl::OkStatus();
+  }
+  if (!RangeInAllocation(where, ptr, bytes)) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 "memset runs past the end of the device allocation");
+  }
+  std::shared_ptr<Stream> s;
+  if (async) {
+    ASCEND_ASSIGN_OR_RETURN(s, ResolveStream(stream));
+  }
+  auto fill = [this, dev = where.device, addr = Addr(ptr), value,
+               bytes]() -> absl::Status {
+    absl::Status status;
+    const uint8_t b = static_cast<uint8_t>(value);
+    if (value == b * 0x01010101u) {
+      status = dev->Fill(addr, b, bytes);
+    } else {
+      // Through the device's copy path, a chunk of the pattern at a time.
+      constexpr uint64_t kChunk = 64 << 10;
+      std::vector<unsigned char> pattern(std::min(bytes, kChunk));
+      FillPattern32(pattern.data(), value, pattern.size() / sizeof value);
+      for (uint64_t done = 0; done < bytes && status.ok();) {
+        const uint64_t n = std::min<uint64_t>(pattern.size(), bytes - done);
+        status = dev->CopyToDevice(addr + done, pattern.data(), n);
+        done += n;
+      }
+    }
+    MemoryWritten();
+    if (status.code() == absl::StatusCode::kDataLoss) {
+      return Error(ACL_ERROR_RT_SYS_DMA, status.message());
+    }
+    return status;
+  };
+  if (!async) return fill();
+  s->Enqueue(Task{std::move(fill), nullptr});
+  return absl::OkStatus();
+}
+
+// --- Cache maintenance (validated no-ops) -----------------------------------
+
+absl::Status Runtime::CheckCacheRange(const void* ptr, size_t size) {
+  Location where = Locate(ptr);
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, ptr, "cache operation on"));
+  if (where.device && !RangeInAllocation(where, ptr, size)) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 "cache operation runs past the end of the device allocation");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Runtime::CmoAsync(void* src, size_t size, aclrtCmoType type,
+                               uint32_t barrier_id, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  Location where = Locate(src);
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, src, "cache operation on"));
+  if (!RangeInAllocation(where, src, size) ||
+      where.device->id() != s->device_id()) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("a cache operation works on device memory of "
+                              "the stream's device (",
+                              s->device_id(), ")"));
+  }
+  if (type != ACL_RT_CMO_TYPE_INVALID || barrier_id == 0) {
+    s->Enqueue(Task{[] { return absl::OkStatus(); }, nullptr});
+    return absl::OkStatus();
+  }
+  std::shared_ptr<CmoBarriers> barriers = Barriers();
+  const uint64_t seq = barriers->Issue(barrier_id);
+  s->Enqueue(
+      Task{[barriers, barrier_id, seq] {
+             barriers->Done(barrier_id, seq);
+             return absl::OkStatus();
+           },
+           [barriers, barrier_id, seq] { barriers->Done(barrier_id, seq); }});
+  return absl::OkStatus();
+}
+
+absl::Status Runtime::CmoWaitBarrier(const aclrtBarrierTaskInfo& info,
+                                     void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  std::vector<uint32_t> ids;
+  for (size_t i = 0; i < info.barrierNum; ++i) {
+    ids.push_back(info.cmoInfo[i].barrierId);
+  }
+  std::shared_ptr<CmoBarriers> barriers = Barriers();
+  const uint64_t upto = barriers->Last();
+  Stream* raw = s.get();
+  s->Enqueue(Task{[barriers, ids = std::move(ids), upto, raw] {
+                    return barriers->Wait(ids, upto, *raw);
+                  },
+                  nullptr});
+  return absl::OkStatus();
+}
+
+absl::Status Runtime::SetCmoDesc(void* desc, void* src, size_t size) {
+  Location where = Locate(desc);
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "cache descriptor"));
+  if (!RangeInAllocation(where, desc, kCmoDescSize)) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("the cache descriptor must be ", kCmoDescSize,
+                              " bytes of device memory"));
+  }
+  const CmoDescriptor value{Addr(src), size, CmoDescriptor::kMagic, 0};
+  absl::Status status =
+      where.device->CopyToDevice(Addr(desc), &value, sizeof value);
+  MemoryWritten();
+  if (status.code() == absl::StatusCode::kDataLoss) {
+    return Error(ACL_ERROR_RT_SYS_DMA, status.message());
+  }
+  return status;
+}
+
+absl::Status Runtime::CmoAsyncWithDesc(void* desc, aclrtCmoType type,
+                                       void* stream) {
+  (void)type;  // every type is a no-op on coherent memory
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  Location where = Locate(desc);
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "cache descriptor"));
+  if (!RangeInAllocation(where, desc, kCmoDescSize)) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("the cache descriptor must be ", kCmoDescSize,
+                              " bytes of device memory"));
+  }
+  // Like the copy descriptor, read when the task runs; the range it names
+  // is checked then.
+  s->Enqueue(Task{
+      [this, dev = where.device, at = Addr(desc)]() -> absl::Status {
+        CmoDescriptor value;
+        ASCEND_RETURN_IF_ERROR(dev->CopyFromDevice(&value, at, sizeof value));
+        if (value.magic != CmoDescriptor::kMagic) {
+          return Error(ACL_ERROR_RT_PARAM_INVALID,
+                       "the cache descriptor was not set by "
+                       "aclrtCmoSetDesc");
+        }
+        const void* range = Ptr(value.src);
+        if (value.size == 0 ||
+            !RangeInAllocation(Locate(range), range, value.size)) {
+          return Error(ACL_ERROR_RT_PARAM_INVALID,
+                       "the cache descriptor's range is not in "
+                       "device memory");
+        }
+        return absl::OkStatus();
+      },
+      nullptr});
+  return absl::OkStatus();
+}
+
+}  // namespace ascend::rt
