@@ -191,8 +191,8 @@ absl::Status DeviceSettings::SetPrintfFifoSize(uint32_t value) {
                               kMinPrintfFifo, ", ", kMaxPrintfFifo, "]"));
   }
   ascend::MutexLock lock(&mu_);
-  printf_fifo_size_ =
-      (value + kPrintfFifoGranule - 1) / kPrintfFifoGranule * kPrintfFifoGranule;
+  printf_fifo_size_ = (value + kPrintfFifoGranule - 1) / kPrintfFifoGranule *
+                      kPrintfFifoGranule;
   return absl::OkStatus();
 }
 

@@ -69,8 +69,9 @@ class DeviceSettings {
   // The stream's limit, else its device's.
   uint32_t StreamCores(const void* stream, int32_t device_id,
                        CoreKind kind) const;
-  // The calling thread uses `stream`'s limits (aclrtUseStreamResInCurrentThread)
-  // until Unuse names the same stream; the last Use wins.
+  // The calling thread uses `stream`'s limits
+  // (aclrtUseStreamResInCurrentThread) until Unuse names the same stream; the
+  // last Use wins.
   void UseStreamInThread(const void* stream);
   // Whether `stream` was the thread's stream (and is no longer).
   bool UnuseStreamInThread(const void* stream);

@@ -180,7 +180,8 @@ class Runtime {
   // when the backend cannot tell).
   absl::StatusOr<uint32_t> AvailableIds(device::ResourceKind kind);
   // Enqueues `run` on `stream` (null: the current default stream).
-  absl::Status EnqueueStreamTask(void* stream, std::function<absl::Status()> run);
+  absl::Status EnqueueStreamTask(void* stream,
+                                 std::function<absl::Status()> run);
   // Enqueues on `stream` a write of `size` bytes to device memory at `dst`
   // (which must lie in a live allocation); the bytes are `produce`'s when the
   // task runs, in stream order.

@@ -270,8 +270,8 @@ aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type,
   if (!IsCoreKind(raw)) return InvalidCoreKind(__func__, raw);
   absl::StatusOr<StreamRef> s = ResolveStream(stream);
   if (!s.ok()) return ReportError(__func__, s.status());
-  return ACL_RESULT(Runtime().settings().SetStreamCores(
-      s->handle, s->device_id, CoreKind(raw), value));
+  return ACL_RESULT(Runtime().settings().SetStreamCores(s->handle, s->device_id,
+                                                        CoreKind(raw), value));
 }
 
 aclError aclrtResetStreamResLimit(aclrtStream stream) {
@@ -335,7 +335,7 @@ aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
   if (!valid.ok()) return ReportError(__func__, valid);
   // "aclsim" + an RFC 9562 version-8 / variant-10 marker + the device id
   // (big-endian): stable, distinct per device.
-  unsigned char bytes[16] = {'a', 'c', 'l', 's', 'i', 'm', 0x80, 0x00,
+  unsigned char bytes[16] = {'a',  'c', 'l', 's', 'i', 'm', 0x80, 0x00,
                              0x80, 0,   0,   0,   0,   0,   0,    0};
   const uint32_t id = static_cast<uint32_t>(deviceId);
   bytes[12] = static_cast<unsigned char>(id >> 24);
@@ -409,14 +409,14 @@ aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags,
 
 aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) {
   ACL_REQUIRE_NOT_NULL(streamCount);
-  ACL_RETURN_VALUE(streamCount,
-                   Runtime().AvailableIds(ascend::device::ResourceKind::kStream));
+  ACL_RETURN_VALUE(streamCount, Runtime().AvailableIds(
+                                    ascend::device::ResourceKind::kStream));
 }
 
 aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
   ACL_REQUIRE_NOT_NULL(eventCount);
-  ACL_RETURN_VALUE(eventCount,
-                   Runtime().AvailableIds(ascend::device::ResourceKind::kEvent));
+  ACL_RETURN_VALUE(
+      eventCount, Runtime().AvailableIds(ascend::device::ResourceKind::kEvent));
 }
 
 // --- Device limits -----------------------------------------------------------

@@ -131,14 +131,14 @@ TEST_F(DeviceInfoApiTest, DeviceResLimitIsStoredPerDeviceAndReset) {
   // Bad input changes nothing.
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 25));
-  EXPECT_ACL_ERROR(
-      ACL_ERROR_RT_PARAM_INVALID,
-      aclrtSetDeviceResLimit(0, Bad<aclrtDevResLimitType>(2), 1));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtSetDeviceResLimit(0, Bad<aclrtDevResLimitType>(2), 1));
   EXPECT_ACL_ERROR(
       ACL_ERROR_RT_PARAM_INVALID,
       aclrtGetDeviceResLimit(0, Bad<aclrtDevResLimitType>(-1), &value));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, nullptr));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, nullptr));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID,
                    aclrtSetDeviceResLimit(-1, ACL_RT_DEV_RES_CUBE_CORE, 1));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID,
@@ -184,25 +184,27 @@ TEST_F(DeviceInfoApiTest, StreamResLimitFallsBackToTheDevice) {
   ASSERT_ACL_OK(
       aclrtGetStreamResLimit(stream, ACL_RT_DEV_RES_VECTOR_CORE, &value));
   EXPECT_EQ(value, 30u);
-  ASSERT_ACL_OK(aclrtGetStreamResLimit(stream, ACL_RT_DEV_RES_CUBE_CORE, &value));
+  ASSERT_ACL_OK(
+      aclrtGetStreamResLimit(stream, ACL_RT_DEV_RES_CUBE_CORE, &value));
   EXPECT_EQ(value, kCubeCores);
   // NULL is the default stream, with limits of its own.
   ASSERT_ACL_OK(aclrtSetStreamResLimit(nullptr, ACL_RT_DEV_RES_CUBE_CORE, 2));
   ASSERT_ACL_OK(
       aclrtGetStreamResLimit(nullptr, ACL_RT_DEV_RES_CUBE_CORE, &value));
   EXPECT_EQ(value, 2u);
-  ASSERT_ACL_OK(aclrtGetStreamResLimit(stream, ACL_RT_DEV_RES_CUBE_CORE, &value));
+  ASSERT_ACL_OK(
+      aclrtGetStreamResLimit(stream, ACL_RT_DEV_RES_CUBE_CORE, &value));
   EXPECT_EQ(value, kCubeCores);
 
   EXPECT_ACL_ERROR(
       ACL_ERROR_RT_PARAM_INVALID,
       aclrtSetStreamResLimit(stream, ACL_RT_DEV_RES_VECTOR_CORE, 49));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtSetStreamResLimit(stream, Bad<aclrtDevResLimitType>(7),
-                                          1));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtGetStreamResLimit(stream, ACL_RT_DEV_RES_CUBE_CORE,
-                                          nullptr));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtSetStreamResLimit(stream, Bad<aclrtDevResLimitType>(7), 1));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtGetStreamResLimit(stream, ACL_RT_DEV_RES_CUBE_CORE, nullptr));
   aclrtStream stale = nullptr;
   ASSERT_ACL_OK(aclrtCreateStream(&stale));
   ASSERT_ACL_OK(aclrtDestroyStream(stale));
@@ -229,7 +231,8 @@ TEST_F(DeviceInfoApiTest, ThreadUsesAStreamsLimitsUntilUnused) {
   uint32_t cube = 0;
   uint32_t vector = 0;
   ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &cube));
-  ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_VECTOR_CORE, &vector));
+  ASSERT_ACL_OK(
+      aclrtGetResInCurrentThread(ACL_RT_DEV_RES_VECTOR_CORE, &vector));
   EXPECT_EQ(cube, kCubeCores);
   EXPECT_EQ(vector, kVectorCores);
 
@@ -239,7 +242,8 @@ TEST_F(DeviceInfoApiTest, ThreadUsesAStreamsLimitsUntilUnused) {
   ASSERT_ACL_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 10));
   ASSERT_ACL_OK(aclrtUseStreamResInCurrentThread(stream));
   ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &cube));
-  ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_VECTOR_CORE, &vector));
+  ASSERT_ACL_OK(
+      aclrtGetResInCurrentThread(ACL_RT_DEV_RES_VECTOR_CORE, &vector));
   EXPECT_EQ(cube, 3u);
   EXPECT_EQ(vector, 10u);  // the stream set no vector limit: the device's
 
@@ -259,8 +263,9 @@ TEST_F(DeviceInfoApiTest, ThreadUsesAStreamsLimitsUntilUnused) {
   ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &cube));
   EXPECT_EQ(cube, kCubeCores);
 
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, nullptr));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, nullptr));
   EXPECT_ACL_ERROR(
       ACL_ERROR_RT_PARAM_INVALID,
       aclrtGetResInCurrentThread(Bad<aclrtDevResLimitType>(2), &cube));
@@ -272,7 +277,8 @@ TEST_F(DeviceInfoApiTest, ThreadUsesAStreamsLimitsUntilUnused) {
   ASSERT_ACL_OK(aclrtDestroyContext(context));
 }
 
-// --- Utilisation, identity, topology, peers, atomics --------------------------
+// --- Utilisation, identity, topology, peers, atomics
+// --------------------------
 
 TEST_F(DeviceInfoApiTest, UtilizationIsZeroWithoutKernels) {
   aclrtUtilizationInfo info = {7, 7, 7, 7, nullptr};
@@ -311,7 +317,8 @@ TEST_F(DeviceInfoApiTest, TopologyIsHccsBetweenEveryPair) {
   uint64_t value = 0;
   ASSERT_ACL_OK(aclrtGetDevicesTopo(0, 7, &value));
   EXPECT_EQ(value, ACL_RT_DEVS_TOPOLOGY_HCCS);
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtGetDevicesTopo(1, 1, &value));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtGetDevicesTopo(1, 1, &value));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID,
                    aclrtGetDevicesTopo(0, 8, &value));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetDevicesTopo(0, 1, nullptr));
@@ -343,11 +350,10 @@ TEST_F(DeviceInfoApiTest, PeerAccessStatusFollowsEnableAndDisable) {
 }
 
 TEST_F(DeviceInfoApiTest, AtomicCapabilities) {
-  const aclrtAtomicOperation ops[] = {ACL_RT_ATOMIC_OPERATION_INTEGER_ADD,
-                                      ACL_RT_ATOMIC_OPERATION_CAS,
-                                      ACL_RT_ATOMIC_OPERATION_FLOAT_MAX,
-                                      ACL_RT_ATOMIC_OPERATION_DMA_ADD,
-                                      ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_EXCH};
+  const aclrtAtomicOperation ops[] = {
+      ACL_RT_ATOMIC_OPERATION_INTEGER_ADD, ACL_RT_ATOMIC_OPERATION_CAS,
+      ACL_RT_ATOMIC_OPERATION_FLOAT_MAX, ACL_RT_ATOMIC_OPERATION_DMA_ADD,
+      ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_EXCH};
   uint32_t caps[5] = {9, 9, 9, 9, 9};
   ASSERT_ACL_OK(aclrtDeviceGetHostAtomicCapabilities(caps, ops, 5, 0));
   const uint32_t integer =
@@ -383,7 +389,8 @@ TEST_F(DeviceInfoApiTest, AtomicCapabilities) {
                    aclrtDeviceGetP2PAtomicCapabilities(caps, ops, 1, 0, 9));
 }
 
-// --- Contexts and ids -----------------------------------------------------------
+// --- Contexts and ids
+// -----------------------------------------------------------
 
 TEST_F(DeviceInfoApiTest, PrimaryContextIsActiveWhileTheDeviceIsSet) {
   int32_t active = -1;
@@ -423,11 +430,13 @@ TEST_F(DeviceInfoApiTest, AvailableStreamAndEventCountsFollowTheIdSpaces) {
   EXPECT_EQ(after, events - 1);
   ASSERT_ACL_OK(aclrtDestroyEvent(event));
   ASSERT_ACL_OK(aclrtDestroyStream(stream));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetStreamAvailableNum(nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtGetStreamAvailableNum(nullptr));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetEventAvailNum(nullptr));
 }
 
-// --- Device limits ----------------------------------------------------------------
+// --- Device limits
+// ----------------------------------------------------------------
 
 TEST_F(DeviceInfoApiTest, DeviceLimits) {
   size_t value = 0;
@@ -441,23 +450,23 @@ TEST_F(DeviceInfoApiTest, DeviceLimits) {
   ASSERT_ACL_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &value));
   EXPECT_EQ(value, 48u << 10);  // rounded up to 16 KiB
 
-  ASSERT_ACL_OK(
-      aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &value));
+  ASSERT_ACL_OK(aclrtDeviceGetLimit(
+      ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &value));
   EXPECT_EQ(value, 32u << 10);
-  ASSERT_ACL_OK(
-      aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 1025));
-  ASSERT_ACL_OK(
-      aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &value));
+  ASSERT_ACL_OK(aclrtDeviceSetLimit(
+      ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 1025));
+  ASSERT_ACL_OK(aclrtDeviceGetLimit(
+      ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &value));
   EXPECT_EQ(value, 1032u);
-  EXPECT_ACL_ERROR(
-      ACL_ERROR_RT_PARAM_INVALID,
-      aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 1023));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtDeviceSetLimit(
-                       ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE,
-                       (64u << 20) + 1));
-  ASSERT_ACL_OK(
-      aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &value));
+                       ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 1023));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE,
+                          (64u << 20) + 1));
+  ASSERT_ACL_OK(aclrtDeviceGetLimit(
+      ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &value));
   EXPECT_EQ(value, 1032u);
   ASSERT_ACL_OK(aclrtDeviceSetLimit(
       ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 32u << 10));
@@ -471,13 +480,12 @@ TEST_F(DeviceInfoApiTest, DeviceLimits) {
                    aclrtDeviceSetLimit(Bad<aclrtDeviceLimit>(5), 1));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtDeviceGetLimit(Bad<aclrtDeviceLimit>(-1), &value));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE,
+                                       static_cast<size_t>(UINT32_MAX) + 1));
   EXPECT_ACL_ERROR(
       ACL_ERROR_INVALID_PARAM,
-      aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE,
-                          static_cast<size_t>(UINT32_MAX) + 1));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE,
-                                       nullptr));
+      aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, nullptr));
 }
 
 TEST_F(DeviceInfoApiTest, L2CacheFlushNeedsNullAndADevice) {

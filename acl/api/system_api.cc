@@ -63,13 +63,12 @@ aclError EnqueueOverflowRead(const char* api, void* output, uint64_t size,
   absl::StatusOr<ascend::rt::StreamInfo> info = Runtime().GetStreamInfo(stream);
   if (!info.ok()) return ReportError(api, info.status());
   const int32_t device_id = info->device_id;
-  const size_t bytes = static_cast<size_t>(
-      std::min<uint64_t>(size, kOverflowStatusBytes));
+  const size_t bytes =
+      static_cast<size_t>(std::min<uint64_t>(size, kOverflowStatusBytes));
   return ReportError(
       api, Runtime().EnqueueDeviceWrite(
                stream, output, bytes, [device_id](uint8_t* out, size_t n) {
-                 uint64_t flags =
-                     Runtime().settings().OverflowFlags(device_id);
+                 uint64_t flags = Runtime().settings().OverflowFlags(device_id);
                  std::memset(out, 0, n);
                  for (size_t i = 0; i < n && i < sizeof flags; ++i) {
                    out[i] = static_cast<uint8_t>(flags >> (8 * i));
@@ -119,7 +118,9 @@ bool CopyField(const std::string& text, char* field, size_t capacity) {
 std::mutex dump_mu;
 bool dump_initialised = false;  // guarded by dump_mu
 
-bool AclInitialised() { return ascend::acl::ProcessLifecycle().ref_count() > 0; }
+bool AclInitialised() {
+  return ascend::acl::ProcessLifecycle().ref_count() > 0;
+}
 
 aclError RequireAclInit(const char* api) {
   if (AclInitialised()) return ACL_SUCCESS;
@@ -131,7 +132,8 @@ aclError RequireAclInit(const char* api) {
 
 extern "C" {
 
-// --- System parameters ---------------------------------------------------------
+// --- System parameters
+// ---------------------------------------------------------
 
 aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
   const int32_t raw = RawEnum(opt);
@@ -178,15 +180,16 @@ aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
   std::optional<int64_t> stored =
       Runtime().settings().ContextSysParam(*context, raw);
   if (!stored.has_value()) {
-    return ReportErrorCode(__func__, ACL_ERROR_RT_SYSPARAMOPT_NOT_SET,
-                           "the current context never set option " +
-                               std::to_string(raw));
+    return ReportErrorCode(
+        __func__, ACL_ERROR_RT_SYSPARAMOPT_NOT_SET,
+        "the current context never set option " + std::to_string(raw));
   }
   *value = *stored;
   return ACL_SUCCESS;
 }
 
-// --- Saturation mode, timeouts, task scheduler ---------------------------------
+// --- Saturation mode, timeouts, task scheduler
+// ---------------------------------
 
 aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
   const int32_t raw = RawEnum(mode);
@@ -254,7 +257,8 @@ aclError aclrtSetTsDevice(aclrtTsId tsId) {
   return ACL_SUCCESS;
 }
 
-// --- Overflow status -----------------------------------------------------------
+// --- Overflow status
+// -----------------------------------------------------------
 
 aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize,
                                 aclrtStream stream) {
@@ -299,9 +303,9 @@ aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
     return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
                            "flag must be 0 or 1");
   }
-  absl::StatusOr<void*> handle =
-      stream != nullptr ? absl::StatusOr<void*>(stream)
-                        : Runtime().CurrentDefaultStream();
+  absl::StatusOr<void*> handle = stream != nullptr
+                                     ? absl::StatusOr<void*>(stream)
+                                     : Runtime().CurrentDefaultStream();
   if (!handle.ok()) return ReportError(__func__, handle.status());
   absl::StatusOr<ascend::rt::StreamInfo> info =
       Runtime().GetStreamInfo(*handle);
@@ -313,9 +317,9 @@ aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
 
 aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
   ACL_REQUIRE_NOT_NULL(flag);
-  absl::StatusOr<void*> handle =
-      stream != nullptr ? absl::StatusOr<void*>(stream)
-                        : Runtime().CurrentDefaultStream();
+  absl::StatusOr<void*> handle = stream != nullptr
+                                     ? absl::StatusOr<void*>(stream)
+                                     : Runtime().CurrentDefaultStream();
   if (!handle.ok()) return ReportError(__func__, handle.status());
   absl::StatusOr<ascend::rt::StreamInfo> info =
       Runtime().GetStreamInfo(*handle);
@@ -324,7 +328,8 @@ aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
   return ACL_SUCCESS;
 }
 
-// --- Versions ------------------------------------------------------------------
+// --- Versions
+// ------------------------------------------------------------------
 
 aclError aclsysGetCANNVersion(aclCANNPackageName name,
                               aclCANNPackageVersion* version) {
@@ -364,7 +369,8 @@ aclError aclsysGetCANNVersion(aclCANNPackageName name,
   return ACL_SUCCESS;
 }
 
-// --- Dump configuration ----------------------------------------------------------
+// --- Dump configuration
+// ----------------------------------------------------------
 
 aclError aclmdlInitDump(void) {
   if (aclError bad = RequireAclInit(__func__)) return bad;
@@ -385,8 +391,7 @@ aclError aclmdlSetDump(const char* dumpCfgPath) {
                            "aclmdlInitDump must be called first");
   }
   ACL_REQUIRE_NOT_NULL(dumpCfgPath);
-  absl::StatusOr<std::string> bytes =
-      ascend::acl::ReadConfigFile(dumpCfgPath);
+  absl::StatusOr<std::string> bytes = ascend::acl::ReadConfigFile(dumpCfgPath);
   if (!bytes.ok()) return ReportError(__func__, bytes.status());
   absl::StatusOr<ascend::acl::Config> config =
       ascend::acl::Config::Parse(*bytes);
@@ -397,9 +402,8 @@ aclError aclmdlSetDump(const char* dumpCfgPath) {
       nlohmann::json::parse(*bytes, nullptr, /*allow_exceptions=*/false);
   if (json.is_object() && json.contains("dump")) {
     const nlohmann::json& dump = json["dump"];
-    const bool path_ok =
-        dump.is_object() &&
-        (!dump.contains("dump_path") || dump["dump_path"].is_string());
+    const bool path_ok = dump.is_object() && (!dump.contains("dump_path") ||
+                                              dump["dump_path"].is_string());
     if (!path_ok) {
       return ReportErrorCode(__func__, ACL_ERROR_INVALID_DUMP_CONFIG,
                              "\"dump\" must be an object whose dump_path is "
@@ -425,7 +429,8 @@ aclError aclmdlFinalizeDump(void) {
   return ACL_SUCCESS;
 }
 
-// --- Profiling -------------------------------------------------------------------
+// --- Profiling
+// -------------------------------------------------------------------
 
 aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream) {
   ACL_GATE();
@@ -438,8 +443,8 @@ aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream) {
   }
   // No profiler collects the trace point: a task in stream order that does
   // nothing.
-  return ACL_RESULT(Runtime().EnqueueStreamTask(
-      stream, [] { return absl::OkStatus(); }));
+  return ACL_RESULT(
+      Runtime().EnqueueStreamTask(stream, [] { return absl::OkStatus(); }));
 }
 
 }  // extern "C"

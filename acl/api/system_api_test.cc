@@ -54,7 +54,8 @@ std::string WriteFile(const std::string& name, const std::string& contents) {
   return path;
 }
 
-// --- System parameters --------------------------------------------------------
+// --- System parameters
+// --------------------------------------------------------
 
 TEST_F(SystemApiTest, ProcessSysParams) {
   int64_t value = -1;
@@ -102,8 +103,9 @@ TEST_F(SystemApiTest, ContextSysParamsArePerContext) {
   ASSERT_ACL_OK(aclrtCreateContext(&other, 0));  // becomes current
   EXPECT_ACL_ERROR(ACL_ERROR_RT_SYSPARAMOPT_NOT_SET,
                    aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &value));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, 1));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, 1));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 2));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
@@ -130,7 +132,8 @@ TEST_F(SystemApiTest, SatModeIsStoredAndValidated) {
   ASSERT_ACL_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION));
 }
 
-// --- Timeouts and the task scheduler ------------------------------------------
+// --- Timeouts and the task scheduler
+// ------------------------------------------
 
 TEST_F(SystemApiTest, OpExecuteTimeoutsRoundToTheInterval) {
   uint32_t ms = 0;
@@ -169,10 +172,12 @@ TEST_F(SystemApiTest, SetTsDevice) {
   ASSERT_ACL_OK(aclrtSetTsDevice(ACL_TS_ID_AICORE));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtSetTsDevice(ACL_TS_ID_RESERVED));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtSetTsDevice(Bad<aclrtTsId>(-3)));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtSetTsDevice(Bad<aclrtTsId>(-3)));
 }
 
-// --- Overflow --------------------------------------------------------------------
+// --- Overflow
+// --------------------------------------------------------------------
 
 // overflow_detection: saturation mode, a stream with overflow detection on,
 // the status read into device memory before and after a reset.
@@ -223,9 +228,9 @@ TEST_F(SystemApiTest, OverflowStatusSample) {
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtGetOverflowStatus(status, 0, stream));
   // 64 bytes from 100 run past the 128-byte allocation.
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtGetOverflowStatus(static_cast<char*>(status) + 100,
-                                          64, stream));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtGetOverflowStatus(static_cast<char*>(status) + 100, 64, stream));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtGetOverflowStatus(host, 64, stream));  // host memory
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
@@ -249,7 +254,8 @@ TEST_F(SystemApiTest, OverflowStatusSample) {
   ASSERT_ACL_OK(aclrtDestroyContext(context));
 }
 
-// --- Versions ----------------------------------------------------------------------
+// --- Versions
+// ----------------------------------------------------------------------
 
 // aclsysGetCANNVersion is deprecated in CANN's headers (and ours).
 #pragma GCC diagnostic push
@@ -291,7 +297,8 @@ TEST_F(SystemApiTest, CannVersionFromTheInstallTree) {
 }
 #pragma GCC diagnostic pop
 
-// --- Dump trio ----------------------------------------------------------------------
+// --- Dump trio
+// ----------------------------------------------------------------------
 
 TEST_F(SystemApiTest, DumpTrioValidatesAndProducesNothing) {
   EXPECT_ACL_ERROR(ACL_ERROR_UNINITIALIZE, aclmdlInitDump());
@@ -299,9 +306,9 @@ TEST_F(SystemApiTest, DumpTrioValidatesAndProducesNothing) {
   EXPECT_ACL_ERROR(ACL_ERROR_UNINITIALIZE, aclmdlFinalizeDump());
   ASSERT_ACL_OK(aclInit(nullptr));
 
-  const std::string good = WriteFile(
-      "dump.json",
-      R"({"dump": {"dump_path": "/tmp/out", "dump_list": [{}],
+  const std::string good =
+      WriteFile("dump.json",
+                R"({"dump": {"dump_path": "/tmp/out", "dump_list": [{}],
           "dump_op_switch": "on"}})");
   EXPECT_ACL_ERROR(ACL_ERROR_DUMP_NOT_RUN, aclmdlSetDump(good.c_str()));
   EXPECT_ACL_ERROR(ACL_ERROR_DUMP_NOT_RUN, aclmdlFinalizeDump());
@@ -330,7 +337,8 @@ TEST_F(SystemApiTest, DumpTrioValidatesAndProducesNothing) {
   ASSERT_ACL_OK(aclFinalize());
 }
 
-// --- Trace points --------------------------------------------------------------------
+// --- Trace points
+// --------------------------------------------------------------------
 
 TEST_F(SystemApiTest, ProfTraceIsAStreamTask) {
   ASSERT_ACL_OK(aclrtSetDevice(0));
@@ -340,15 +348,19 @@ TEST_F(SystemApiTest, ProfTraceIsAStreamTask) {
   ASSERT_ACL_OK(aclrtProfTrace(record, 18, stream));
   ASSERT_ACL_OK(aclrtProfTrace(record, 1, nullptr));
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtProfTrace(nullptr, 18, stream));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtProfTrace(record, 0, stream));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtProfTrace(nullptr, 18, stream));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtProfTrace(record, 0, stream));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtProfTrace(record, 19, stream));
   ASSERT_ACL_OK(aclrtDestroyStream(stream));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtProfTrace(record, 8, stream));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtProfTrace(record, 8, stream));
 }
 
-// --- Snapshot ------------------------------------------------------------------------
+// --- Snapshot
+// ------------------------------------------------------------------------
 
 // Lock → Backup → device memory loss → Restore → Unlock keeps every setting:
 // the restore re-opens the device but is not a reset.
@@ -362,8 +374,8 @@ TEST_F(SystemApiTest, SettingsSurviveASnapshotCycle) {
   ASSERT_ACL_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN));
   ASSERT_ACL_OK(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 1));
   ASSERT_ACL_OK(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1));
-  ASSERT_ACL_OK(
-      aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 4096));
+  ASSERT_ACL_OK(aclrtDeviceSetLimit(
+      ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 4096));
   ASSERT_ACL_OK(aclrtSetOpExecuteTimeOutWithMs(10000));
 
   ASSERT_ACL_OK(aclrtSnapShotProcessLock(getpid(), nullptr));
@@ -390,8 +402,8 @@ TEST_F(SystemApiTest, SettingsSurviveASnapshotCycle) {
   ASSERT_ACL_OK(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &value));
   EXPECT_EQ(value, 1);
   size_t fifo = 0;
-  ASSERT_ACL_OK(
-      aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &fifo));
+  ASSERT_ACL_OK(aclrtDeviceGetLimit(
+      ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &fifo));
   EXPECT_EQ(fifo, 4096u);
   uint32_t ms = 0;
   ASSERT_ACL_OK(aclrtGetOpExecuteTimeout(&ms));
@@ -402,7 +414,8 @@ TEST_F(SystemApiTest, SettingsSurviveASnapshotCycle) {
   ASSERT_ACL_OK(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 0));
   ASSERT_ACL_OK(aclrtDeviceSetLimit(
       ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 32u << 10));
-  ASSERT_ACL_OK(aclrtSetOpExecuteTimeOutV2(0, reinterpret_cast<uint64_t*>(&value)));
+  ASSERT_ACL_OK(
+      aclrtSetOpExecuteTimeOutV2(0, reinterpret_cast<uint64_t*>(&value)));
 }
 
 }  // namespace
