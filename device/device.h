@@ -156,6 +156,11 @@ class Device {
   // Claims exactly `id` (after a re-open): kAlreadyExists when taken.
   virtual absl::Status ClaimId(ResourceKind kind, uint32_t id) = 0;
   virtual void ReleaseId(ResourceKind kind, uint32_t id) = 0;
+  // How many ids of `kind` AllocateId can still hand out; nullopt when the
+  // backend cannot tell.
+  virtual std::optional<uint32_t> FreeIdCount(ResourceKind kind) const {
+    return std::nullopt;
+  }
 
   // --- Snapshot primitives ------------------------------------------------
   // Closes and re-opens the device: every allocation (and its contents) and
@@ -178,6 +183,11 @@ class Backend {
   virtual int32_t DeviceCount() const = 0;
   // SoC name reported for the devices.
   virtual std::string SocName() const = 0;
+  // Bytes of device memory of device `id` (whether or not it is open);
+  // nullopt when the backend cannot tell without opening it.
+  virtual std::optional<uint64_t> DeviceMemoryBytes(int32_t id) const {
+    return std::nullopt;
+  }
   // Opens device `id` in [0, DeviceCount()).
   virtual absl::StatusOr<std::unique_ptr<Device>> Open(int32_t id) = 0;
 

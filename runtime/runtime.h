@@ -48,6 +48,7 @@
 #include "device/base/mutex.h"
 #include "device/device.h"
 #include "runtime/context.h"
+#include "runtime/device_settings.h"
 #include "runtime/event.h"
 #include "runtime/global_state.h"
 #include "runtime/handle_table.h"
@@ -169,6 +170,24 @@ class Runtime {
   absl::Status SubscribeReport(uint64_t thread_id, void* stream);
   absl::Status UnsubscribeReport(uint64_t thread_id, void* stream);
   absl::Status ProcessReport(int32_t timeout_ms);
+
+  // --- Device information and settings (device_info.cc, DESIGN.md §5.12) ---
+  DeviceSettings& settings() { return settings_; }
+  // Whether peer access between two devices is enabled (either direction);
+  // 107000 for an id out of range.
+  absl::StatusOr<bool> PeerAccessStatus(int32_t device_id, int32_t peer) const;
+  // How many more objects of `kind` the current device can hold (207000
+  // when the backend cannot tell).
+  absl::StatusOr<uint32_t> AvailableIds(device::ResourceKind kind);
+  // Enqueues `run` on `stream` (null: the current default stream).
+  absl::Status EnqueueStreamTask(void* stream,
+                                 std::function<absl::Status()> run);
+  // Enqueues on `stream` a write of `size` bytes to device memory at `dst`
+  // (which must lie in a live allocation); the bytes are `produce`'s when the
+  // task runs, in stream order.
+  absl::Status EnqueueDeviceWrite(
+      void* stream, void* dst, size_t size,
+      std::function<void(uint8_t* bytes, size_t size)> produce);
 
   // --- Faults (simulator)
   // -----------------------------------------------------
@@ -418,6 +437,7 @@ class Runtime {
   uint64_t memory_epoch_ ABSL_GUARDED_BY(epoch_mu_) = 0;
 
   ReportHub reports_;
+  DeviceSettings settings_;
   std::unique_ptr<HealthMonitor> health_monitor_;
 
   // --- 2-D, batch, offset and descriptor copies, 32-bit fills, cache

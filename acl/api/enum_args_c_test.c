@@ -286,6 +286,65 @@ static void TestLifecycleTypes(void) {
   }
 }
 
+/* Device information, limits and system parameters (DESIGN.md §5.12). */
+static void TestDeviceInfo(aclrtStream stream) {
+  size_t i;
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    const int32_t bad = kBadValues[i];
+    int64_t value64 = 7;
+    uint32_t value32 = 7;
+    size_t size_value = 7;
+    aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_UNDEF;
+    aclCANNPackageVersion version;
+    const aclrtAtomicOperation ops[1] = {(aclrtAtomicOperation)bad};
+    uint32_t caps[1] = {7};
+    EXPECT(aclGetDeviceCapability(0, (aclDeviceInfo)bad, &value64) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(aclrtGetDeviceInfo(0, (aclrtDevAttr)bad, &value64) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(value64 == 7);
+    EXPECT(aclrtGetDeviceResLimit(0, (aclrtDevResLimitType)bad, &value32) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(aclrtSetDeviceResLimit(0, (aclrtDevResLimitType)bad, 1) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(aclrtGetStreamResLimit(stream, (aclrtDevResLimitType)bad,
+                                  &value32) == ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(aclrtSetStreamResLimit(stream, (aclrtDevResLimitType)bad, 1) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(aclrtGetResInCurrentThread((aclrtDevResLimitType)bad, &value32) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(value32 == 7);
+    EXPECT(aclrtDeviceGetLimit((aclrtDeviceLimit)bad, &size_value) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(aclrtDeviceSetLimit((aclrtDeviceLimit)bad, 1) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(size_value == 7);
+    EXPECT(aclrtGetSysParamOpt((aclSysParamOpt)bad, &value64) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(aclrtSetSysParamOpt((aclSysParamOpt)bad, 0) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(aclrtCtxGetSysParamOpt((aclSysParamOpt)bad, &value64) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(aclrtCtxSetSysParamOpt((aclSysParamOpt)bad, 0) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(aclrtSetDeviceSatMode((aclrtFloatOverflowMode)bad) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(aclrtGetDeviceSatMode(&mode) == ACL_SUCCESS);
+    EXPECT(mode == ACL_RT_OVERFLOW_MODE_SATURATION);
+    EXPECT(aclrtSetTsDevice((aclrtTsId)bad) == ACL_ERROR_INVALID_PARAM);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    EXPECT(aclsysGetCANNVersion((aclCANNPackageName)bad, &version) ==
+           ACL_ERROR_INVALID_PARAM);
+#pragma GCC diagnostic pop
+    EXPECT(aclrtDeviceGetHostAtomicCapabilities(caps, ops, 1, 0) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(aclrtDeviceGetP2PAtomicCapabilities(caps, ops, 1, 0, 1) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(caps[0] == 7);
+  }
+}
+
 int main(void) {
   void *dev = NULL;
   aclrtStream stream = NULL;
@@ -304,6 +363,7 @@ int main(void) {
   TestInjectFault(dev);
   TestSnapshotStage();
   TestLifecycleTypes();
+  TestDeviceInfo(stream);
   EXPECT(aclrtDestroyStream(stream) == ACL_SUCCESS);
   EXPECT(aclrtFree(dev) == ACL_SUCCESS);
   EXPECT(aclrtResetDevice(0) == ACL_SUCCESS);

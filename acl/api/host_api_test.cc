@@ -144,22 +144,20 @@ TEST(MemoryVariantsTest, AllocateAndFreeLikeMalloc) {
 
 TEST(NotSupportedTest, AnswersFeatureNotSupportedAndRecordsIt) {
   (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
-  int64_t value = 12345;
-  EXPECT_ACL_ERROR(
-      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-      aclGetDeviceCapability(0, ACL_DEVICE_INFO_AI_CORE_NUM, &value));
-  EXPECT_EQ(value, 12345);  // untouched
+  uint32_t value = 12345;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtGetGroupCount(&value));
+  EXPECT_EQ(value, 12345u);  // untouched
   EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL),
             ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   const char* message = aclGetRecentErrMsg();
   ASSERT_NE(message, nullptr);
-  EXPECT_NE(std::string(message).find("aclGetDeviceCapability"),
-            std::string::npos);
+  EXPECT_NE(std::string(message).find("aclrtGetGroupCount"), std::string::npos);
 
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlInitDump());
+  EXPECT_EQ(aclrtCreateGroupInfo(), nullptr);
+  void* overflow = nullptr;
   EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                   aclmdlSetDump("/nonexistent.json"));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlFinalizeDump());
+                   aclrtCtxGetFloatOverflowAddr(&overflow));
+  EXPECT_EQ(overflow, nullptr);
   void* ptr = nullptr;
   EXPECT_ACL_ERROR(
       ACL_ERROR_RT_FEATURE_NOT_SUPPORT,

@@ -313,6 +313,11 @@ aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags,
   return NotSupported(__func__);
 }
 
+// The overflow workspace handed to AI Core kernels (their overflow flags).
+aclError aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
+  return NotSupported(__func__);
+}
+
 // --- Model run instances, labels, capture (issue 18) -----------------------
 
 aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
@@ -518,135 +523,40 @@ aclError aclrtGetHardwareSyncAddr(void** addr) {
   return NotSupported(__func__);
 }
 
+// Compute groups: the simulated Ascend910B-class device has none (CANN
+// offers them only on Atlas inference products in Control-CPU form).
+aclError aclrtSetGroup(int32_t groupId) { return NotSupported(__func__); }
+
+aclError aclrtGetGroupCount(uint32_t* count) { return NotSupported(__func__); }
+
+aclrtGroupInfo* aclrtCreateGroupInfo(void) {
+  NotSupported(__func__);
+  return nullptr;
+}
+
+aclError aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
+  return NotSupported(__func__);
+}
+
+aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo,
+                                 int32_t groupIndex, aclrtGroupAttr attr,
+                                 void* attrValue, size_t valueLen,
+                                 size_t* paramRetSize) {
+  return NotSupported(__func__);
+}
+
 // --- Pending (issue 15) ----------------------------------------------------
-
-aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo,
-                                int64_t* value) {
-  return NotSupported(__func__);
-}
-
-aclError aclsysGetCANNVersion(aclCANNPackageName name,
-                              aclCANNPackageVersion* version) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSetTsDevice(aclrtTsId tsId) { return NotSupported(__func__); }
 
 aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType,
                            uint32_t* checkResult, uint32_t reserve) {
   return NotSupported(__func__);
 }
 
-aclError aclrtGetDeviceUtilizationRate(int32_t deviceId,
-                                       aclrtUtilizationInfo* utilizationInfo) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
-  return NotSupported(__func__);
-}
-
 aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr,
-                            int64_t* value) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtDeviceGetHostAtomicCapabilities(
-    uint32_t* capabilities, const aclrtAtomicOperation* operations,
-    const uint32_t count, int32_t deviceId) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtDeviceGetP2PAtomicCapabilities(
-    uint32_t* capabilities, const aclrtAtomicOperation* operations,
-    const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags,
-                                 int32_t* active) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type,
-                                uint32_t* value) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type,
-                                uint32_t value) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtResetDeviceResLimit(int32_t deviceId) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type,
-                                uint32_t* value) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type,
-                                uint32_t value) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtResetStreamResLimit(aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type,
-                                    uint32_t* value) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId,
-                             uint64_t* value) {
   return NotSupported(__func__);
 }
 
@@ -661,13 +571,6 @@ aclError aclrtSetDeviceTaskAbortCallback(const char* regName,
                                          void* args) {
   return NotSupported(__func__);
 }
-
-aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId,
-                                     int32_t* status) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtDeviceL2CacheFlush(void* rsv) { return NotSupported(__func__); }
 
 aclError aclrtMallocWithCfg(void** devPtr, size_t size,
                             aclrtMemMallocPolicy policy,
@@ -799,42 +702,6 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
   return NotSupported(__func__);
 }
 
-aclError aclrtSetGroup(int32_t groupId) { return NotSupported(__func__); }
-
-aclError aclrtGetGroupCount(uint32_t* count) { return NotSupported(__func__); }
-
-aclrtGroupInfo* aclrtCreateGroupInfo(void) {
-  NotSupported(__func__);
-  return nullptr;
-}
-
-aclError aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo,
-                                 int32_t groupIndex, aclrtGroupAttr attr,
-                                 void* attrValue, size_t valueLen,
-                                 size_t* paramRetSize) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) {
-  return NotSupported(__func__);
-}
-
 aclError aclrtSetStreamAttribute(aclrtStream stream,
                                  aclrtStreamAttr stmAttrType,
                                  aclrtStreamAttrValue* value) {
@@ -871,10 +738,6 @@ aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
   return NotSupported(__func__);
 }
 
-aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
-  return NotSupported(__func__);
-}
-
 aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
   return NotSupported(__func__);
 }
@@ -903,63 +766,6 @@ aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
 }
 
 aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSetOpExecuteTimeOut(uint32_t timeout) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetOpTimeOutInterval(uint64_t* interval) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize,
-                                aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtResetOverflowStatus(aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetFloatOverflowStatus(void* outputAddr, uint64_t outputSize,
-                                     aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtResetFloatOverflowStatus(aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtNpuGetFloatOverFlowStatus(void* outputAddr, uint64_t outputSize,
-                                        uint32_t checkMode,
-                                        aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode,
-                                          aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
   return NotSupported(__func__);
 }
 
@@ -1020,19 +826,7 @@ aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
   return NotSupported(__func__);
 }
 
-aclError aclmdlInitDump(void) { return NotSupported(__func__); }
-
-aclError aclmdlSetDump(const char* dumpCfgPath) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlFinalizeDump(void) { return NotSupported(__func__); }
-
 aclError aclrtGetThreadLastTaskId(uint32_t* taskId) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream) {
   return NotSupported(__func__);
 }
 

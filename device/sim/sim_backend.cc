@@ -85,6 +85,10 @@ class SimBackend final : public Backend {
   absl::string_view name() const override { return kSimBackendName; }
   int32_t DeviceCount() const override { return config_.device_count; }
   std::string SocName() const override { return config_.soc_name; }
+  std::optional<uint64_t> DeviceMemoryBytes(int32_t id) const override {
+    if (!CheckId(id).ok()) return std::nullopt;
+    return config_.device_memory_bytes;
+  }
 
   absl::StatusOr<std::unique_ptr<Device>> Open(int32_t id) override {
     ASCEND_RETURN_IF_ERROR(CheckId(id));

@@ -332,6 +332,14 @@ absl::Status SimDevice::ClaimId(ResourceKind kind, uint32_t id) {
   return ids->Claim(id);
 }
 
+std::optional<uint32_t> SimDevice::FreeIdCount(ResourceKind kind) const {
+  const int index = static_cast<int>(kind);
+  if (index < 0 || index >= kResourceKindCount) return std::nullopt;
+  MutexLock lock(&ids_mu_);
+  const internal::IdAllocator& ids = *ids_[index];
+  return ids.limit() - ids.used();
+}
+
 void SimDevice::ReleaseId(ResourceKind kind, uint32_t id) {
   MutexLock lock(&ids_mu_);
   absl::StatusOr<internal::IdAllocator*> ids = Ids(kind);

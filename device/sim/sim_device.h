@@ -82,6 +82,7 @@ class SimDevice final : public Device {
   absl::StatusOr<uint32_t> AllocateId(ResourceKind kind) override;
   absl::Status ClaimId(ResourceKind kind, uint32_t id) override;
   void ReleaseId(ResourceKind kind, uint32_t id) override;
+  std::optional<uint32_t> FreeIdCount(ResourceKind kind) const override;
 
   absl::Status Reopen() override;
   absl::Status AllocateAt(DeviceAddr addr, uint64_t size) override;

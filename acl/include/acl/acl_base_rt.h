@@ -329,9 +329,10 @@ ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func,
 #define ACL_APP_LOG(level, fmt, ...) \
   aclAppLog(level, __FUNCTION__, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
 
-/* Not implemented yet (issue 15): the simulator models no AI Core, vector
- * core or L2 counts yet; returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000)
- * and leaves *value untouched. */
+/* Writes a hardware figure of the simulated chip to *value: AI Cores (24),
+ * vector cores (48) or L2 bytes (192 MiB) (DESIGN.md 5.12).
+ * ACL_ERROR_INVALID_PARAM (100000): value NULL, deviceId not below the
+ * device count, or deviceInfo not one of those three. */
 ACL_FUNC_VISIBILITY aclError aclGetDeviceCapability(uint32_t deviceId,
                                                     aclDeviceInfo deviceInfo,
                                                     int64_t *value);

@@ -1710,28 +1710,38 @@ typedef enum aclrtDeviceLimit {
  * System parameters, versions and device-id translation
  * ------------------------------------------------------------------------- */
 
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Deprecated (use aclsysGetVersionStr / aclsysGetVersionNum). Fills *version
+ * from the package's version.info under $ASCEND_HOME_PATH/share/info (the
+ * text and its two to four dot-separated parts, missing ones "0").
+ * ACL_ERROR_INVALID_PARAM (100000): version NULL or name not an
+ * aclCANNPackageName; ACL_ERROR_INVALID_FILE (100003): no such file or
+ * version (always for the driver: none is installed). */
 ACL_DEPRECATED ACL_FUNC_VISIBILITY aclError
 aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes the current context's value of opt (ACL_OPT_DETERMINISTIC,
+ * _ENABLE_DEBUG_KERNEL, _STRONG_CONSISTENCY). ACL_ERROR_INVALID_PARAM
+ * (100000): value NULL or another opt; ACL_ERROR_RT_SYSPARAMOPT_NOT_SET
+ * (107021): the context never set it. */
 ACL_FUNC_VISIBILITY aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt,
                                                     int64_t *value);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Sets the current context's value of opt (options as
+ * aclrtCtxGetSysParamOpt; ACL_OPT_DETERMINISTIC takes 0-3, the others 0-1).
+ * ACL_ERROR_INVALID_PARAM (100000): another opt; ACL_ERROR_RT_PARAM_INVALID
+ * (107000): value out of range. */
 ACL_FUNC_VISIBILITY aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt,
                                                     int64_t value);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes the process's value of opt (0 until set). ACL_ERROR_INVALID_PARAM
+ * (100000): value NULL or opt not an aclSysParamOpt. */
 ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt,
                                                  int64_t *value);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Sets the process's value of opt (ACL_OPT_DETERMINISTIC takes 0-3, the
+ * others 0-1; stored for kernels). ACL_ERROR_INVALID_PARAM (100000): opt not
+ * an aclSysParamOpt; ACL_ERROR_RT_PARAM_INVALID (107000): value out of range.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtSetSysParamOpt(aclSysParamOpt opt,
                                                  int64_t value);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Selects the task scheduler (stored only: the simulator has one).
+ * ACL_ERROR_INVALID_PARAM (100000): not ACL_TS_ID_AICORE or _AIVECTOR. */
 ACL_FUNC_VISIBILITY aclError aclrtSetTsDevice(aclrtTsId tsId);
 /* Writes ACL_MAJOR_VERSION, ACL_MINOR_VERSION and ACL_PATCH_VERSION of
  * this runtime. Errors: 100000 when any pointer is NULL. */
@@ -1766,36 +1776,47 @@ aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t *const phyDevId);
  * Device attributes, limits, resources and topology
  * ------------------------------------------------------------------------- */
 
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes the device's utilisation: cube, vector and AI CPU 0 (no simulated
+ * work occupies a core), memory -1 (never reported). ACL_ERROR_INVALID_PARAM
+ * (100000): utilizationInfo NULL or its utilizationExtend not NULL;
+ * ACL_ERROR_RT_INVALID_DEVICEID (107001): no such device. */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceUtilizationRate(
     int32_t deviceId, aclrtUtilizationInfo *utilizationInfo);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Sets the process's floating-point overflow mode (saturation or Inf/NaN;
+ * stored for kernels). ACL_ERROR_RT_PARAM_INVALID (107000): any other mode. */
 ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes the process's overflow mode (saturation until set).
+ * ACL_ERROR_INVALID_PARAM (100000): mode NULL. */
 ACL_FUNC_VISIBILITY aclError
 aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
 /* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
  * (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceTaskAbort(int32_t deviceId,
                                                   uint32_t timeout);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes attribute attr of device deviceId to *value (core counts, unified
+ * buffer, memory and L2 sizes, chip id, architecture; DESIGN.md 5.12).
+ * ACL_ERROR_INVALID_PARAM (100000): value NULL; ACL_ERROR_RT_INVALID_DEVICEID
+ * (107001): no such device; ACL_ERROR_RT_PARAM_INVALID (107000): attr is not
+ * an aclrtDevAttr; ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000): SIMT,
+ * super-pod, connection and form-factor attributes. */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId,
                                                 aclrtDevAttr attr,
                                                 int64_t *value);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes the device's UUID: "aclsim", a version-8 marker and the device id,
+ * stable and distinct per device. ACL_ERROR_INVALID_PARAM (100000): uuid
+ * NULL; ACL_ERROR_RT_INVALID_DEVICEID (107001): no such device. */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetUuid(int32_t deviceId,
                                                 aclrtUuid *uuid);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Sets a process-wide device limit: the SIMD stack size (values above the
+ * 32 KiB default round up to 16 KiB; smaller ones are ignored) or the SIMD
+ * printf FIFO per core ([1 KiB, 64 MiB], rounded up to 8).
+ * ACL_ERROR_INVALID_PARAM (100000): limit not an aclrtDeviceLimit or value
+ * above UINT32_MAX; ACL_ERROR_RT_PARAM_INVALID (107000): FIFO size out of
+ * range; ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000): the SIMT limits. */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit,
                                                  size_t value);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes a process-wide device limit (32 KiB each until set). Codes as
+ * aclrtDeviceSetLimit; value NULL: ACL_ERROR_INVALID_PARAM (100000). */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit,
                                                  size_t *value);
 /* Not supported: simulated devices sit on no PCI bus, so there is no bus id to
@@ -1807,61 +1828,82 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceGetPCIBusId(int32_t deviceId,
  * returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetByPCIBusId(const char *pciBusId,
                                                       int32_t *deviceId);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes, for each of count operations, the bit mask of
+ * aclrtAtomicOperationCapability the device and the host support (integer
+ * and float scalars; no DMA or SIMD atomics; DESIGN.md 5.12). Writes nothing
+ * on failure. ACL_ERROR_RT_PARAM_INVALID (107000): an array NULL, count 0 or
+ * an operation not an aclrtAtomicOperation; ACL_ERROR_RT_INVALID_DEVICEID
+ * (107001): no such device. */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetHostAtomicCapabilities(
     uint32_t *capabilities, const aclrtAtomicOperation *operations,
     const uint32_t count, int32_t deviceId);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* As aclrtDeviceGetHostAtomicCapabilities, between two distinct
+ * devices (the same device twice: ACL_ERROR_RT_PARAM_INVALID, 107000). */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetP2PAtomicCapabilities(
     uint32_t *capabilities, const aclrtAtomicOperation *operations,
     const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes 1 to *active while device deviceId is set (its primary context
+ * exists), else 0. ACL_ERROR_INVALID_PARAM (100000): active NULL or flags not
+ * NULL (reserved); ACL_ERROR_RT_INVALID_DEVICEID (107001): no such device. */
 ACL_FUNC_VISIBILITY aclError aclrtGetPrimaryCtxState(int32_t deviceId,
                                                      uint32_t *flags,
                                                      int32_t *active);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes the cores of kind type device deviceId may use: its limit, else
+ * the hardware's. ACL_ERROR_RT_PARAM_INVALID (107000): type not an
+ * aclrtDevResLimitType; ACL_ERROR_INVALID_PARAM (100000): value NULL;
+ * ACL_ERROR_RT_INVALID_DEVICEID (107001): no such device;
+ * ACL_ERROR_RT_DEV_SETUP_ERROR (507033): the device is not set. */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId,
                                                     aclrtDevResLimitType type,
                                                     uint32_t *value);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Limits the cores of kind type of device deviceId (kept until
+ * aclrtResetDeviceResLimit or the device's reset). Codes as
+ * aclrtGetDeviceResLimit; a value above the hardware's count:
+ * ACL_ERROR_RT_PARAM_INVALID (107000). */
 ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId,
                                                     aclrtDevResLimitType type,
                                                     uint32_t value);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Drops device deviceId's core limits. ACL_ERROR_RT_INVALID_DEVICEID
+ * (107001): no such device; ACL_ERROR_RT_DEV_SETUP_ERROR (507033): not set. */
 ACL_FUNC_VISIBILITY aclError aclrtResetDeviceResLimit(int32_t deviceId);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes the cores of kind type stream (NULL: the default stream) may use:
+ * its limit, else its device's. ACL_ERROR_RT_PARAM_INVALID (107000): type
+ * not an aclrtDevResLimitType or stream not live; ACL_ERROR_INVALID_PARAM
+ * (100000): value NULL. */
 ACL_FUNC_VISIBILITY aclError aclrtGetStreamResLimit(aclrtStream stream,
                                                     aclrtDevResLimitType type,
                                                     uint32_t *value);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Limits the cores of kind type for stream (NULL: the default stream); the
+ * limit may exceed the device's, not the hardware's (else
+ * ACL_ERROR_RT_PARAM_INVALID, 107000). It applies to threads that call
+ * aclrtUseStreamResInCurrentThread. Codes as aclrtGetStreamResLimit. */
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream,
                                                     aclrtDevResLimitType type,
                                                     uint32_t value);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Drops stream's core limits (NULL: the default stream).
+ * ACL_ERROR_RT_PARAM_INVALID (107000): stream not live. */
 ACL_FUNC_VISIBILITY aclError aclrtResetStreamResLimit(aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The calling thread uses stream's core limits (NULL: the default
+ * stream) until it unuses it; the last call wins.
+ * ACL_ERROR_RT_PARAM_INVALID (107000): stream not live. */
 ACL_FUNC_VISIBILITY aclError
 aclrtUseStreamResInCurrentThread(aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Ends the calling thread's use of stream's limits if stream is the one
+ * it uses (another stream: nothing changes, success).
+ * ACL_ERROR_RT_PARAM_INVALID (107000): stream not live. */
 ACL_FUNC_VISIBILITY aclError
 aclrtUnuseStreamResInCurrentThread(aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes the cores of kind type the calling thread may use on its current
+ * device: its stream's limit, else the device's, else the hardware's.
+ * ACL_ERROR_RT_PARAM_INVALID (107000): type not an aclrtDevResLimitType;
+ * ACL_ERROR_INVALID_PARAM (100000): value NULL; no current device: the
+ * code aclrtGetDevice returns. */
 ACL_FUNC_VISIBILITY aclError
 aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes how two distinct devices connect: ACL_RT_DEVS_TOPOLOGY_HCCS for
+ * every simulated pair. ACL_ERROR_INVALID_PARAM (100000): value NULL;
+ * ACL_ERROR_RT_INVALID_DEVICEID (107001): no such device;
+ * ACL_ERROR_RT_PARAM_INVALID (107000): the same device twice. */
 ACL_FUNC_VISIBILITY aclError aclrtGetDevicesTopo(uint32_t deviceId,
                                                  uint32_t otherDeviceId,
                                                  uint64_t *value);
@@ -1873,13 +1915,15 @@ ACL_FUNC_VISIBILITY aclError aclrtRegDeviceStateCallback(
  * (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtSetDeviceTaskAbortCallback(
     const char *regName, aclrtDeviceTaskAbortCallback callback, void *args);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes 1 when peer access between deviceId and peerDeviceId is enabled
+ * (either direction), else 0. ACL_ERROR_INVALID_PARAM (100000): status NULL;
+ * ACL_ERROR_RT_PARAM_INVALID (107000): a device id out of range. */
 ACL_FUNC_VISIBILITY aclError aclrtDevicePeerAccessStatus(int32_t deviceId,
                                                          int32_t peerDeviceId,
                                                          int32_t *status);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Flushes the current device's L2: nothing to do on the coherent simulator.
+ * ACL_ERROR_INVALID_PARAM (100000): rsv not NULL; no current device: the
+ * code aclrtGetDevice returns. */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceL2CacheFlush(void *rsv);
 
 /* ---------------------------------------------------------------------------
@@ -2196,35 +2240,45 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream,
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream,
                                                              aclrtEvent event,
                                                              int32_t timeout);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Not supported: the simulated Ascend910B-class device has no compute groups
+ * (CANN offers them only on Atlas inference products in Control-CPU form);
+ * returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtSetGroup(int32_t groupId);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Not supported: the simulated Ascend910B-class device has no compute groups
+ * (CANN offers them only on Atlas inference products in Control-CPU form);
+ * returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtGetGroupCount(uint32_t *count);
-/* Not implemented yet (issue 15): returns NULL. */
+/* Not supported: the simulated Ascend910B-class device has no compute groups
+ * (CANN offers them only on Atlas inference products in Control-CPU form);
+ * returns NULL. */
 ACL_FUNC_VISIBILITY aclrtGroupInfo *aclrtCreateGroupInfo(void);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Not supported: the simulated Ascend910B-class device has no compute groups
+ * (CANN offers them only on Atlas inference products in Control-CPU form);
+ * returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyGroupInfo(aclrtGroupInfo *groupInfo);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Not supported: the simulated Ascend910B-class device has no compute groups
+ * (CANN offers them only on Atlas inference products in Control-CPU form);
+ * returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtGetAllGroupInfo(aclrtGroupInfo *groupInfo);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Not supported: the simulated Ascend910B-class device has no compute groups
+ * (CANN offers them only on Atlas inference products in Control-CPU form);
+ * returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtGetGroupInfoDetail(
     const aclrtGroupInfo *groupInfo, int32_t groupIndex, aclrtGroupAttr attr,
     void *attrValue, size_t valueLen, size_t *paramRetSize);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Turns overflow detection of stream (NULL: the default stream) on (1) or
+ * off (0); stored. ACL_ERROR_INVALID_PARAM (100000): another flag;
+ * ACL_ERROR_RT_PARAM_INVALID (107000): stream not live. */
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream,
                                                           uint32_t flag);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes stream's overflow-detection switch (0 until set).
+ * ACL_ERROR_INVALID_PARAM (100000): flag NULL; ACL_ERROR_RT_PARAM_INVALID
+ * (107000): stream not live. */
 ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream,
                                                           uint32_t *flag);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes how many more streams the current device can hold (its free
+ * stream ids). ACL_ERROR_INVALID_PARAM (100000): streamCount NULL;
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000): the backend cannot tell. */
 ACL_FUNC_VISIBILITY aclError aclrtGetStreamAvailableNum(uint32_t *streamCount);
 /* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
  * (207000). */
@@ -2262,8 +2316,8 @@ aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status);
  * (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event,
                                              uint32_t *eventId);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes how many more events the current device can hold (its free event
+ * ids). Codes as aclrtGetStreamAvailableNum. */
 ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount);
 
 /* ---------------------------------------------------------------------------
@@ -2303,53 +2357,56 @@ ACL_FUNC_VISIBILITY aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify,
  * Timeouts, overflow detection and saturation
  * ------------------------------------------------------------------------- */
 
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Sets the event-wait timeout in seconds (0: none). Stored; stream waits on
+ * events are not bounded by it on the simulator. */
 ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Sets the operator execute timeout in seconds (0: the longest), rounded
+ * up to whole intervals (aclrtGetOpTimeOutInterval), at most 254. Stored for
+ * kernels; the simulator runs no operators yet. */
 ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* As aclrtSetOpExecuteTimeOut, in milliseconds. */
 ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* As aclrtSetOpExecuteTimeOut, in microseconds; writes the timeout in
+ * effect to *actualTimeout. ACL_ERROR_INVALID_PARAM (100000): actualTimeout
+ * NULL; no current device: the code aclrtGetDevice returns. */
 ACL_FUNC_VISIBILITY aclError
 aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t *actualTimeout);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes the timeout granularity in microseconds (4294967 on the
+ * simulator). ACL_ERROR_INVALID_PARAM (100000): interval NULL; no current
+ * device: the code aclrtGetDevice returns. */
 ACL_FUNC_VISIBILITY aclError aclrtGetOpTimeOutInterval(uint64_t *interval);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Enqueues on stream a task that writes the device's overflow flags (the
+ * first 8 bytes, little-endian; zeros up to 64 bytes or outputSize if
+ * smaller) to the device memory at outputAddr. ACL_ERROR_INVALID_PARAM
+ * (100000): outputAddr NULL; ACL_ERROR_RT_PARAM_INVALID (107000): outputSize
+ * 0, a stream not live, or a destination outside a live device allocation. */
 ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr,
                                                     size_t outputSize,
                                                     aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Enqueues on stream a task that clears the device's overflow flags.
+ * ACL_ERROR_RT_PARAM_INVALID (107000): stream not live. */
 ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Planned with issue 17 (the overflow workspace kernels write); until then
+ * returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtCtxGetFloatOverflowAddr(void **overflowAddr);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* As aclrtGetOverflowStatus. */
 ACL_FUNC_VISIBILITY aclError aclrtGetFloatOverflowStatus(void *outputAddr,
                                                          uint64_t outputSize,
                                                          aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* As aclrtResetOverflowStatus. */
 ACL_FUNC_VISIBILITY aclError aclrtResetFloatOverflowStatus(aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* As aclrtGetOverflowStatus (checkMode selects nothing: a device has
+ * one set of flags). */
 ACL_FUNC_VISIBILITY aclError aclrtNpuGetFloatOverFlowStatus(void *outputAddr,
                                                             uint64_t outputSize,
                                                             uint32_t checkMode,
                                                             aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* As aclrtResetOverflowStatus (checkMode selects nothing). */
 ACL_FUNC_VISIBILITY aclError
 aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes the operator execute timeout in effect, in milliseconds (the
+ * longest, about 1091 s, until set). ACL_ERROR_INVALID_PARAM (100000):
+ * timeoutMs NULL. */
 ACL_FUNC_VISIBILITY aclError
 aclrtGetOpExecuteTimeout(uint32_t *const timeoutMs);
 
@@ -2418,14 +2475,18 @@ ACL_FUNC_VISIBILITY aclError aclrtAllocBuf(aclrtMbuf *buf, size_t size);
  * Dump configuration
  * ------------------------------------------------------------------------- */
 
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Starts a dump configuration round. ACL_ERROR_UNINITIALIZE (100001): before
+ * aclInit; ACL_ERROR_REPEAT_INITIALIZE (100002): a round is open. */
 ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Validates the dump configuration file (as aclInit's config; a "dump"
+ * member must be an object whose dump_path is a string) and accepts it; this
+ * runtime produces no dumps (logged once). ACL_ERROR_UNINITIALIZE (100001),
+ * ACL_ERROR_DUMP_NOT_RUN (100045): no round open; ACL_ERROR_INVALID_PARAM
+ * (100000): dumpCfgPath NULL; ACL_ERROR_INVALID_FILE (100003),
+ * ACL_ERROR_PARSE_FILE (100006), ACL_ERROR_INVALID_DUMP_CONFIG (100009). */
 ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Ends the dump round. ACL_ERROR_UNINITIALIZE (100001): before aclInit;
+ * ACL_ERROR_DUMP_NOT_RUN (100045): no round open. */
 ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
 
 /* ---------------------------------------------------------------------------
@@ -2435,8 +2496,10 @@ ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
 /* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
  * (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t *taskId);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Enqueues a trace point on stream (NULL: the default stream): a task that
+ * does nothing, since no profiler collects it. ACL_ERROR_INVALID_PARAM
+ * (100000): userdata NULL; ACL_ERROR_RT_PARAM_INVALID (107000): length
+ * outside [1, 18] or stream not live. */
 ACL_FUNC_VISIBILITY aclError aclrtProfTrace(void *userdata, int32_t length,
                                             aclrtStream stream);
 /* Not supported: there is no hardware synchronisation register to hand out an

@@ -1,0 +1,481 @@
+// ACL entry points: device information, core limits (per device, stream and
+// thread), utilisation, identity, topology, atomics, peer-access status,
+// primary-context state, available ids and device limits (DESIGN.md §5.12).
+// The stored settings live in runtime/device_settings.h.
+#include <algorithm>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "acl/acl.h"
+#include "acl/api/api_util.h"
+
+using ascend::acl::InvalidEnum;
+using ascend::acl::RawEnum;
+using ascend::acl::Runtime;
+using ascend::rt::CoreKind;
+using ascend::rt::Error;
+using ascend::rt::ReportError;
+using ascend::rt::ReportErrorCode;
+
+namespace {
+
+bool IsCoreKind(int32_t raw) { return raw == 0 || raw == 1; }
+
+aclError InvalidCoreKind(const char* api, int32_t raw) {
+  return InvalidEnum(api, "type", "aclrtDevResLimitType", raw,
+                     ACL_ERROR_RT_PARAM_INVALID);
+}
+
+absl::Status ValidDevice(int64_t device_id) {
+  if (device_id < 0 || device_id >= Runtime().DeviceCount()) {
+    return Error(ACL_ERROR_RT_INVALID_DEVICEID,
+                 "device id " + std::to_string(device_id) + " is out of range");
+  }
+  return absl::OkStatus();
+}
+
+bool DeviceOpen(int32_t device_id) {
+  const std::vector<int32_t> open = Runtime().OpenDevices();
+  return std::find(open.begin(), open.end(), device_id) != open.end();
+}
+
+// A device whose limits can be read or set: in range and open (the
+// reference keeps them on the opened device object).
+absl::Status OpenDevice(int32_t device_id) {
+  absl::Status valid = ValidDevice(device_id);
+  if (!valid.ok()) return valid;
+  if (!DeviceOpen(device_id)) {
+    return Error(ACL_ERROR_RT_DEV_SETUP_ERROR,
+                 "device " + std::to_string(device_id) + " is not set");
+  }
+  return absl::OkStatus();
+}
+
+struct StreamRef {
+  void* handle;
+  int32_t device_id;
+};
+
+// A live stream; NULL is the current context's default stream.
+absl::StatusOr<StreamRef> ResolveStream(void* stream) {
+  void* handle = stream;
+  if (handle == nullptr) {
+    absl::StatusOr<void*> current = Runtime().CurrentDefaultStream();
+    if (!current.ok()) return current.status();
+    handle = *current;
+  }
+  absl::StatusOr<ascend::rt::StreamInfo> info = Runtime().GetStreamInfo(handle);
+  if (!info.ok()) return info.status();
+  return StreamRef{handle, info->device_id};
+}
+
+// The simulator's answer for an atomic operation (DESIGN.md §5.12): device
+// memory is host memory, so integer and floating-point scalar atomics work
+// between the host and a device and between devices; DMA and SIMD atomics
+// need hardware engines the simulator does not have.
+bool AtomicCapability(int32_t op, uint32_t* capability) {
+  constexpr uint32_t kInteger =
+      ACL_RT_ATOMIC_CAPABILITY_SIGNED | ACL_RT_ATOMIC_CAPABILITY_UNSIGNED |
+      ACL_RT_ATOMIC_CAPABILITY_SCALAR32 | ACL_RT_ATOMIC_CAPABILITY_SCALAR64;
+  constexpr uint32_t kFloat =
+      ACL_RT_ATOMIC_CAPABILITY_SCALAR32 | ACL_RT_ATOMIC_CAPABILITY_SCALAR64;
+  if (op >= ACL_RT_ATOMIC_OPERATION_INTEGER_ADD &&
+      op <= ACL_RT_ATOMIC_OPERATION_CAS) {
+    *capability = kInteger;
+  } else if (op >= ACL_RT_ATOMIC_OPERATION_FLOAT_ADD &&
+             op <= ACL_RT_ATOMIC_OPERATION_FLOAT_MAX) {
+    *capability = kFloat;
+  } else if ((op >= ACL_RT_ATOMIC_OPERATION_DMA_ADD &&
+              op <= ACL_RT_ATOMIC_OPERATION_DMA_MAX) ||
+             (op >= ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_ADD &&
+              op <= ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_EXCH)) {
+    *capability = 0;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+aclError AtomicCapabilities(const char* api, uint32_t* capabilities,
+                            const aclrtAtomicOperation* operations,
+                            uint32_t count) {
+  if (capabilities == nullptr || operations == nullptr || count == 0) {
+    return ReportErrorCode(
+        api, ACL_ERROR_RT_PARAM_INVALID,
+        "capabilities and operations must not be NULL and count not 0");
+  }
+  std::vector<uint32_t> answers(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    const int32_t raw = RawEnum(operations[i]);
+    if (!AtomicCapability(raw, &answers[i])) {
+      return InvalidEnum(api, "operations[i]", "aclrtAtomicOperation", raw,
+                         ACL_ERROR_RT_PARAM_INVALID);
+    }
+  }
+  std::copy(answers.begin(), answers.end(), capabilities);
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo,
+                                int64_t* value) {
+  ACL_REQUIRE_NOT_NULL(value);
+  if (deviceId >= static_cast<uint32_t>(Runtime().DeviceCount())) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                           "deviceId " + std::to_string(deviceId) +
+                               " is not below the device count");
+  }
+  const ascend::rt::ChipProperties& chip = Runtime().settings().chip();
+  switch (RawEnum(deviceInfo)) {
+    case ACL_DEVICE_INFO_AI_CORE_NUM:
+      *value = chip.aicore_cores;
+      return ACL_SUCCESS;
+    case ACL_DEVICE_INFO_VECTOR_CORE_NUM:
+      *value = chip.vector_cores;
+      return ACL_SUCCESS;
+    case ACL_DEVICE_INFO_L2_SIZE:
+      *value = static_cast<int64_t>(chip.l2_bytes);
+      return ACL_SUCCESS;
+    default:
+      return InvalidEnum(__func__, "deviceInfo", "aclDeviceInfo",
+                         RawEnum(deviceInfo));
+  }
+}
+
+aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr,
+                            int64_t* value) {
+  ACL_REQUIRE_NOT_NULL(value);
+  absl::Status valid = ValidDevice(deviceId);
+  if (!valid.ok()) return ReportError(__func__, valid);
+  const ascend::rt::ChipProperties& chip = Runtime().settings().chip();
+  const int32_t raw = RawEnum(attr);
+  switch (raw) {
+    case ACL_DEV_ATTR_AICPU_CORE_NUM:
+      *value = chip.aicpu_cores;
+      return ACL_SUCCESS;
+    case ACL_DEV_ATTR_AICORE_CORE_NUM:
+      *value = chip.aicore_cores;
+      return ACL_SUCCESS;
+    case ACL_DEV_ATTR_CUBE_CORE_NUM:
+      *value = chip.cube_cores;
+      return ACL_SUCCESS;
+    case ACL_DEV_ATTR_VECTOR_CORE_NUM:
+      *value = chip.vector_cores;
+      return ACL_SUCCESS;
+    case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE:
+      *value = static_cast<int64_t>(chip.ubuf_bytes_per_vector_core);
+      return ACL_SUCCESS;
+    case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: {
+      std::optional<uint64_t> bytes =
+          Runtime().backend() == nullptr
+              ? std::nullopt
+              : Runtime().backend()->DeviceMemoryBytes(deviceId);
+      if (!bytes.has_value()) {
+        return ReportErrorCode(__func__, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                               "the backend does not report memory sizes");
+      }
+      *value = static_cast<int64_t>(*bytes);
+      return ACL_SUCCESS;
+    }
+    case ACL_DEV_ATTR_L2_CACHE_SIZE:
+      *value = static_cast<int64_t>(chip.l2_bytes);
+      return ACL_SUCCESS;
+    case ACL_DEV_ATTR_SMP_ID:
+    case ACL_DEV_ATTR_CUST_OP_PRIVILEGE:
+    case ACL_DEV_ATTR_MAINBOARD_ID:
+    case ACL_DEV_ATTR_IS_VIRTUAL:
+      *value = 0;
+      return ACL_SUCCESS;
+    case ACL_DEV_ATTR_PHY_CHIP_ID:
+      *value = deviceId;
+      return ACL_SUCCESS;
+    case ACL_DEV_ATTR_NPU_ARCH:
+      *value = chip.npu_arch;
+      return ACL_SUCCESS;
+    // SIMT attributes (not on this chip class), super-pod placement and the
+    // host connection and form factor (no such hardware to describe).
+    case ACL_DEV_ATTR_WARP_SIZE:
+    case ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE:
+    case ACL_DEV_ATTR_MAX_GRID_DIM_X:
+    case ACL_DEV_ATTR_MAX_GRID_DIM_Y:
+    case ACL_DEV_ATTR_MAX_GRID_DIM_Z:
+    case ACL_DEV_ATTR_MAX_BLOCK_PER_GRID:
+    case ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK:
+    case ACL_DEV_ATTR_MAX_BLOCK_DIM_X:
+    case ACL_DEV_ATTR_MAX_BLOCK_DIM_Y:
+    case ACL_DEV_ATTR_MAX_BLOCK_DIM_Z:
+    case ACL_DEV_ATTR_SUPER_POD_DEVICE_ID:
+    case ACL_DEV_ATTR_SUPER_POD_SERVER_ID:
+    case ACL_DEV_ATTR_SUPER_POD_ID:
+    case ACL_DEV_ATTR_HD_CONNECT_TYPE:
+    case ACL_DEV_ATTR_DEVICE_FORM_FACTOR:
+      return ReportErrorCode(__func__, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "attribute " + std::to_string(raw) +
+                                 " is not available on the simulated device");
+    default:
+      return InvalidEnum(__func__, "attr", "aclrtDevAttr", raw,
+                         ACL_ERROR_RT_PARAM_INVALID);
+  }
+}
+
+// --- Core limits -------------------------------------------------------------
+
+aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type,
+                                uint32_t* value) {
+  const int32_t raw = RawEnum(type);
+  if (!IsCoreKind(raw)) return InvalidCoreKind(__func__, raw);
+  ACL_REQUIRE_NOT_NULL(value);
+  absl::Status open = OpenDevice(deviceId);
+  if (!open.ok()) return ReportError(__func__, open);
+  *value = Runtime().settings().DeviceCores(deviceId, CoreKind(raw));
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type,
+                                uint32_t value) {
+  const int32_t raw = RawEnum(type);
+  if (!IsCoreKind(raw)) return InvalidCoreKind(__func__, raw);
+  absl::Status open = OpenDevice(deviceId);
+  if (!open.ok()) return ReportError(__func__, open);
+  return ACL_RESULT(
+      Runtime().settings().SetDeviceCores(deviceId, CoreKind(raw), value));
+}
+
+aclError aclrtResetDeviceResLimit(int32_t deviceId) {
+  absl::Status open = OpenDevice(deviceId);
+  if (!open.ok()) return ReportError(__func__, open);
+  Runtime().settings().ResetDeviceCores(deviceId);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type,
+                                uint32_t* value) {
+  const int32_t raw = RawEnum(type);
+  if (!IsCoreKind(raw)) return InvalidCoreKind(__func__, raw);
+  ACL_REQUIRE_NOT_NULL(value);
+  absl::StatusOr<StreamRef> s = ResolveStream(stream);
+  if (!s.ok()) return ReportError(__func__, s.status());
+  *value =
+      Runtime().settings().StreamCores(s->handle, s->device_id, CoreKind(raw));
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type,
+                                uint32_t value) {
+  const int32_t raw = RawEnum(type);
+  if (!IsCoreKind(raw)) return InvalidCoreKind(__func__, raw);
+  absl::StatusOr<StreamRef> s = ResolveStream(stream);
+  if (!s.ok()) return ReportError(__func__, s.status());
+  return ACL_RESULT(Runtime().settings().SetStreamCores(s->handle, s->device_id,
+                                                        CoreKind(raw), value));
+}
+
+aclError aclrtResetStreamResLimit(aclrtStream stream) {
+  absl::StatusOr<StreamRef> s = ResolveStream(stream);
+  if (!s.ok()) return ReportError(__func__, s.status());
+  Runtime().settings().ResetStreamCores(s->handle);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) {
+  absl::StatusOr<StreamRef> s = ResolveStream(stream);
+  if (!s.ok()) return ReportError(__func__, s.status());
+  Runtime().settings().UseStreamInThread(s->handle);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
+  absl::StatusOr<StreamRef> s = ResolveStream(stream);
+  if (!s.ok()) return ReportError(__func__, s.status());
+  // Naming another stream than the thread's is not an error (as in the
+  // reference): nothing changes.
+  (void)Runtime().settings().UnuseStreamInThread(s->handle);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type,
+                                    uint32_t* value) {
+  const int32_t raw = RawEnum(type);
+  if (!IsCoreKind(raw)) return InvalidCoreKind(__func__, raw);
+  ACL_REQUIRE_NOT_NULL(value);
+  absl::StatusOr<int32_t> device = Runtime().GetDevice();
+  if (!device.ok()) return ReportError(__func__, device.status());
+  *value = Runtime().settings().ThreadCores(*device, CoreKind(raw));
+  return ACL_SUCCESS;
+}
+
+// --- Utilisation, identity, topology -----------------------------------------
+
+aclError aclrtGetDeviceUtilizationRate(int32_t deviceId,
+                                       aclrtUtilizationInfo* utilizationInfo) {
+  ACL_REQUIRE_NOT_NULL(utilizationInfo);
+  if (utilizationInfo->utilizationExtend != nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                           "utilizationExtend is reserved and must be NULL");
+  }
+  absl::Status valid = ValidDevice(deviceId);
+  if (!valid.ok()) return ReportError(__func__, valid);
+  // No simulated work occupies a cube, vector or AI CPU core (copies are
+  // DMA, host functions run on the host); memory utilisation is never
+  // reported, as in the reference (-1).
+  utilizationInfo->cubeUtilization = 0;
+  utilizationInfo->vectorUtilization = 0;
+  utilizationInfo->aicpuUtilization = 0;
+  utilizationInfo->memoryUtilization = -1;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
+  ACL_REQUIRE_NOT_NULL(uuid);
+  absl::Status valid = ValidDevice(deviceId);
+  if (!valid.ok()) return ReportError(__func__, valid);
+  // "aclsim" + an RFC 9562 version-8 / variant-10 marker + the device id
+  // (big-endian): stable, distinct per device.
+  unsigned char bytes[16] = {'a',  'c', 'l', 's', 'i', 'm', 0x80, 0x00,
+                             0x80, 0,   0,   0,   0,   0,   0,    0};
+  const uint32_t id = static_cast<uint32_t>(deviceId);
+  bytes[12] = static_cast<unsigned char>(id >> 24);
+  bytes[13] = static_cast<unsigned char>(id >> 16);
+  bytes[14] = static_cast<unsigned char>(id >> 8);
+  bytes[15] = static_cast<unsigned char>(id);
+  std::memcpy(uuid->bytes, bytes, sizeof bytes);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId,
+                             uint64_t* value) {
+  ACL_REQUIRE_NOT_NULL(value);
+  absl::Status valid = ValidDevice(deviceId);
+  if (valid.ok()) valid = ValidDevice(otherDeviceId);
+  if (!valid.ok()) return ReportError(__func__, valid);
+  if (deviceId == otherDeviceId) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           "the two devices must differ");
+  }
+  // Every pair of simulated devices is linked directly (peer copies are
+  // memcpy between their windows), as the devices of one server by HCCS.
+  *value = ACL_RT_DEVS_TOPOLOGY_HCCS;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId,
+                                     int32_t* status) {
+  ACL_REQUIRE_NOT_NULL(status);
+  absl::StatusOr<bool> enabled =
+      Runtime().PeerAccessStatus(deviceId, peerDeviceId);
+  if (!enabled.ok()) return ReportError(__func__, enabled.status());
+  *status = *enabled ? 1 : 0;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtDeviceGetHostAtomicCapabilities(
+    uint32_t* capabilities, const aclrtAtomicOperation* operations,
+    const uint32_t count, int32_t deviceId) {
+  absl::Status valid = ValidDevice(deviceId);
+  if (!valid.ok()) return ReportError(__func__, valid);
+  return AtomicCapabilities(__func__, capabilities, operations, count);
+}
+
+aclError aclrtDeviceGetP2PAtomicCapabilities(
+    uint32_t* capabilities, const aclrtAtomicOperation* operations,
+    const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
+  absl::Status valid = ValidDevice(srcDeviceId);
+  if (valid.ok()) valid = ValidDevice(dstDeviceId);
+  if (!valid.ok()) return ReportError(__func__, valid);
+  if (srcDeviceId == dstDeviceId) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           "the two devices must differ");
+  }
+  return AtomicCapabilities(__func__, capabilities, operations, count);
+}
+
+aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags,
+                                 int32_t* active) {
+  ACL_REQUIRE_NOT_NULL(active);
+  if (flags != nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                           "flags is reserved and must be NULL");
+  }
+  absl::Status valid = ValidDevice(deviceId);
+  if (!valid.ok()) return ReportError(__func__, valid);
+  // The primary context exists exactly while the device is open.
+  *active = DeviceOpen(deviceId) ? 1 : 0;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) {
+  ACL_REQUIRE_NOT_NULL(streamCount);
+  ACL_RETURN_VALUE(streamCount, Runtime().AvailableIds(
+                                    ascend::device::ResourceKind::kStream));
+}
+
+aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
+  ACL_REQUIRE_NOT_NULL(eventCount);
+  ACL_RETURN_VALUE(
+      eventCount, Runtime().AvailableIds(ascend::device::ResourceKind::kEvent));
+}
+
+// --- Device limits -----------------------------------------------------------
+
+aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
+  const int32_t raw = RawEnum(limit);
+  if (raw < ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE ||
+      raw > ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE) {
+    return InvalidEnum(__func__, "limit", "aclrtDeviceLimit", raw);
+  }
+  if (value > UINT32_MAX) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                           "value must not exceed UINT32_MAX");
+  }
+  ascend::rt::DeviceSettings& settings = Runtime().settings();
+  switch (raw) {
+    case ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE:
+      settings.SetStackSize(static_cast<uint32_t>(value));
+      return ACL_SUCCESS;
+    case ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE:
+      return ACL_RESULT(
+          settings.SetPrintfFifoSize(static_cast<uint32_t>(value)));
+    default:  // the SIMT limits: no SIMT on this chip class
+      return ReportErrorCode(__func__, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "SIMT limits are not available on this device");
+  }
+}
+
+aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
+  ACL_REQUIRE_NOT_NULL(value);
+  const int32_t raw = RawEnum(limit);
+  if (raw < ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE ||
+      raw > ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE) {
+    return InvalidEnum(__func__, "limit", "aclrtDeviceLimit", raw);
+  }
+  const ascend::rt::DeviceSettings& settings = Runtime().settings();
+  switch (raw) {
+    case ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE:
+      *value = settings.StackSize();
+      return ACL_SUCCESS;
+    case ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE:
+      *value = settings.PrintfFifoSize();
+      return ACL_SUCCESS;
+    default:
+      return ReportErrorCode(__func__, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "SIMT limits are not available on this device");
+  }
+}
+
+aclError aclrtDeviceL2CacheFlush(void* rsv) {
+  if (rsv != nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                           "rsv is reserved and must be NULL");
+  }
+  // Simulated device memory is host memory, coherent with every access:
+  // there is no device L2 to write back. The call still needs a device.
+  absl::StatusOr<int32_t> device = Runtime().GetDevice();
+  if (!device.ok()) return ReportError(__func__, device.status());
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,450 @@
+// ACL entry points: system parameters (process and context), the
+// saturation mode, operator timeouts, the task scheduler, overflow status,
+// CANN package versions, the dump configuration trio and profiling trace
+// points (DESIGN.md §5.12).
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_split.h"
+#include "acl/acl.h"
+#include "acl/api/api_util.h"
+#include "acl/lifecycle/config.h"
+#include "acl/lifecycle/lifecycle.h"
+#include "acl/sysinfo/version_info.h"
+#include "glog/logging.h"
+#include "nlohmann/json.hpp"
+
+using ascend::acl::InvalidEnum;
+using ascend::acl::RawEnum;
+using ascend::acl::Runtime;
+using ascend::rt::ReportError;
+using ascend::rt::ReportErrorCode;
+
+namespace {
+
+constexpr int32_t kDeterministicLevels = 4;  // ACL_OPT_DETERMINISTIC: [0, 4)
+constexpr int32_t kSwitchValues = 2;         // other options: 0 or 1
+
+aclError CheckSysParamValue(const char* api, int32_t opt, int64_t value) {
+  const int64_t limit =
+      opt == ACL_OPT_DETERMINISTIC ? kDeterministicLevels : kSwitchValues;
+  if (value < 0 || value >= limit) {
+    return ReportErrorCode(api, ACL_ERROR_RT_PARAM_INVALID,
+                           "value " + std::to_string(value) +
+                               " is outside [0, " + std::to_string(limit) +
+                               ")");
+  }
+  return ACL_SUCCESS;
+}
+
+bool IsProcessSysParam(int32_t opt) { return opt >= 0 && opt <= 3; }
+// ACL_OPT_ENABLE_KERNEL_EARLY_START is process-wide only.
+bool IsContextSysParam(int32_t opt) { return opt >= 0 && opt <= 2; }
+
+// The bytes of the overflow status the query calls write: the device's
+// flags (little-endian) in the first eight bytes, zeros after.
+constexpr size_t kOverflowStatusBytes = 64;
+
+aclError EnqueueOverflowRead(const char* api, void* output, uint64_t size,
+                             aclrtStream stream) {
+  if (output == nullptr) {
+    return ReportErrorCode(api, ACL_ERROR_INVALID_PARAM,
+                           "outputAddr must not be NULL");
+  }
+  if (size == 0) {
+    return ReportErrorCode(api, ACL_ERROR_RT_PARAM_INVALID,
+                           "outputSize must not be 0");
+  }
+  absl::StatusOr<ascend::rt::StreamInfo> info = Runtime().GetStreamInfo(stream);
+  if (!info.ok()) return ReportError(api, info.status());
+  const int32_t device_id = info->device_id;
+  const size_t bytes =
+      static_cast<size_t>(std::min<uint64_t>(size, kOverflowStatusBytes));
+  return ReportError(
+      api, Runtime().EnqueueDeviceWrite(
+               stream, output, bytes, [device_id](uint8_t* out, size_t n) {
+                 uint64_t flags = Runtime().settings().OverflowFlags(device_id);
+                 std::memset(out, 0, n);
+                 for (size_t i = 0; i < n && i < sizeof flags; ++i) {
+                   out[i] = static_cast<uint8_t>(flags >> (8 * i));
+                 }
+               }));
+}
+
+aclError EnqueueOverflowReset(const char* api, aclrtStream stream) {
+  absl::StatusOr<ascend::rt::StreamInfo> info = Runtime().GetStreamInfo(stream);
+  if (!info.ok()) return ReportError(api, info.status());
+  const int32_t device_id = info->device_id;
+  return ReportError(api, Runtime().EnqueueStreamTask(stream, [device_id] {
+    Runtime().settings().ClearOverflow(device_id);
+    return absl::OkStatus();
+  }));
+}
+
+// The package directory under share/info CANN reads for each package name.
+const char* PackageDirectory(int32_t name) {
+  switch (name) {
+    case ACL_PKG_NAME_CANN:
+    case ACL_PKG_NAME_RUNTIME:
+      return "runtime";
+    case ACL_PKG_NAME_COMPILER:
+      return "bisheng-compiler";
+    case ACL_PKG_NAME_HCCL:
+      return "hccl";
+    case ACL_PKG_NAME_TOOLKIT:
+      return "oam-tools";
+    case ACL_PKG_NAME_OPP:
+    case ACL_PKG_NAME_OPP_KERNEL:
+      return "ops-legacy";
+    default:
+      return nullptr;
+  }
+}
+
+// Copies `text` (NUL included) into a field of `capacity` bytes; false when
+// it does not fit or is empty.
+bool CopyField(const std::string& text, char* field, size_t capacity) {
+  if (text.empty() || text.size() >= capacity) return false;
+  std::memcpy(field, text.c_str(), text.size() + 1);
+  return true;
+}
+
+// The dump trio's state: aclmdlInitDump ... aclmdlFinalizeDump.
+std::mutex dump_mu;
+bool dump_initialised = false;  // guarded by dump_mu
+
+bool AclInitialised() {
+  return ascend::acl::ProcessLifecycle().ref_count() > 0;
+}
+
+aclError RequireAclInit(const char* api) {
+  if (AclInitialised()) return ACL_SUCCESS;
+  return ReportErrorCode(api, ACL_ERROR_UNINITIALIZE,
+                         "aclInit must be called first");
+}
+
+}  // namespace
+
+extern "C" {
+
+// --- System parameters
+// ---------------------------------------------------------
+
+aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
+  const int32_t raw = RawEnum(opt);
+  if (!IsProcessSysParam(raw)) {
+    return InvalidEnum(__func__, "opt", "aclSysParamOpt", raw);
+  }
+  if (aclError bad = CheckSysParamValue(__func__, raw, value)) return bad;
+  Runtime().settings().SetSysParam(raw, value);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
+  ACL_REQUIRE_NOT_NULL(value);
+  const int32_t raw = RawEnum(opt);
+  if (!IsProcessSysParam(raw)) {
+    return InvalidEnum(__func__, "opt", "aclSysParamOpt", raw);
+  }
+  *value = Runtime().settings().SysParam(raw);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
+  const int32_t raw = RawEnum(opt);
+  if (!IsContextSysParam(raw)) {
+    return InvalidEnum(__func__, "opt", "aclSysParamOpt", raw);
+  }
+  if (aclError bad = CheckSysParamValue(__func__, raw, value)) return bad;
+  absl::StatusOr<void*> context = Runtime().GetCurrentContext();
+  if (!context.ok()) return ReportError(__func__, context.status());
+  absl::StatusOr<int32_t> device = Runtime().GetDevice();
+  if (!device.ok()) return ReportError(__func__, device.status());
+  Runtime().settings().SetContextSysParam(*context, *device, raw, value);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
+  ACL_REQUIRE_NOT_NULL(value);
+  const int32_t raw = RawEnum(opt);
+  if (!IsContextSysParam(raw)) {
+    return InvalidEnum(__func__, "opt", "aclSysParamOpt", raw);
+  }
+  absl::StatusOr<void*> context = Runtime().GetCurrentContext();
+  if (!context.ok()) return ReportError(__func__, context.status());
+  std::optional<int64_t> stored =
+      Runtime().settings().ContextSysParam(*context, raw);
+  if (!stored.has_value()) {
+    return ReportErrorCode(
+        __func__, ACL_ERROR_RT_SYSPARAMOPT_NOT_SET,
+        "the current context never set option " + std::to_string(raw));
+  }
+  *value = *stored;
+  return ACL_SUCCESS;
+}
+
+// --- Saturation mode, timeouts, task scheduler
+// ---------------------------------
+
+aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
+  const int32_t raw = RawEnum(mode);
+  if (raw != ACL_RT_OVERFLOW_MODE_SATURATION &&
+      raw != ACL_RT_OVERFLOW_MODE_INFNAN) {
+    return InvalidEnum(__func__, "mode", "aclrtFloatOverflowMode", raw,
+                       ACL_ERROR_RT_PARAM_INVALID);
+  }
+  Runtime().settings().SetSatMode(raw);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
+  ACL_REQUIRE_NOT_NULL(mode);
+  *mode = static_cast<aclrtFloatOverflowMode>(Runtime().settings().SatMode());
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSetOpExecuteTimeOut(uint32_t timeout) {
+  Runtime().settings().SetOpExecuteTimeoutUs(uint64_t{timeout} * 1000000);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
+  Runtime().settings().SetOpExecuteTimeoutUs(uint64_t{timeout} * 1000);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
+  ACL_REQUIRE_NOT_NULL(actualTimeout);
+  // Like the reference, this form needs a device (the interval is the
+  // device's).
+  absl::StatusOr<int32_t> device = Runtime().GetDevice();
+  if (!device.ok()) return ReportError(__func__, device.status());
+  *actualTimeout = Runtime().settings().SetOpExecuteTimeoutUs(timeout);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
+  ACL_REQUIRE_NOT_NULL(timeoutMs);
+  *timeoutMs =
+      static_cast<uint32_t>(Runtime().settings().OpExecuteTimeoutUs() / 1000);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetOpTimeOutInterval(uint64_t* interval) {
+  ACL_REQUIRE_NOT_NULL(interval);
+  absl::StatusOr<int32_t> device = Runtime().GetDevice();
+  if (!device.ok()) return ReportError(__func__, device.status());
+  *interval = ascend::rt::DeviceSettings::kTimeoutIntervalUs;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
+  Runtime().settings().SetOpWaitTimeoutS(timeout);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSetTsDevice(aclrtTsId tsId) {
+  const int32_t raw = RawEnum(tsId);
+  if (raw != ACL_TS_ID_AICORE && raw != ACL_TS_ID_AIVECTOR) {
+    return InvalidEnum(__func__, "tsId", "aclrtTsId", raw);
+  }
+  Runtime().settings().SetTsId(raw);
+  return ACL_SUCCESS;
+}
+
+// --- Overflow status
+// -----------------------------------------------------------
+
+aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize,
+                                aclrtStream stream) {
+  ACL_GATE();
+  return EnqueueOverflowRead(__func__, outputAddr, outputSize, stream);
+}
+
+aclError aclrtResetOverflowStatus(aclrtStream stream) {
+  ACL_GATE();
+  return EnqueueOverflowReset(__func__, stream);
+}
+
+aclError aclrtGetFloatOverflowStatus(void* outputAddr, uint64_t outputSize,
+                                     aclrtStream stream) {
+  ACL_GATE();
+  return EnqueueOverflowRead(__func__, outputAddr, outputSize, stream);
+}
+
+aclError aclrtResetFloatOverflowStatus(aclrtStream stream) {
+  ACL_GATE();
+  return EnqueueOverflowReset(__func__, stream);
+}
+
+// checkMode selects nothing on the simulator: a device has one set of flags.
+aclError aclrtNpuGetFloatOverFlowStatus(void* outputAddr, uint64_t outputSize,
+                                        uint32_t checkMode,
+                                        aclrtStream stream) {
+  ACL_GATE();
+  (void)checkMode;
+  return EnqueueOverflowRead(__func__, outputAddr, outputSize, stream);
+}
+
+aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode,
+                                          aclrtStream stream) {
+  ACL_GATE();
+  (void)checkMode;
+  return EnqueueOverflowReset(__func__, stream);
+}
+
+aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
+  if (flag != 0 && flag != 1) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                           "flag must be 0 or 1");
+  }
+  absl::StatusOr<void*> handle = stream != nullptr
+                                     ? absl::StatusOr<void*>(stream)
+                                     : Runtime().CurrentDefaultStream();
+  if (!handle.ok()) return ReportError(__func__, handle.status());
+  absl::StatusOr<ascend::rt::StreamInfo> info =
+      Runtime().GetStreamInfo(*handle);
+  if (!info.ok()) return ReportError(__func__, info.status());
+  Runtime().settings().SetStreamOverflowSwitch(*handle, info->device_id,
+                                               flag == 1);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
+  ACL_REQUIRE_NOT_NULL(flag);
+  absl::StatusOr<void*> handle = stream != nullptr
+                                     ? absl::StatusOr<void*>(stream)
+                                     : Runtime().CurrentDefaultStream();
+  if (!handle.ok()) return ReportError(__func__, handle.status());
+  absl::StatusOr<ascend::rt::StreamInfo> info =
+      Runtime().GetStreamInfo(*handle);
+  if (!info.ok()) return ReportError(__func__, info.status());
+  *flag = Runtime().settings().StreamOverflowSwitch(*handle) ? 1 : 0;
+  return ACL_SUCCESS;
+}
+
+// --- Versions
+// ------------------------------------------------------------------
+
+aclError aclsysGetCANNVersion(aclCANNPackageName name,
+                              aclCANNPackageVersion* version) {
+  ACL_REQUIRE_NOT_NULL(version);
+  const int32_t raw = RawEnum(name);
+  if (raw == ACL_PKG_NAME_DRIVER) {
+    // The simulator installs no driver package.
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_FILE,
+                           "no driver package is installed");
+  }
+  const char* directory = PackageDirectory(raw);
+  if (directory == nullptr) {
+    return InvalidEnum(__func__, "name", "aclCANNPackageName", raw);
+  }
+  const char* home = std::getenv("ASCEND_HOME_PATH");
+  absl::StatusOr<std::string> text = ascend::acl::sysinfo::ReadPackageVersion(
+      home == nullptr ? "" : home, directory);
+  if (!text.ok()) return ReportError(__func__, text.status());
+  std::vector<std::string> parts = absl::StrSplit(*text, '.');
+  if (parts.size() < 2) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_FILE,
+                           "version " + *text + " has fewer than two parts");
+  }
+  while (parts.size() < 4) parts.emplace_back("0");
+  aclCANNPackageVersion filled;
+  std::memset(&filled, 0, sizeof filled);
+  if (!CopyField(*text, filled.version, sizeof filled.version) ||
+      !CopyField(parts[0], filled.majorVersion, sizeof filled.majorVersion) ||
+      !CopyField(parts[1], filled.minorVersion, sizeof filled.minorVersion) ||
+      !CopyField(parts[2], filled.releaseVersion,
+                 sizeof filled.releaseVersion) ||
+      !CopyField(parts[3], filled.patchVersion, sizeof filled.patchVersion)) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_FILE,
+                           "version " + *text + " does not fit its fields");
+  }
+  *version = filled;
+  return ACL_SUCCESS;
+}
+
+// --- Dump configuration
+// ----------------------------------------------------------
+
+aclError aclmdlInitDump(void) {
+  if (aclError bad = RequireAclInit(__func__)) return bad;
+  std::lock_guard<std::mutex> lock(dump_mu);
+  if (dump_initialised) {
+    return ReportErrorCode(__func__, ACL_ERROR_REPEAT_INITIALIZE,
+                           "aclmdlInitDump was already called");
+  }
+  dump_initialised = true;
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlSetDump(const char* dumpCfgPath) {
+  if (aclError bad = RequireAclInit(__func__)) return bad;
+  std::lock_guard<std::mutex> lock(dump_mu);
+  if (!dump_initialised) {
+    return ReportErrorCode(__func__, ACL_ERROR_DUMP_NOT_RUN,
+                           "aclmdlInitDump must be called first");
+  }
+  ACL_REQUIRE_NOT_NULL(dumpCfgPath);
+  absl::StatusOr<std::string> bytes = ascend::acl::ReadConfigFile(dumpCfgPath);
+  if (!bytes.ok()) return ReportError(__func__, bytes.status());
+  absl::StatusOr<ascend::acl::Config> config =
+      ascend::acl::Config::Parse(*bytes);
+  if (!config.ok()) return ReportError(__func__, config.status());
+  // Parse accepted the bytes, so this parse succeeds; no exceptions either
+  // way.
+  const nlohmann::json json =
+      nlohmann::json::parse(*bytes, nullptr, /*allow_exceptions=*/false);
+  if (json.is_object() && json.contains("dump")) {
+    const nlohmann::json& dump = json["dump"];
+    const bool path_ok = dump.is_object() && (!dump.contains("dump_path") ||
+                                              dump["dump_path"].is_string());
+    if (!path_ok) {
+      return ReportErrorCode(__func__, ACL_ERROR_INVALID_DUMP_CONFIG,
+                             "\"dump\" must be an object whose dump_path is "
+                             "a string");
+    }
+  }
+  static std::once_flag logged;
+  std::call_once(logged, [] {
+    LOG(WARNING) << "aclmdlSetDump: the dump configuration is accepted, but "
+                    "this runtime produces no dumps";
+  });
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlFinalizeDump(void) {
+  if (aclError bad = RequireAclInit(__func__)) return bad;
+  std::lock_guard<std::mutex> lock(dump_mu);
+  if (!dump_initialised) {
+    return ReportErrorCode(__func__, ACL_ERROR_DUMP_NOT_RUN,
+                           "aclmdlInitDump must be called first");
+  }
+  dump_initialised = false;
+  return ACL_SUCCESS;
+}
+
+// --- Profiling
+// -------------------------------------------------------------------
+
+aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(userdata);
+  // The reference's trace record: id (8 bytes), model id (8), tag id (2).
+  constexpr int32_t kTraceRecordBytes = 18;
+  if (length <= 0 || length > kTraceRecordBytes) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           "length must lie in (0, 18]");
+  }
+  // No profiler collects the trace point: a task in stream order that does
+  // nothing.
+  return ACL_RESULT(
+      Runtime().EnqueueStreamTask(stream, [] { return absl::OkStatus(); }));
+}
+
+}  // extern "C"
