@@ -11,6 +11,7 @@ const KindDescriptor* const kKinds[] = {
     &kStreamKind,
     &kEventKind,
     &kNotifyKind,
+    &kCntNotifyKind,
 };
 static_assert(sizeof(kKinds) / sizeof(kKinds[0]) == kObjectKindCount,
               "every ObjectKind needs its descriptor listed here, in enum "
