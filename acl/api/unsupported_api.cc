@@ -881,36 +881,6 @@ aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType,
   return NotSupported(__func__);
 }
 
-aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
-  NotSupported(__func__);
-  return nullptr;
-}
-
-aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle,
-                                 aclrtStreamConfigAttr attr,
-                                 const void* attrValue, size_t valueSize) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCreateStreamV2(aclrtStream* stream,
-                             const aclrtStreamConfigHandle* handle) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event,
-                                      uint32_t timeout, uint32_t flag) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
-                                         int32_t timeout) {
-  return NotSupported(__func__);
-}
-
 aclError aclrtSetGroup(int32_t groupId) { return NotSupported(__func__); }
 
 aclError aclrtGetGroupCount(uint32_t* count) { return NotSupported(__func__); }
@@ -947,74 +917,7 @@ aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) {
   return NotSupported(__func__);
 }
 
-aclError aclrtSetStreamAttribute(aclrtStream stream,
-                                 aclrtStreamAttr stmAttrType,
-                                 aclrtStreamAttrValue* value) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetStreamAttribute(aclrtStream stream,
-                                 aclrtStreamAttr stmAttrType,
-                                 aclrtStreamAttrValue* value) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtRegStreamStateCallback(const char* regName,
-                                     aclrtStreamStateCallback callback,
-                                     void* args) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream,
-                                  uint32_t flag) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtQueryEventWaitStatus(aclrtEvent event,
-                                   aclrtEventWaitStatus* status) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
-  return NotSupported(__func__);
-}
-
 aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
-                              aclrtCntNotifyRecordInfo* info) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify,
-                                       aclrtStream stream,
-                                       aclrtCntNotifyWaitInfo* info) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
   return NotSupported(__func__);
 }
 
@@ -1072,20 +975,6 @@ aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode,
 }
 
 aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId,
-                                aclrtStream exeStream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtProcessHostFunc(int32_t timeout) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId,
-                                  aclrtStream exeStream) {
   return NotSupported(__func__);
 }
 
