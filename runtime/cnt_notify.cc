@@ -109,9 +109,10 @@ absl::Status CntNotify::Wait(aclrtCntNotifyWaitMode mode, uint32_t value,
           &args),
       deadline);
   if (!released) {
-    return absl::DeadlineExceededError(absl::StrCat(
-        "count notify ", id_, " (count ", value_, ") did not reach the "
-        "awaited condition in time"));
+    return absl::DeadlineExceededError(
+        absl::StrCat("count notify ", id_, " (count ", value_,
+                     ") did not reach the "
+                     "awaited condition in time"));
   }
   if (!CntNotifyWaitReleased(mode, value_, value)) {
     return absl::CancelledError("count notify wait cancelled");
@@ -195,8 +196,9 @@ absl::Status Runtime::WaitCntNotify(void* handle, void* stream,
             timeout_s == 0 ? absl::InfiniteFuture()
                            : absl::Now() + absl::Seconds(timeout_s);
         for (;;) {
-          absl::Status status = notify->Wait(
-              mode, value, clear, std::min(deadline, absl::Now() + kTaskWaitSlice));
+          absl::Status status =
+              notify->Wait(mode, value, clear,
+                           std::min(deadline, absl::Now() + kTaskWaitSlice));
           if (status.code() != absl::StatusCode::kDeadlineExceeded) {
             return status;
           }

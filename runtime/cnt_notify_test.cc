@@ -72,8 +72,10 @@ TEST(CntNotifyTest, RecordWaitAndResetInStreamOrder) {
   ASSERT_OK(rt->SetDevice(0));
   ASSERT_OK_AND_ASSIGN(void* notify, rt->CreateCntNotify(0));
   ASSERT_OK_AND_ASSIGN(void* s, rt->CreateStream(0, 0));
-  ASSERT_OK(rt->RecordCntNotify(notify, s, ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 2));
-  ASSERT_OK(rt->RecordCntNotify(notify, s, ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 3));
+  ASSERT_OK(
+      rt->RecordCntNotify(notify, s, ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 2));
+  ASSERT_OK(
+      rt->RecordCntNotify(notify, s, ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 3));
   ASSERT_OK(rt->WaitCntNotify(notify, s, ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 5,
                               /*timeout_s=*/1, /*clear=*/false));
   ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));

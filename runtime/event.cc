@@ -185,31 +185,31 @@ absl::Status Runtime::StreamWaitEventFor(void* stream, void* handle,
   const uint64_t target = event->LatestRecord();
   Stream* raw = s.get();
   event->BeginWait();
-  s->Enqueue(Task{
-      [event, target, raw, timeout]() -> absl::Status {
-        // The timeout counts from when the wait starts running.
-        const absl::Time deadline = timeout == absl::ZeroDuration()
-                                        ? absl::InfiniteFuture()
-                                        : absl::Now() + timeout;
-        absl::Status status;
-        while (!event->WaitFor(target,
-                               std::min(deadline, absl::Now() + kTaskWaitSlice))) {
-          if (absl::Now() >= deadline) {
-            status = Error(ACL_ERROR_RT_WAIT_TIMEOUT,
-                           absl::StrCat("event ", event->id(),
-                                        " was not recorded before the "
-                                        "wait timed out"));
-            break;
-          }
-          if (raw->aborting()) {
-            status = absl::CancelledError("stream destroyed");
-            break;
-          }
-        }
-        event->EndWait();
-        return status;
-      },
-      [event] { event->EndWait(); }});
+  s->Enqueue(
+      Task{[event, target, raw, timeout]() -> absl::Status {
+             // The timeout counts from when the wait starts running.
+             const absl::Time deadline = timeout == absl::ZeroDuration()
+                                             ? absl::InfiniteFuture()
+                                             : absl::Now() + timeout;
+             absl::Status status;
+             while (!event->WaitFor(
+                 target, std::min(deadline, absl::Now() + kTaskWaitSlice))) {
+               if (absl::Now() >= deadline) {
+                 status = Error(ACL_ERROR_RT_WAIT_TIMEOUT,
+                                absl::StrCat("event ", event->id(),
+                                             " was not recorded before the "
+                                             "wait timed out"));
+                 break;
+               }
+               if (raw->aborting()) {
+                 status = absl::CancelledError("stream destroyed");
+                 break;
+               }
+             }
+             event->EndWait();
+             return status;
+           },
+           [event] { event->EndWait(); }});
   return absl::OkStatus();
 }
 
@@ -217,8 +217,8 @@ absl::StatusOr<bool> Runtime::EventComplete(void* handle,
                                             bool refuse_extended) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
   if (refuse_extended) {
-    ASCEND_RETURN_IF_ERROR(RefuseEventUse(*event, /*extended_too=*/true,
-                                          "aclrtQueryEvent"));
+    ASCEND_RETURN_IF_ERROR(
+        RefuseEventUse(*event, /*extended_too=*/true, "aclrtQueryEvent"));
   }
   return event->IsComplete();
 }
@@ -235,8 +235,8 @@ absl::Status Runtime::SynchronizeEvent(void* handle, absl::Time deadline) {
 
 absl::StatusOr<uint64_t> Runtime::EventTimestamp(void* handle) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
-  ASCEND_RETURN_IF_ERROR(RefuseEventUse(*event, /*extended_too=*/false,
-                                        "aclrtEventGetTimestamp"));
+  ASCEND_RETURN_IF_ERROR(
+      RefuseEventUse(*event, /*extended_too=*/false, "aclrtEventGetTimestamp"));
   std::optional<absl::Time> ts = event->Timestamp();
   if (!ts.has_value()) {
     return Error(
@@ -269,9 +269,9 @@ namespace {
 // The flags aclrtCreateEventExWithFlag takes: an OR of these, or
 // ACL_EVENT_IPC alone. 0x4 is the reference runtime's device-to-device sync
 // flag, accepted there though our header does not name it.
-constexpr uint32_t kCombinableEventFlags =
-    ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | 0x4U |
-    ACL_EVENT_TIME_LINE;
+constexpr uint32_t kCombinableEventFlags = ACL_EVENT_SYNC |
+                                           ACL_EVENT_CAPTURE_STREAM_PROGRESS |
+                                           0x4U | ACL_EVENT_TIME_LINE;
 
 // CANN's "stream is not in capture status" (rt_error_codes.h 107029): what a
 // record or wait with an EXTERNAL flag returns outside a graph capture, and
@@ -297,8 +297,7 @@ absl::Status Runtime::RefuseEventUse(const Event& event, bool extended_too,
 
 absl::StatusOr<void*> Runtime::CreateEventEx(uint32_t flags) {
   const bool ipc_alone = flags == ACL_EVENT_IPC;
-  if (!ipc_alone &&
-      (flags == 0 || (flags & ~kCombinableEventFlags) != 0)) {
+  if (!ipc_alone && (flags == 0 || (flags & ~kCombinableEventFlags) != 0)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("event flag ", flags,
                               " is neither an OR of ACL_EVENT_SYNC, "
@@ -309,8 +308,7 @@ absl::StatusOr<void*> Runtime::CreateEventEx(uint32_t flags) {
   ascend::MutexLock lock(&mu_);
   ASCEND_ASSIGN_OR_RETURN(uint32_t id,
                           AllocateIdLocked(device_id, ObjectKind::kEvent));
-  auto event =
-      std::make_shared<Event>(device_id, id, flags, /*extended=*/true);
+  auto event = std::make_shared<Event>(device_id, id, flags, /*extended=*/true);
   RegisterLocked(event, device_id, id);
   return event->handle();
 }

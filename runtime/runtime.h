@@ -486,8 +486,7 @@ class Runtime {
 std::unique_ptr<SnapshotParticipant> MakeStreamParticipant(Runtime& runtime);
 std::unique_ptr<SnapshotParticipant> MakeEventParticipant(Runtime& runtime);
 std::unique_ptr<SnapshotParticipant> MakeNotifyParticipant(Runtime& runtime);
-std::unique_ptr<SnapshotParticipant> MakeCntNotifyParticipant(
-    Runtime& runtime);
+std::unique_ptr<SnapshotParticipant> MakeCntNotifyParticipant(Runtime& runtime);
 
 template <typename T>
 absl::Status Runtime::RestoreIds(

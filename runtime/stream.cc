@@ -40,8 +40,7 @@ const KindDescriptor kStreamKind = {
     }};
 
 std::string Stream::DescribeState(const State& state) {
-  return absl::StrCat("drained, ",
-                      state.stop_on_failure ? "stop" : "continue",
+  return absl::StrCat("drained, ", state.stop_on_failure ? "stop" : "continue",
                       " on failure, priority ", state.attributes.priority,
                       ", overflow switch ", state.attributes.overflow_switch,
                       ", tag ", state.attributes.user_custom_tag,
@@ -263,9 +262,9 @@ absl::StatusOr<void*> Runtime::CreateStream(uint32_t priority, uint32_t flags) {
 absl::StatusOr<void*> Runtime::CreateStreamWithConfig(
     const StreamConfig& config) {
   if (config.priority > kLowestPriority) {
-    return Error(ACL_ERROR_INVALID_PARAM,
-                 absl::StrCat("stream priority ", config.priority,
-                              " outside [0, 7]"));
+    return Error(
+        ACL_ERROR_INVALID_PARAM,
+        absl::StrCat("stream priority ", config.priority, " outside [0, 7]"));
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
   // The context check, the id allocation and the registration form one
@@ -282,9 +281,9 @@ absl::StatusOr<void*> Runtime::CreateStreamWithConfig(
     }
     ASCEND_ASSIGN_OR_RETURN(
         uint32_t id, AllocateIdLocked(ctx->device_id(), ObjectKind::kStream));
-    auto stream = std::make_shared<Stream>(
-        ctx->device_id(), id, config.flags, config.priority, config.work_ptr,
-        config.work_size);
+    auto stream = std::make_shared<Stream>(ctx->device_id(), id, config.flags,
+                                           config.priority, config.work_ptr,
+                                           config.work_size);
     RegisterLocked(stream, ctx->device_id(), id, ctx->handle());
     handle = stream->handle();
   }

@@ -70,9 +70,9 @@ struct StreamConfig {
 // (besides the failure mode, which Stream keeps as SetStopOnFailure's flag).
 struct StreamAttributes {
   uint32_t priority = 0;
-  uint32_t overflow_switch = 0;   // ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK
-  uint32_t user_custom_tag = 0;   // ACL_STREAM_ATTR_USER_CUSTOM_TAG
-  uint32_t cache_op_info = 0;     // ACL_STREAM_ATTR_CACHE_OP_INFO
+  uint32_t overflow_switch = 0;  // ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK
+  uint32_t user_custom_tag = 0;  // ACL_STREAM_ATTR_USER_CUSTOM_TAG
+  uint32_t cache_op_info = 0;    // ACL_STREAM_ATTR_CACHE_OP_INFO
   bool operator==(const StreamAttributes& o) const {
     return priority == o.priority && overflow_switch == o.overflow_switch &&
            user_custom_tag == o.user_custom_tag &&

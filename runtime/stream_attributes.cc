@@ -51,8 +51,9 @@ absl::StatusOr<aclrtStreamAttrValue> Runtime::GetStreamAttribute(
       value.streamPriority = attributes.priority;
       return value;
   }
-  return Error(ACL_ERROR_RT_PARAM_INVALID,
-               absl::StrCat("unknown stream attribute ", static_cast<int>(attr)));
+  return Error(
+      ACL_ERROR_RT_PARAM_INVALID,
+      absl::StrCat("unknown stream attribute ", static_cast<int>(attr)));
 }
 
 absl::Status Runtime::SetStreamAttribute(void* handle, aclrtStreamAttr attr,

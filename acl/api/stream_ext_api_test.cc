@@ -66,11 +66,10 @@ TEST_F(StreamExtApiTest, CreateEventExWithFlagTakesTheDocumentedFlags) {
   }
   std::set<uint32_t> ids;
   std::vector<aclrtEvent> events;
-  for (uint32_t flag :
-       {ACL_EVENT_SYNC, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE,
-        ACL_EVENT_CAPTURE_STREAM_PROGRESS,
-        ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS |
-            ACL_EVENT_TIME_LINE}) {
+  for (uint32_t flag : {ACL_EVENT_SYNC, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE,
+                        ACL_EVENT_CAPTURE_STREAM_PROGRESS,
+                        ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS |
+                            ACL_EVENT_TIME_LINE}) {
     aclrtEvent event = nullptr;
     ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&event, flag));
     uint32_t id = UINT32_MAX;
@@ -91,7 +90,8 @@ TEST_F(StreamExtApiTest, ExtendedEventsRecordButRefuseTheLegacyQueries) {
   aclrtStream stream = nullptr;
   ASSERT_ACL_OK(aclrtCreateStream(&stream));
   ASSERT_ACL_OK(aclrtRecordEvent(start, stream));
-  ASSERT_ACL_OK(aclrtRecordEventWithFlag(end, stream, ACL_EVENT_RECORD_DEFAULT));
+  ASSERT_ACL_OK(
+      aclrtRecordEventWithFlag(end, stream, ACL_EVENT_RECORD_DEFAULT));
   ASSERT_ACL_OK(aclrtSynchronizeEvent(end));
   aclrtEventRecordedStatus recorded = ACL_EVENT_RECORDED_STATUS_NOT_READY;
   ASSERT_ACL_OK(aclrtQueryEventStatus(end, &recorded));
@@ -144,7 +144,8 @@ TEST_F(StreamExtApiTest, RecordEventWithFlag) {
   ASSERT_ACL_OK(aclrtCreateStream(&stream));
   HostGate gate;
   ASSERT_ACL_OK(aclrtLaunchHostFunc(stream, &HostGate::Wait, &gate));
-  ASSERT_ACL_OK(aclrtRecordEventWithFlag(event, stream, ACL_EVENT_RECORD_DEFAULT));
+  ASSERT_ACL_OK(
+      aclrtRecordEventWithFlag(event, stream, ACL_EVENT_RECORD_DEFAULT));
   aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_COMPLETE;
   ASSERT_ACL_OK(aclrtQueryEventStatus(event, &status));
   EXPECT_EQ(status, ACL_EVENT_RECORDED_STATUS_NOT_READY);
@@ -154,9 +155,9 @@ TEST_F(StreamExtApiTest, RecordEventWithFlag) {
   EXPECT_EQ(status, ACL_EVENT_RECORDED_STATUS_COMPLETE);
 
   // EXTERNAL records belong to graph capture, and no stream is captured.
-  EXPECT_ACL_ERROR(kStreamNotCaptured,
-                   aclrtRecordEventWithFlag(event, stream,
-                                            ACL_EVENT_RECORD_EXTERNAL));
+  EXPECT_ACL_ERROR(
+      kStreamNotCaptured,
+      aclrtRecordEventWithFlag(event, stream, ACL_EVENT_RECORD_EXTERNAL));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtRecordEventWithFlag(event, stream, 2));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
@@ -229,8 +230,8 @@ TEST_F(StreamExtApiTest, StreamWaitEventWithFlag) {
   HostGate gate;
   ASSERT_ACL_OK(aclrtLaunchHostFunc(producer, &HostGate::Wait, &gate));
   ASSERT_ACL_OK(aclrtRecordEvent(event, producer));
-  ASSERT_ACL_OK(aclrtStreamWaitEventWithFlag(consumer, event, 0,
-                                             ACL_EVENT_WAIT_DEFAULT));
+  ASSERT_ACL_OK(
+      aclrtStreamWaitEventWithFlag(consumer, event, 0, ACL_EVENT_WAIT_DEFAULT));
   std::atomic<bool> ran{false};
   ASSERT_ACL_OK(aclrtLaunchHostFunc(consumer, &SetFlag, &ran));
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -298,8 +299,7 @@ TEST_F(StreamExtApiTest, NotifyBatchResetClearsEveryRecordOrNone) {
   ASSERT_ACL_OK(aclrtCreateNotify(&stale, 0));
   ASSERT_ACL_OK(aclrtDestroyNotify(stale));
   aclrtNotify mixed[2] = {notifies[0], stale};
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtNotifyBatchReset(mixed, 2));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtNotifyBatchReset(mixed, 2));
   // Nothing was reset: notifies[0] still holds its record.
   ASSERT_ACL_OK(aclrtWaitAndResetNotify(notifies[0], stream, 1000));
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
@@ -323,8 +323,8 @@ TEST_F(StreamExtApiTest, StreamConfigQuerySample) {
   ASSERT_NE(config, nullptr);
   const uint32_t flags = ACL_STREAM_FAST_LAUNCH;
   const uint32_t priority = 3;
-  ASSERT_ACL_OK(
-      aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_FLAG, &flags, sizeof flags));
+  ASSERT_ACL_OK(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_FLAG, &flags,
+                                        sizeof flags));
   ASSERT_ACL_OK(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY,
                                         &priority, sizeof priority));
   aclrtStream stream = nullptr;
@@ -373,12 +373,12 @@ TEST_F(StreamExtApiTest, StreamConfigOptionsAndTheirErrors) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_WORK_SIZE,
                                            &priority, sizeof priority));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_FLAG, &flag,
-                                           2));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtSetStreamConfigOpt(nullptr, ACL_RT_STREAM_FLAG, &flag,
-                                           sizeof flag));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_FLAG, &flag, 2));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtSetStreamConfigOpt(nullptr, ACL_RT_STREAM_FLAG, &flag, sizeof flag));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_FLAG, nullptr,
                                            sizeof flag));
@@ -479,9 +479,9 @@ TEST_F(StreamExtApiTest, StreamAttributesGetAndSet) {
   // Bad values change nothing.
   value = {};
   value.streamPriority = 8;
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtSetStreamAttribute(stream, ACL_STREAM_ATTR_PRIORITY,
-                                           &value));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtSetStreamAttribute(stream, ACL_STREAM_ATTR_PRIORITY, &value));
   value = {};
   value.overflowSwitch = 2;
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
@@ -489,20 +489,20 @@ TEST_F(StreamExtApiTest, StreamAttributesGetAndSet) {
                        stream, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, &value));
   value = {};
   value.cacheOpInfoSwitch = 2;
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtSetStreamAttribute(stream, ACL_STREAM_ATTR_CACHE_OP_INFO,
-                                           &value));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtSetStreamAttribute(stream, ACL_STREAM_ATTR_CACHE_OP_INFO, &value));
   value = {};
   value.failureMode = 2;
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtSetStreamAttribute(stream, ACL_STREAM_ATTR_FAILURE_MODE,
-                                           &value));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtSetStreamAttribute(stream, ACL_STREAM_ATTR_PRIORITY,
-                                           nullptr));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtGetStreamAttribute(stream, ACL_STREAM_ATTR_PRIORITY,
-                                           nullptr));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtSetStreamAttribute(stream, ACL_STREAM_ATTR_FAILURE_MODE, &value));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtSetStreamAttribute(stream, ACL_STREAM_ATTR_PRIORITY, nullptr));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtGetStreamAttribute(stream, ACL_STREAM_ATTR_PRIORITY, nullptr));
   ASSERT_ACL_OK(
       aclrtGetStreamAttribute(stream, ACL_STREAM_ATTR_PRIORITY, &value));
   EXPECT_EQ(value.streamPriority, 6u);
@@ -516,9 +516,9 @@ TEST_F(StreamExtApiTest, StreamAttributesGetAndSet) {
   EXPECT_EQ(value.streamPriority, 0u);
 
   ASSERT_ACL_OK(aclrtDestroyStream(stream));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtGetStreamAttribute(stream, ACL_STREAM_ATTR_PRIORITY,
-                                           &value));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtGetStreamAttribute(stream, ACL_STREAM_ATTR_PRIORITY, &value));
 }
 
 TEST_F(StreamExtApiTest, StreamAttributesSurviveASnapshot) {
@@ -600,8 +600,8 @@ TEST_F(StreamExtApiTest, StreamStateCallbacksHearCreateAndDestroy) {
   ASSERT_ACL_OK(aclrtRegStreamStateCallback("ext-test", nullptr, nullptr));
   ASSERT_ACL_OK(aclrtDestroyStreamForce(v2));  // not heard any more
   // Unregistering an unknown name is fine.
-  ASSERT_ACL_OK(aclrtRegStreamStateCallback("never-registered", nullptr,
-                                            nullptr));
+  ASSERT_ACL_OK(
+      aclrtRegStreamStateCallback("never-registered", nullptr, nullptr));
 
   std::lock_guard<std::mutex> lock(log.mu);
   ASSERT_EQ(log.calls.size(), 3u);
@@ -619,8 +619,7 @@ struct RanOn {
 };
 
 void NoteThread(void* raw) {
-  static_cast<RanOn*>(raw)->thread.store(
-      static_cast<uint64_t>(pthread_self()));
+  static_cast<RanOn*>(raw)->thread.store(static_cast<uint64_t>(pthread_self()));
 }
 
 TEST_F(StreamExtApiTest, SubscribedHostFunctionsRunOnTheSubscribedThread) {
@@ -632,8 +631,7 @@ TEST_F(StreamExtApiTest, SubscribedHostFunctionsRunOnTheSubscribedThread) {
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtProcessHostFunc(0));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtProcessHostFunc(-2));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_THREAD_SUBSCRIBE, aclrtProcessHostFunc(10));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtSubscribeHostFunc(1, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtSubscribeHostFunc(1, nullptr));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtUnSubscribeHostFunc(1, nullptr));
 
@@ -784,11 +782,13 @@ TEST_F(StreamExtApiTest, CntNotifyRecordModesAndWaitModes) {
   ASSERT_ACL_OK(aclrtCntNotifyRecord(notify, stream, &bit_or));  // 0x38
   EXPECT_TRUE(Released(notify, stream,
                        ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE, 0x28));
-  EXPECT_TRUE(Released(notify, stream, ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 0x38));
+  EXPECT_TRUE(
+      Released(notify, stream, ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 0x38));
   aclrtCntNotifyRecordInfo bit_and =
       RecordInfo(ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE, 0x1C);
   ASSERT_ACL_OK(aclrtCntNotifyRecord(notify, stream, &bit_and));  // 0x18
-  EXPECT_TRUE(Released(notify, stream, ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 0x18));
+  EXPECT_TRUE(
+      Released(notify, stream, ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 0x18));
 
   // A wait that is not released fails the stream with 107019 after its
   // timeout (seconds).
@@ -831,7 +831,8 @@ TEST_F(StreamExtApiTest, CntNotifyArgumentErrors) {
                    aclrtCntNotifyWaitWithTimeout(notify, stream, nullptr));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtCntNotifyWaitWithTimeout(nullptr, stream, &wait));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCntNotifyReset(nullptr, stream));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtCntNotifyReset(nullptr, stream));
   // Record mode 3 lies between the documented ones.
   aclrtCntNotifyRecordInfo three = {};
   int32_t raw = 3;
