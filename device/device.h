@@ -51,7 +51,13 @@ struct Allocation {
 // Kinds of numeric resource ids a device hands out: one id space each. A new
 // kind goes before kCount; every table sized by kinds uses kResourceKindCount
 // (and static_asserts it where the size is written out).
-enum class ResourceKind : int { kStream = 0, kEvent = 1, kNotify = 2, kCount };
+enum class ResourceKind : int {
+  kStream = 0,
+  kEvent = 1,
+  kNotify = 2,
+  kCntNotify = 3,
+  kCount
+};
 inline constexpr int kResourceKindCount =
     static_cast<int>(ResourceKind::kCount);
 

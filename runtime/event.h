@@ -31,12 +31,15 @@ class Event {
  public:
   static constexpr ObjectKind kKind = ObjectKind::kEvent;
 
-  Event(int32_t device_id, uint32_t id, uint32_t flags)
-      : device_id_(device_id), id_(id), flags_(flags) {}
+  // `extended`: created by aclrtCreateEventExWithFlag, whose events some
+  // calls refuse (DESIGN.md §5.13).
+  Event(int32_t device_id, uint32_t id, uint32_t flags, bool extended = false)
+      : device_id_(device_id), id_(id), flags_(flags), extended_(extended) {}
 
   int32_t device_id() const { return device_id_; }
   uint32_t id() const { return id_; }
   uint32_t flags() const { return flags_; }
+  bool extended() const { return extended_; }
   void* handle() const { return handle_.value(); }  // the aclrtEvent
 
   // A new record; the returned sequence completes when Complete(seq) runs.
@@ -55,6 +58,12 @@ class Event {
   void Reset();
   // Completion time of the latest record, if it completed and was not reset.
   std::optional<absl::Time> Timestamp() const;
+  // Stream wait tasks on this event queued and not finished yet
+  // (aclrtQueryEventWaitStatus): BeginWait at enqueue, EndWait when the
+  // task ends (run or cancelled).
+  void BeginWait();
+  void EndWait();
+  bool WaitsDone() const;
 
   // Saved and restored with the snapshot's resource tables.
   struct State {
@@ -76,8 +85,10 @@ class Event {
   const int32_t device_id_;
   const uint32_t id_;
   const uint32_t flags_;
+  const bool extended_;
   const ObjectHandle handle_;
   mutable ascend::Mutex mu_;
+  uint64_t waits_pending_ ABSL_GUARDED_BY(mu_) = 0;
   uint64_t recorded_ ABSL_GUARDED_BY(mu_) = 0;
   // Records 1..recorded_ not complete yet. Each is a record task queued or
   // running on some stream (a discarded one completes through its cancel), so

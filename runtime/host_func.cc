@@ -15,13 +15,31 @@ namespace ascend::rt {
 absl::Status Runtime::LaunchHostFunc(void* stream, aclrtHostFunc fn,
                                      void* args) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  s->Enqueue(Task{[this, fn, args] {
-                    fn(args);
-                    // Host functions may write simulated device memory.
-                    MemoryWritten();
-                    return absl::OkStatus();
-                  },
-                  nullptr});
+  Stream* raw = s.get();
+  const void* key = s->handle();
+  s->Enqueue(Task{
+      [this, fn, args, raw, key]() -> absl::Status {
+        // A stream subscribed to a host-function thread
+        // (aclrtSubscribeHostFunc) hands the function to that thread, which
+        // runs it in aclrtProcessHostFunc; the stream waits for it as for
+        // one it ran itself. The subscription is looked up when the task
+        // runs, as a subscription may come or go while it is queued.
+        absl::StatusOr<uint64_t> thread = host_funcs_.Subscriber(key);
+        if (!thread.ok()) {
+          fn(args);
+        } else {
+          auto item = host_funcs_.Post(*thread, fn, args);
+          while (!host_funcs_.WaitDone(item, absl::Now() + kTaskWaitSlice)) {
+            if (raw->aborting()) {
+              return absl::CancelledError("stream destroyed");
+            }
+          }
+        }
+        // Host functions may write simulated device memory.
+        MemoryWritten();
+        return absl::OkStatus();
+      },
+      nullptr});
   return absl::OkStatus();
 }
 
@@ -66,6 +84,29 @@ absl::Status Runtime::ProcessReport(int32_t timeout_ms) {
     return Error(ACL_ERROR_INVALID_PARAM,
                  absl::StrCat("report timeout ", timeout_ms, " is below -1"));
   }
+  return ProcessHub(reports_, timeout_ms);
+}
+
+absl::Status Runtime::SubscribeHostFunc(uint64_t thread_id, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, Resolve<Stream>(stream));
+  return host_funcs_.Subscribe(thread_id, s->handle());
+}
+
+absl::Status Runtime::UnsubscribeHostFunc(uint64_t thread_id, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, Resolve<Stream>(stream));
+  return host_funcs_.Unsubscribe(thread_id, s->handle());
+}
+
+absl::Status Runtime::ProcessHostFunc(int32_t timeout_ms) {
+  if (timeout_ms < -1 || timeout_ms == 0) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("host function timeout ", timeout_ms,
+                              " is neither -1 nor positive"));
+  }
+  return ProcessHub(host_funcs_, timeout_ms);
+}
+
+absl::Status Runtime::ProcessHub(ReportHub& hub, int32_t timeout_ms) {
   const absl::Time deadline =
       timeout_ms == -1 ? absl::InfiniteFuture()
                        : absl::Now() + absl::Milliseconds(timeout_ms);
@@ -73,7 +114,8 @@ absl::Status Runtime::ProcessReport(int32_t timeout_ms) {
   for (;;) {
     // Waiting for a report is not a call in progress: a Lock does not wait
     // for an idle report thread (it would never finish). Running the
-    // callback is. As in the reference, only entry into aclrtProcessReport
+    // callback is. As in the reference, only entry into aclrtProcessReport (or
+    // aclrtProcessHostFunc)
     // blocks while the process is locked: a thread already inside runs a
     // callback that reaches it while LOCKED, since the callback's stream
     // (and so Backup's drain) may be waiting for it (a BLOCK callback). Its
@@ -82,12 +124,12 @@ absl::Status Runtime::ProcessReport(int32_t timeout_ms) {
     // gated calls are nested in this gate and proceed: the admission is
     // decided once per callback, and Backup's drain waits for an admitted
     // callback to return before it copies.
-    ASCEND_RETURN_IF_ERROR(reports_.WaitPending(thread_id, deadline));
+    ASCEND_RETURN_IF_ERROR(hub.WaitPending(thread_id, deadline));
     StreamWorkScope stream_work(StreamWorkScope::kReportCallback);
     ApiScope gate(state_);
     // Not reached: the gate holds report callbacks, it never refuses them.
     if (gate.refused()) return GateRefusal();
-    if (reports_.RunPending(thread_id)) return absl::OkStatus();
+    if (hub.RunPending(thread_id)) return absl::OkStatus();
   }
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "acl/error_codes/rt_error_codes.h"
@@ -36,6 +37,11 @@ std::string Notify::DescribeState(State signaled) {
 void Notify::Record() {
   ascend::MutexLock lock(&mu_);
   signaled_ = true;
+}
+
+void Notify::Reset() {
+  ascend::MutexLock lock(&mu_);
+  signaled_ = false;
 }
 
 absl::Status Notify::WaitAndReset(absl::Time deadline) {
@@ -140,6 +146,30 @@ absl::StatusOr<uint32_t> Runtime::NotifyId(void* handle) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Notify> notify,
                           Resolve<Notify>(handle));
   return notify->id();
+}
+
+absl::Status Runtime::ResetNotifies(void* const* handles, size_t count) {
+  if (count == 0) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 "the number of notifies to reset must be positive");
+  }
+  // Every handle is checked before any notify changes.
+  std::vector<std::shared_ptr<Notify>> notifies;
+  notifies.reserve(count);
+  {
+    ascend::MutexLock lock(&mu_);
+    for (size_t i = 0; i < count; ++i) {
+      absl::StatusOr<std::shared_ptr<Notify>> notify =
+          ResolveLocked<Notify>(handles[i]);
+      if (!notify.ok()) {
+        return Error(ACL_ERROR_RT_PARAM_INVALID,
+                     absl::StrCat("notifies[", i, "] is not a live notify"));
+      }
+      notifies.push_back(*std::move(notify));
+    }
+  }
+  for (const std::shared_ptr<Notify>& notify : notifies) notify->Reset();
+  return absl::OkStatus();
 }
 
 }  // namespace ascend::rt

@@ -26,6 +26,8 @@ class Notify {
   void* handle() const { return handle_.value(); }  // the aclrtNotify
 
   void Record();
+  // Clears a pending record at once (aclrtNotifyBatchReset).
+  void Reset();
   // Waits for a record then clears it. kDeadlineExceeded on timeout.
   absl::Status WaitAndReset(absl::Time deadline);
   // Releases current and later waiters without a record: the notify was

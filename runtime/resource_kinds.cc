@@ -7,10 +7,7 @@ namespace {
 
 // Indexed by ObjectKind.
 const KindDescriptor* const kKinds[] = {
-    &kContextKind,
-    &kStreamKind,
-    &kEventKind,
-    &kNotifyKind,
+    &kContextKind, &kStreamKind, &kEventKind, &kNotifyKind, &kCntNotifyKind,
 };
 static_assert(sizeof(kKinds) / sizeof(kKinds[0]) == kObjectKindCount,
               "every ObjectKind needs its descriptor listed here, in enum "

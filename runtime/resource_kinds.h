@@ -28,6 +28,8 @@ struct CloseActions {
   // Streams to shut down and join once the lock is released.
   std::vector<std::shared_ptr<Stream>> streams;
   ReportHub* reports = nullptr;
+  // The host-function subscriptions (aclrtSubscribeHostFunc).
+  ReportHub* host_funcs = nullptr;
 };
 
 struct KindDescriptor {
@@ -50,6 +52,7 @@ extern const KindDescriptor kContextKind;
 extern const KindDescriptor kStreamKind;
 extern const KindDescriptor kEventKind;
 extern const KindDescriptor kNotifyKind;
+extern const KindDescriptor kCntNotifyKind;
 
 }  // namespace ascend::rt
 

@@ -37,6 +37,10 @@ TEST(ResourceKindsTest, IdSpacesAndTheirCodes) {
             device::ResourceKind::kNotify);
   EXPECT_EQ(Descriptor(ObjectKind::kNotify).out_of_ids_code,
             ACL_ERROR_RT_NO_NOTIFY_RESOURCE);
+  EXPECT_EQ(Descriptor(ObjectKind::kCntNotify).id_space,
+            device::ResourceKind::kCntNotify);
+  EXPECT_EQ(Descriptor(ObjectKind::kCntNotify).out_of_ids_code,
+            ACL_ERROR_RT_NO_NOTIFY_RESOURCE);
   // No two kinds share an id space.
   std::set<int> spaces;
   for (int i = 0; i < kObjectKindCount; ++i) {

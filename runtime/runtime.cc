@@ -211,6 +211,7 @@ Runtime::Teardown Runtime::CloseDeviceLocked(int32_t device_id) {
   DeviceEntry& entry = devices_[device_id];
   CloseActions actions;
   actions.reports = &reports_;
+  actions.host_funcs = &host_funcs_;
   for (const HandleTable::Entry& object : table_.EraseDevice(device_id)) {
     Descriptor(object.key.kind).on_close(object, actions);
   }

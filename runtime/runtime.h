@@ -32,6 +32,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -47,6 +48,7 @@
 #include "acl/acl_rt.h"
 #include "device/base/mutex.h"
 #include "device/device.h"
+#include "runtime/cnt_notify.h"
 #include "runtime/context.h"
 #include "runtime/device_settings.h"
 #include "runtime/event.h"
@@ -58,6 +60,7 @@
 #include "runtime/resource_kinds.h"
 #include "runtime/snapshot_participant.h"
 #include "runtime/stream.h"
+#include "runtime/stream_state.h"
 
 namespace ascend::rt {
 
@@ -130,7 +133,9 @@ class Runtime {
   absl::Status DestroyEvent(void* event);
   absl::Status RecordEvent(void* event, void* stream);
   absl::Status ResetEvent(void* event, void* stream);
-  absl::StatusOr<bool> EventComplete(void* event);
+  // `refuse_extended`: as aclrtQueryEvent, which does not take the events of
+  // aclrtCreateEventExWithFlag (207000).
+  absl::StatusOr<bool> EventComplete(void* event, bool refuse_extended = false);
   absl::Status SynchronizeEvent(void* event, absl::Time deadline);
   // Microseconds since the Unix epoch.
   absl::StatusOr<uint64_t> EventTimestamp(void* event);
@@ -188,6 +193,51 @@ class Runtime {
   absl::Status EnqueueDeviceWrite(
       void* stream, void* dst, size_t size,
       std::function<void(uint8_t* bytes, size_t size)> produce);
+  // --- Event flags, stream configuration, count notifies (DESIGN.md §5.13) --
+  // aclrtCreateEventExWithFlag: an OR of ACL_EVENT_SYNC,
+  // ACL_EVENT_CAPTURE_STREAM_PROGRESS and ACL_EVENT_TIME_LINE, or
+  // ACL_EVENT_IPC alone (else 107000).
+  absl::StatusOr<void*> CreateEventEx(uint32_t flags);
+  absl::Status RecordEventWithFlag(void* event, void* stream, uint32_t flag);
+  // A wait that fails its stream with 107019 when the event's record has not
+  // run `timeout` after the wait started (zero: no timeout).
+  absl::Status StreamWaitEventFor(void* stream, void* event,
+                                  absl::Duration timeout);
+  absl::Status StreamWaitEventWithFlag(void* stream, void* event,
+                                       uint32_t timeout_s, uint32_t flag);
+  absl::StatusOr<uint32_t> EventId(void* event);
+  // True when no stream wait on the event is queued or running.
+  absl::StatusOr<bool> EventWaitsComplete(void* event);
+  absl::StatusOr<void*> CreateStreamWithConfig(const StreamConfig& config);
+  // `attr` must hold an aclrtStreamAttr value.
+  absl::StatusOr<aclrtStreamAttrValue> GetStreamAttribute(void* stream,
+                                                          aclrtStreamAttr attr);
+  absl::Status SetStreamAttribute(void* stream, aclrtStreamAttr attr,
+                                  const aclrtStreamAttrValue& value);
+  absl::Status RegisterStreamStateCallback(const std::string& name,
+                                           aclrtStreamStateCallback callback,
+                                           void* args) {
+    return stream_states_.Register(name, callback, args);
+  }
+  // Clears every notify's pending record; all or (107000) none.
+  absl::Status ResetNotifies(void* const* notifies, size_t count);
+  absl::StatusOr<void*> CreateCntNotify(uint64_t flags);
+  absl::Status DestroyCntNotify(void* notify);
+  absl::Status RecordCntNotify(void* notify, void* stream,
+                               aclrtCntNotifyRecordMode mode, uint32_t value);
+  // Blocks `stream` until the count releases the wait; fails the stream with
+  // 107019 after `timeout_s` seconds (0: no timeout).
+  absl::Status WaitCntNotify(void* notify, void* stream,
+                             aclrtCntNotifyWaitMode mode, uint32_t value,
+                             uint32_t timeout_s, bool clear);
+  absl::Status ResetCntNotify(void* notify, void* stream);
+  absl::StatusOr<uint32_t> CntNotifyId(void* notify);
+  absl::StatusOr<uint32_t> CntNotifyValue(void* notify);
+  // Host functions launched on a subscribed stream run on the subscribed
+  // thread, inside its aclrtProcessHostFunc. The stream must not be null.
+  absl::Status SubscribeHostFunc(uint64_t thread_id, void* stream);
+  absl::Status UnsubscribeHostFunc(uint64_t thread_id, void* stream);
+  absl::Status ProcessHostFunc(int32_t timeout_ms);
 
   // --- Faults (simulator)
   // -----------------------------------------------------
@@ -343,6 +393,12 @@ class Runtime {
     return object;
   }
   static absl::Status NotLive(ObjectKind kind);
+  // 207000 when `api` does not take `event`: IPC events, and when
+  // `extended_too` the events of aclrtCreateEventExWithFlag.
+  static absl::Status RefuseEventUse(const Event& event, bool extended_too,
+                                     const char* api);
+  // aclrtProcessReport / aclrtProcessHostFunc on `hub`.
+  absl::Status ProcessHub(ReportHub& hub, int32_t timeout_ms);
   // Registers a new object of kind T holding id `id` of its kind's space.
   template <typename T>
   void RegisterLocked(const std::shared_ptr<T>& object, int32_t device_id,
@@ -438,6 +494,8 @@ class Runtime {
 
   ReportHub reports_;
   DeviceSettings settings_;
+  ReportHub host_funcs_;  // aclrtSubscribeHostFunc
+  StreamStateCallbacks stream_states_;
   std::unique_ptr<HealthMonitor> health_monitor_;
 
   // --- 2-D, batch, offset and descriptor copies, 32-bit fills, cache
@@ -524,6 +582,7 @@ class Runtime {
 std::unique_ptr<SnapshotParticipant> MakeStreamParticipant(Runtime& runtime);
 std::unique_ptr<SnapshotParticipant> MakeEventParticipant(Runtime& runtime);
 std::unique_ptr<SnapshotParticipant> MakeNotifyParticipant(Runtime& runtime);
+std::unique_ptr<SnapshotParticipant> MakeCntNotifyParticipant(Runtime& runtime);
 
 template <typename T>
 absl::Status Runtime::RestoreIds(

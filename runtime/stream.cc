@@ -31,12 +31,53 @@ const KindDescriptor kStreamKind = {
     ACL_ERROR_RT_NO_STREAM_RESOURCE,
     [](const HandleTable::Entry& entry, CloseActions& actions) {
       actions.reports->ForgetStream(entry.handle);
+      if (actions.host_funcs != nullptr) {
+        actions.host_funcs->ForgetStream(entry.handle);
+      }
       if (auto stream = entry.As<Stream>()) {
         actions.streams.push_back(std::move(stream));
       }
     }};
 
-std::string Stream::DescribeState(const State&) { return "drained"; }
+std::string Stream::DescribeState(const State& state) {
+  return absl::StrCat("drained, ", state.stop_on_failure ? "stop" : "continue",
+                      " on failure, priority ", state.attributes.priority,
+                      ", overflow switch ", state.attributes.overflow_switch,
+                      ", tag ", state.attributes.user_custom_tag,
+                      ", op info cache ", state.attributes.cache_op_info);
+}
+
+Stream::State Stream::SaveState() const {
+  ascend::MutexLock lock(&mu_);
+  return State{stop_on_failure_, attributes_};
+}
+
+void Stream::RestoreState(const State& state) {
+  ascend::MutexLock lock(&mu_);
+  stop_on_failure_ = state.stop_on_failure;
+  attributes_ = state.attributes;
+}
+
+uint32_t Stream::priority() const {
+  ascend::MutexLock lock(&mu_);
+  return attributes_.priority;
+}
+
+StreamAttributes Stream::attributes() const {
+  ascend::MutexLock lock(&mu_);
+  return attributes_;
+}
+
+void Stream::UpdateAttributes(
+    const std::function<void(StreamAttributes&)>& change) {
+  ascend::MutexLock lock(&mu_);
+  change(attributes_);
+}
+
+bool Stream::stop_on_failure() const {
+  ascend::MutexLock lock(&mu_);
+  return stop_on_failure_;
+}
 
 std::unique_ptr<SnapshotParticipant> MakeStreamParticipant(Runtime& runtime) {
   return std::make_unique<internal::IdParticipant<Stream>>(runtime);
@@ -45,8 +86,16 @@ std::unique_ptr<SnapshotParticipant> MakeStreamParticipant(Runtime& runtime) {
 const Stream* Stream::Current() { return tls_running_stream; }
 
 Stream::Stream(int32_t device_id, uint32_t id, uint32_t flags,
-               uint32_t priority)
-    : device_id_(device_id), id_(id), flags_(flags), priority_(priority) {
+               uint32_t priority, void* work_ptr, size_t work_size)
+    : device_id_(device_id),
+      id_(id),
+      flags_(flags),
+      work_ptr_(work_ptr),
+      work_size_(work_size) {
+  {
+    ascend::MutexLock lock(&mu_);
+    attributes_.priority = priority;
+  }
   ascend::MutexLock lock(&join_mu_);
   executor_ = std::thread([this] { Run(); });
 }
@@ -204,9 +253,18 @@ void Stream::DiscardPending() {
 // --- The runtime's stream operations ----------------------------------------
 
 absl::StatusOr<void*> Runtime::CreateStream(uint32_t priority, uint32_t flags) {
-  if (priority > kLowestPriority) {
-    return Error(ACL_ERROR_INVALID_PARAM,
-                 absl::StrCat("stream priority ", priority, " outside [0, 7]"));
+  StreamConfig config;
+  config.priority = priority;
+  config.flags = flags;
+  return CreateStreamWithConfig(config);
+}
+
+absl::StatusOr<void*> Runtime::CreateStreamWithConfig(
+    const StreamConfig& config) {
+  if (config.priority > kLowestPriority) {
+    return Error(
+        ACL_ERROR_INVALID_PARAM,
+        absl::StrCat("stream priority ", config.priority, " outside [0, 7]"));
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
   // The context check, the id allocation and the registration form one
@@ -215,15 +273,23 @@ absl::StatusOr<void*> Runtime::CreateStream(uint32_t priority, uint32_t flags) {
   // device) slip in between: the id then came from the closed device object
   // and was released to the re-opened one, freeing an id it had given to
   // another stream. As CreateContext, this starts the executor under mu_.
-  ascend::MutexLock lock(&mu_);
-  if (!ctx->alive()) {
-    return Error(ACL_ERROR_RT_CONTEXT_NULL, "context destroyed concurrently");
+  void* handle = nullptr;
+  {
+    ascend::MutexLock lock(&mu_);
+    if (!ctx->alive()) {
+      return Error(ACL_ERROR_RT_CONTEXT_NULL, "context destroyed concurrently");
+    }
+    ASCEND_ASSIGN_OR_RETURN(
+        uint32_t id, AllocateIdLocked(ctx->device_id(), ObjectKind::kStream));
+    auto stream = std::make_shared<Stream>(ctx->device_id(), id, config.flags,
+                                           config.priority, config.work_ptr,
+                                           config.work_size);
+    RegisterLocked(stream, ctx->device_id(), id, ctx->handle());
+    handle = stream->handle();
   }
-  ASCEND_ASSIGN_OR_RETURN(
-      uint32_t id, AllocateIdLocked(ctx->device_id(), ObjectKind::kStream));
-  auto stream = std::make_shared<Stream>(ctx->device_id(), id, flags, priority);
-  RegisterLocked(stream, ctx->device_id(), id, ctx->handle());
-  return stream->handle();
+  // Outside the lock: a state callback may call back into the runtime.
+  stream_states_.Notify(handle, ACL_RT_STREAM_STATE_CREATE_POST);
+  return handle;
 }
 
 void Runtime::RetireStream(const std::shared_ptr<Stream>& stream,
@@ -246,8 +312,8 @@ void Runtime::RetireStream(const std::shared_ptr<Stream>& stream,
 absl::Status Runtime::DestroyStream(void* handle, bool force) {
   std::shared_ptr<Stream> stream;
   std::weak_ptr<device::Device> owner;
-  {
-    ascend::MutexLock lock(&mu_);
+  // Whether `handle` names a stream this call may destroy.
+  auto check = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) -> absl::Status {
     std::optional<HandleTable::Entry> entry = table_.FindEntry(handle);
     if (!entry.has_value() || entry->key.kind != ObjectKind::kStream) {
       return NotLive(ObjectKind::kStream);
@@ -262,8 +328,22 @@ absl::Status Runtime::DestroyStream(void* handle, bool force) {
       return Error(ACL_ERROR_RT_NO_PERMISSION,
                    "a task cannot destroy the stream it is running on");
     }
+    return absl::OkStatus();
+  };
+  {
+    ascend::MutexLock lock(&mu_);
+    ASCEND_RETURN_IF_ERROR(check());
+  }
+  // The state callbacks hear of the destroy before it happens (outside the
+  // lock: they may call into the runtime).
+  stream_states_.Notify(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
+  {
+    ascend::MutexLock lock(&mu_);
+    // A concurrent destroy may have won meanwhile.
+    ASCEND_RETURN_IF_ERROR(check());
     table_.Erase(handle);
     reports_.ForgetStream(handle);
+    host_funcs_.ForgetStream(handle);
     owner = devices_[stream->device_id()].device;
   }
   if (force) {

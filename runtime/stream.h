@@ -16,6 +16,7 @@
 #define ASCENDCL_RUNTIME_STREAM_H_
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -55,11 +56,36 @@ struct Task {
   std::function<void()> cancel;
 };
 
+// What aclrtCreateStreamV2's configuration handle holds: the priority and
+// flags every stream has, and the work memory a model executed on the stream
+// may use (kept for the model runtime; the stream itself never touches it).
+struct StreamConfig {
+  uint32_t priority = 0;
+  uint32_t flags = 0;
+  void* work_ptr = nullptr;
+  size_t work_size = 0;
+};
+
+// The attributes aclrtSetStreamAttribute / aclrtGetStreamAttribute address
+// (besides the failure mode, which Stream keeps as SetStopOnFailure's flag).
+struct StreamAttributes {
+  uint32_t priority = 0;
+  uint32_t overflow_switch = 0;  // ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK
+  uint32_t user_custom_tag = 0;  // ACL_STREAM_ATTR_USER_CUSTOM_TAG
+  uint32_t cache_op_info = 0;    // ACL_STREAM_ATTR_CACHE_OP_INFO
+  bool operator==(const StreamAttributes& o) const {
+    return priority == o.priority && overflow_switch == o.overflow_switch &&
+           user_custom_tag == o.user_custom_tag &&
+           cache_op_info == o.cache_op_info;
+  }
+};
+
 class Stream {
  public:
   static constexpr ObjectKind kKind = ObjectKind::kStream;
 
-  Stream(int32_t device_id, uint32_t id, uint32_t flags, uint32_t priority);
+  Stream(int32_t device_id, uint32_t id, uint32_t flags, uint32_t priority,
+         void* work_ptr = nullptr, size_t work_size = 0);
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
   // Shutdown().
@@ -68,16 +94,27 @@ class Stream {
   int32_t device_id() const { return device_id_; }
   uint32_t id() const { return id_; }
   uint32_t flags() const { return flags_; }
-  uint32_t priority() const { return priority_; }
+  // The current priority: the creation's until ACL_STREAM_ATTR_PRIORITY
+  // changes it.
+  uint32_t priority() const;
+  void* work_ptr() const { return work_ptr_; }
+  size_t work_size() const { return work_size_; }
+  StreamAttributes attributes() const;
+  // Changes the attributes in one critical section.
+  void UpdateAttributes(const std::function<void(StreamAttributes&)>& change);
+  bool stop_on_failure() const;
   // The aclrtStream callers hold (see ObjectHandle).
   void* handle() const { return handle_.value(); }
 
-  // A snapshot keeps a stream's id (its queue is drained first); there is no
-  // further host-side state to carry.
-  struct State {};
-  State SaveState() const { return {}; }
-  void RestoreState(const State&) {}
-  static std::string DescribeState(const State&);
+  // A snapshot keeps a stream's id (its queue is drained first) and its
+  // attributes, which are host state.
+  struct State {
+    bool stop_on_failure = false;
+    StreamAttributes attributes;
+  };
+  State SaveState() const;
+  void RestoreState(const State& state);
+  static std::string DescribeState(const State& state);
 
   void Enqueue(Task task);
   // Waits until every task enqueued before the call has finished, or
@@ -125,10 +162,12 @@ class Stream {
   const int32_t device_id_;
   const uint32_t id_;
   const uint32_t flags_;
-  const uint32_t priority_;
+  void* const work_ptr_;
+  const size_t work_size_;
   const ObjectHandle handle_;
 
   mutable ascend::Mutex mu_;
+  StreamAttributes attributes_ ABSL_GUARDED_BY(mu_);
   std::deque<Task> queue_ ABSL_GUARDED_BY(mu_);
   uint64_t enqueued_ ABSL_GUARDED_BY(mu_) = 0;
   uint64_t finished_ ABSL_GUARDED_BY(mu_) = 0;

@@ -251,6 +251,118 @@ TEST_F(BlockingTest, HostFunctionAndReportApisBlock) {
                [&] { return aclrtUnSubscribeReport(thread_id, stream_); });
 }
 
+// Event flags, stream configuration, notify batch reset, count notifies and
+// host-function threads (DESIGN.md §5.13).
+TEST_F(BlockingTest, StreamExtensionApisBlock) {
+  aclrtEvent e = nullptr;
+  ExpectBlocks("aclrtCreateEventExWithFlag",
+               [&] { return aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC); });
+  ASSERT_NE(e, nullptr);
+  ExpectBlocks("aclrtRecordEventWithFlag", [&] {
+    return aclrtRecordEventWithFlag(e, stream_, ACL_EVENT_RECORD_DEFAULT);
+  });
+  ExpectBlocks("aclrtStreamWaitEventWithFlag", [&] {
+    return aclrtStreamWaitEventWithFlag(stream_, e, 0, ACL_EVENT_WAIT_DEFAULT);
+  });
+  ExpectBlocks("aclrtStreamWaitEventWithTimeout",
+               [&] { return aclrtStreamWaitEventWithTimeout(stream_, e, 1); });
+  EXPECT_ACL_OK(aclrtDestroyEvent(e));
+  aclrtStream s = nullptr;
+  ExpectBlocks("aclrtCreateStreamV2",
+               [&] { return aclrtCreateStreamV2(&s, nullptr); });
+  ASSERT_NE(s, nullptr);
+  EXPECT_ACL_OK(aclrtDestroyStream(s));
+  ExpectBlocks("aclrtNotifyBatchReset",
+               [&] { return aclrtNotifyBatchReset(&notify_, 1); });
+  aclrtCntNotify cnt = nullptr;
+  ExpectBlocks("aclrtCntNotifyCreate",
+               [&] { return aclrtCntNotifyCreate(&cnt, 0); });
+  ASSERT_NE(cnt, nullptr);
+  aclrtCntNotifyRecordInfo record = {};
+  record.mode = ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE;
+  record.value = 1;
+  ExpectBlocks("aclrtCntNotifyRecord",
+               [&] { return aclrtCntNotifyRecord(cnt, stream_, &record); });
+  aclrtCntNotifyWaitInfo wait = {};
+  wait.mode = ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE;
+  wait.value = 1;
+  wait.timeout = 1;
+  ExpectBlocks("aclrtCntNotifyWaitWithTimeout", [&] {
+    return aclrtCntNotifyWaitWithTimeout(cnt, stream_, &wait);
+  });
+  ExpectBlocks("aclrtCntNotifyReset",
+               [&] { return aclrtCntNotifyReset(cnt, stream_); });
+  ExpectBlocks("aclrtCntNotifyDestroy",
+               [&] { return aclrtCntNotifyDestroy(cnt); });
+  const uint64_t thread_id = static_cast<uint64_t>(pthread_self());
+  ExpectBlocks("aclrtSubscribeHostFunc",
+               [&] { return aclrtSubscribeHostFunc(thread_id, stream_); });
+  ExpectBlocks("aclrtUnSubscribeHostFunc",
+               [&] { return aclrtUnSubscribeHostFunc(thread_id, stream_); });
+}
+
+TEST_F(BlockingTest, StreamExtensionQueriesDoNotBlock) {
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  aclrtCntNotify cnt = nullptr;
+  ASSERT_ACL_OK(aclrtCntNotifyCreate(&cnt, 0));
+  uint32_t id = 0;
+  aclrtEventWaitStatus wait_status = ACL_EVENT_WAIT_STATUS_RESERVED;
+  aclrtStreamAttrValue value = {};
+  aclrtStreamConfigHandle* config = nullptr;
+  const uint32_t priority = 1;
+  const std::vector<std::pair<std::string, std::function<aclError()>>> probes =
+      {
+          {"aclrtGetEventId", [&] { return aclrtGetEventId(e, &id); }},
+          {"aclrtQueryEventWaitStatus",
+           [&] { return aclrtQueryEventWaitStatus(e, &wait_status); }},
+          {"aclrtCntNotifyGetId",
+           [&] { return aclrtCntNotifyGetId(cnt, &id); }},
+          {"aclrtGetStreamAttribute",
+           [&] {
+             return aclrtGetStreamAttribute(stream_, ACL_STREAM_ATTR_PRIORITY,
+                                            &value);
+           }},
+          {"aclrtSetStreamAttribute",
+           [&] {
+             value.userCustomTag = 5;
+             return aclrtSetStreamAttribute(
+                 stream_, ACL_STREAM_ATTR_USER_CUSTOM_TAG, &value);
+           }},
+          {"aclrtCreateStreamConfigHandle",
+           [&] {
+             config = aclrtCreateStreamConfigHandle();
+             return config == nullptr ? ACL_ERROR_BAD_ALLOC : ACL_SUCCESS;
+           }},
+          {"aclrtSetStreamConfigOpt",
+           [&] {
+             return aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY,
+                                            &priority, sizeof priority);
+           }},
+          {"aclrtDestroyStreamConfigHandle",
+           [&] { return aclrtDestroyStreamConfigHandle(config); }},
+          {"aclrtRegStreamStateCallback",
+           [&] {
+             return aclrtRegStreamStateCallback("blocking-test", nullptr,
+                                                nullptr);
+           }},
+      };
+  for (const auto& [name, call] : probes) {
+    SCOPED_TRACE(name);
+    Caller caller(call);
+    ASSERT_ACL_OK(caller.setup());
+    ASSERT_ACL_OK(Lock());
+    caller.Go();
+    EXPECT_TRUE(caller.WaitDone(absl::Seconds(5))) << name << " blocked";
+    ASSERT_ACL_OK(Unlock());
+    ASSERT_TRUE(caller.WaitDone(absl::Seconds(10)));
+    EXPECT_ACL_OK(caller.result()) << name;
+  }
+  EXPECT_EQ(wait_status, ACL_EVENT_WAIT_STATUS_COMPLETE);
+  EXPECT_ACL_OK(aclrtCntNotifyDestroy(cnt));
+  EXPECT_ACL_OK(aclrtDestroyEvent(e));
+}
+
 // The blocked thread is the one that holds no lock; a call made by the
 // locking thread itself would deadlock, as in the reference. Several blocked
 // threads all resume.

@@ -11,6 +11,8 @@ absl::Status RegisterBuiltinParticipants(ParticipantRegistry& registry,
   ASCEND_RETURN_IF_ERROR(registry.Register(rt::MakeStreamParticipant(runtime)));
   ASCEND_RETURN_IF_ERROR(registry.Register(rt::MakeEventParticipant(runtime)));
   ASCEND_RETURN_IF_ERROR(registry.Register(rt::MakeNotifyParticipant(runtime)));
+  ASCEND_RETURN_IF_ERROR(
+      registry.Register(rt::MakeCntNotifyParticipant(runtime)));
   ASCEND_RETURN_IF_ERROR(registry.Register(MakeDriverParticipant(runtime)));
   ASCEND_RETURN_IF_ERROR(
       registry.Register(MakeAllocationsParticipant(runtime)));

@@ -345,6 +345,75 @@ static void TestDeviceInfo(aclrtStream stream) {
   }
 }
 
+static void TestStreamConfigAndAttributes(aclrtStream stream) {
+  size_t i;
+  aclrtStreamConfigHandle *config = aclrtCreateStreamConfigHandle();
+  EXPECT(config != NULL);
+  if (config == NULL) return;
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    uint32_t value = 5;
+    aclrtStreamAttrValue attr;
+    EXPECT(aclrtSetStreamConfigOpt(config, (aclrtStreamConfigAttr)kBadValues[i],
+                                   &value,
+                                   sizeof value) == ACL_ERROR_INVALID_PARAM);
+    memset(&attr, 0, sizeof attr);
+    attr.reserve[0] = 3;
+    EXPECT(aclrtSetStreamAttribute(stream, (aclrtStreamAttr)kBadValues[i],
+                                   &attr) == ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(aclrtGetStreamAttribute(stream, (aclrtStreamAttr)kBadValues[i],
+                                   &attr) == ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(attr.reserve[0] == 3);
+  }
+  {
+    /* 0 lies below the first aclrtStreamAttr (1). */
+    aclrtStreamAttrValue attr;
+    memset(&attr, 0, sizeof attr);
+    EXPECT(aclrtGetStreamAttribute(stream, (aclrtStreamAttr)0, &attr) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+  }
+  EXPECT(config->priority == 0 && config->flag == 0);
+  EXPECT(aclrtDestroyStreamConfigHandle(config) == ACL_SUCCESS);
+}
+
+static void TestCntNotifyModes(aclrtStream stream) {
+  size_t i;
+  aclrtCntNotify notify = NULL;
+  EXPECT(aclrtCntNotifyCreate(&notify, 0) == ACL_SUCCESS);
+  if (notify == NULL) return;
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    aclrtCntNotifyRecordInfo record;
+    aclrtCntNotifyWaitInfo wait;
+    memset(&record, 0, sizeof record);
+    memset(&wait, 0, sizeof wait);
+    record.mode = (aclrtCntNotifyRecordMode)kBadValues[i];
+    record.value = 1;
+    wait.mode = (aclrtCntNotifyWaitMode)kBadValues[i];
+    wait.timeout = 1;
+    EXPECT(aclrtCntNotifyRecord(notify, stream, &record) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(aclrtCntNotifyWaitWithTimeout(notify, stream, &wait) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+  }
+  {
+    /* 3 lies between the record modes (0, 1, 2, 4). */
+    aclrtCntNotifyRecordInfo record;
+    aclrtCntNotifyWaitInfo wait;
+    memset(&record, 0, sizeof record);
+    memset(&wait, 0, sizeof wait);
+    record.mode = (aclrtCntNotifyRecordMode)3;
+    record.value = 1;
+    EXPECT(aclrtCntNotifyRecord(notify, stream, &record) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+    /* The count is still 0: an EQUAL 0 wait is released at once. */
+    wait.mode = ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE;
+    wait.value = 0;
+    wait.timeout = 1;
+    EXPECT(aclrtCntNotifyWaitWithTimeout(notify, stream, &wait) == ACL_SUCCESS);
+    EXPECT(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+  }
+  EXPECT(aclrtCntNotifyDestroy(notify) == ACL_SUCCESS);
+}
+
 int main(void) {
   void *dev = NULL;
   aclrtStream stream = NULL;
@@ -359,6 +428,8 @@ int main(void) {
   TestMemcpy(dev, stream);
   TestMemcpyExt(dev, stream);
   TestLaunchCallback(stream);
+  TestStreamConfigAndAttributes(stream);
+  TestCntNotifyModes(stream);
   TestLastError();
   TestInjectFault(dev);
   TestSnapshotStage();

@@ -132,7 +132,8 @@ aclError aclrtQueryEventStatus(aclrtEvent event,
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
   ACL_REQUIRE_NOT_NULL(event);
   ACL_REQUIRE_NOT_NULL(status);
-  absl::StatusOr<bool> done = Runtime().EventComplete(event);
+  absl::StatusOr<bool> done =
+      Runtime().EventComplete(event, /*refuse_extended=*/true);
   if (!done.ok()) return ACL_RESULT(done.status());
   *status = *done ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
   return ACL_SUCCESS;

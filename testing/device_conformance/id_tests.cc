@@ -1,4 +1,4 @@
-// Conformance: stream / event / notify ids.
+// Conformance: stream / event / notify / count notify ids.
 #include <cstdint>
 #include <set>
 
@@ -12,7 +12,8 @@ namespace ascend::device::conformance {
 namespace {
 
 constexpr ResourceKind kKinds[] = {ResourceKind::kStream, ResourceKind::kEvent,
-                                   ResourceKind::kNotify};
+                                   ResourceKind::kNotify,
+                                   ResourceKind::kCntNotify};
 
 TEST_P(IdConformanceTest, AllocatedIdsAreDistinctPerKind) {
   for (const ResourceKind kind : kKinds) {
@@ -29,6 +30,7 @@ TEST_P(IdConformanceTest, KindsAreIndependent) {
                        device().AllocateId(ResourceKind::kStream));
   EXPECT_OK(device().ClaimId(ResourceKind::kEvent, stream));
   EXPECT_OK(device().ClaimId(ResourceKind::kNotify, stream));
+  EXPECT_OK(device().ClaimId(ResourceKind::kCntNotify, stream));
   EXPECT_EQ(device().ClaimId(ResourceKind::kStream, stream).code(),
             absl::StatusCode::kAlreadyExists);
 }

@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "acl/acl_rt.h"
 #include "snapshot/backup_image.h"
 #include "snapshot/builtin_participants.h"
 #include "testing/status_matchers.h"
@@ -133,6 +134,11 @@ void ParticipantConformanceTest::Populate(uint32_t seed) {
         ASSERT_OK(runtime().RecordNotify(notify, stream));
       }
       notifies_.push_back(notify);
+      ASSERT_OK_AND_ASSIGN(void* cnt_notify, runtime().CreateCntNotify(0));
+      ASSERT_OK(runtime().RecordCntNotify(
+          cnt_notify, stream, ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE,
+          10 + static_cast<uint32_t>(i)));
+      cnt_notifies_.push_back(cnt_notify);
       ASSERT_OK(runtime().SynchronizeStream(stream, absl::InfiniteFuture()));
     }
     for (size_t size : {size_t{4096}, size_t{(3 << 20) + 5}, size_t{1}}) {
@@ -153,6 +159,13 @@ void ParticipantConformanceTest::Change(uint32_t seed) {
   }
   for (size_t i = 0; i < events_.size(); ++i) {
     ASSERT_OK(runtime().RecordEvent(events_[i], streams_[i]));
+    ASSERT_OK(runtime().RecordCntNotify(cnt_notifies_[i], streams_[i],
+                                        ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE,
+                                        seed));
+    aclrtStreamAttrValue tag = {};
+    tag.userCustomTag = seed + static_cast<uint32_t>(i);
+    ASSERT_OK(runtime().SetStreamAttribute(
+        streams_[i], ACL_STREAM_ATTR_USER_CUSTOM_TAG, tag));
     ASSERT_OK(runtime().SynchronizeStream(streams_[i], absl::InfiniteFuture()));
   }
 }
@@ -174,6 +187,13 @@ void ParticipantConformanceTest::Damage() {
   for (size_t i = 0; i < events_.size(); ++i) {
     ASSERT_OK(runtime().RecordEvent(events_[i], streams_[i]));
     ASSERT_OK(runtime().RecordNotify(notifies_[i], streams_[i]));
+    ASSERT_OK(runtime().RecordCntNotify(cnt_notifies_[i], streams_[i],
+                                        ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1));
+    aclrtStreamAttrValue value = {};
+    value.streamPriority = 7;
+    ASSERT_OK(runtime().SetStreamAttribute(streams_[i],
+                                           ACL_STREAM_ATTR_PRIORITY, value));
+    ASSERT_OK(runtime().SetStreamFailureMode(streams_[i], ACL_STOP_ON_FAILURE));
     ASSERT_OK(runtime().SynchronizeStream(streams_[i], absl::InfiniteFuture()));
   }
   // The device loses its memory: the simulator's fault, or a re-open (what

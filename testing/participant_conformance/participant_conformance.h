@@ -87,6 +87,7 @@ class ParticipantConformanceTest
   std::vector<size_t> sizes_;
   std::vector<void*> events_;
   std::vector<void*> notifies_;
+  std::vector<void*> cnt_notifies_;
   std::vector<void*> streams_;
 };
 

@@ -1,0 +1,68 @@
+// ACL entry points: count notifies (aclrtCntNotify*; DESIGN.md §5.13).
+#include <cstdint>
+
+#include "acl/acl_rt.h"
+#include "acl/api/api_util.h"
+#include "runtime/cnt_notify.h"
+
+using ascend::acl::InvalidEnum;
+using ascend::acl::RawEnum;
+using ascend::acl::Runtime;
+
+extern "C" {
+
+aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(cntNotify);
+  ACL_RETURN_VALUE(cntNotify, Runtime().CreateCntNotify(flag));
+}
+
+aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(cntNotify);
+  return ACL_RESULT(Runtime().DestroyCntNotify(cntNotify));
+}
+
+aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
+                              aclrtCntNotifyRecordInfo* info) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(info);
+  ACL_REQUIRE_NOT_NULL(cntNotify);
+  const int32_t raw_mode = RawEnum(info->mode);
+  if (!ascend::rt::IsCntNotifyRecordMode(raw_mode)) {
+    return InvalidEnum(__func__, "info->mode", "aclrtCntNotifyRecordMode",
+                       raw_mode, ACL_ERROR_RT_PARAM_INVALID);
+  }
+  return ACL_RESULT(
+      Runtime().RecordCntNotify(cntNotify, stream, info->mode, info->value));
+}
+
+aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify,
+                                       aclrtStream stream,
+                                       aclrtCntNotifyWaitInfo* info) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(info);
+  ACL_REQUIRE_NOT_NULL(cntNotify);
+  const int32_t raw_mode = RawEnum(info->mode);
+  if (!ascend::rt::IsCntNotifyWaitMode(raw_mode)) {
+    return InvalidEnum(__func__, "info->mode", "aclrtCntNotifyWaitMode",
+                       raw_mode, ACL_ERROR_RT_PARAM_INVALID);
+  }
+  return ACL_RESULT(Runtime().WaitCntNotify(cntNotify, stream, info->mode,
+                                            info->value, info->timeout,
+                                            info->isClear != 0));
+}
+
+aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(cntNotify);
+  return ACL_RESULT(Runtime().ResetCntNotify(cntNotify, stream));
+}
+
+aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
+  ACL_REQUIRE_NOT_NULL(cntNotify);
+  ACL_REQUIRE_NOT_NULL(notifyId);
+  ACL_RETURN_VALUE(notifyId, Runtime().CntNotifyId(cntNotify));
+}
+
+}  // extern "C"

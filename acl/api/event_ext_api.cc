@@ -1,0 +1,71 @@
+// ACL entry points: events with creation, record and wait flags, event ids
+// and wait status, and notify batch reset (DESIGN.md §5.13).
+#include <cstdint>
+#include <string>
+
+#include "absl/time/time.h"
+#include "acl/acl_rt.h"
+#include "acl/api/api_util.h"
+
+using ascend::acl::Runtime;
+
+extern "C" {
+
+aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(event);
+  ACL_RETURN_VALUE(event, Runtime().CreateEventEx(flag));
+}
+
+aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream,
+                                  uint32_t flag) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(event);
+  return ACL_RESULT(Runtime().RecordEventWithFlag(event, stream, flag));
+}
+
+aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event,
+                                      uint32_t timeout, uint32_t flag) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(event);
+  return ACL_RESULT(
+      Runtime().StreamWaitEventWithFlag(stream, event, timeout, flag));
+}
+
+aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
+                                         int32_t timeout) {
+  ACL_GATE();
+  if (timeout < 0) {
+    return ascend::rt::ReportErrorCode(
+        __func__, ACL_ERROR_RT_PARAM_INVALID,
+        "timeout " + std::to_string(timeout) + " must be 0 (none) or positive");
+  }
+  ACL_REQUIRE_NOT_NULL(event);
+  return ACL_RESULT(
+      Runtime().StreamWaitEventFor(stream, event, absl::Seconds(timeout)));
+}
+
+aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
+  ACL_REQUIRE_NOT_NULL(event);
+  ACL_REQUIRE_NOT_NULL(eventId);
+  ACL_RETURN_VALUE(eventId, Runtime().EventId(event));
+}
+
+aclError aclrtQueryEventWaitStatus(aclrtEvent event,
+                                   aclrtEventWaitStatus* status) {
+  ACL_REQUIRE_NOT_NULL(event);
+  ACL_REQUIRE_NOT_NULL(status);
+  absl::StatusOr<bool> done = Runtime().EventWaitsComplete(event);
+  if (!done.ok()) return ACL_RESULT(done.status());
+  *status =
+      *done ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(notifies);
+  return ACL_RESULT(Runtime().ResetNotifies(notifies, num));
+}
+
+}  // extern "C"
