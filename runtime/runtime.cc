@@ -466,6 +466,10 @@ void Runtime::MarkDeviceHealthy(int32_t device_id) {
   ascend::MutexLock lock(&mu_);
   if (device_id >= 0 && device_id < device_count_) {
     devices_[device_id].abnormal = false;
+    // Health events raised before now are about the memory the restore has
+    // just replaced: the monitor may still deliver them (it runs on its own
+    // thread, later under load), and they must not mark the device again.
+    devices_[device_id].opened_at = absl::Now();
   }
 }
 

@@ -283,7 +283,8 @@ class Runtime {
   // restored. Returns a key for RemoveDeviceCloseObserver.
   uint64_t AddDeviceCloseObserver(std::function<void(int32_t)> observer);
   void RemoveDeviceCloseObserver(uint64_t key);
-  // Clears the abnormal mark a health event set (after a restore).
+  // Clears the abnormal mark a health event set (after a restore); health
+  // events raised before the call are stale from then on.
   void MarkDeviceHealthy(int32_t device_id);
   // Records a device health event (called by the health monitor).
   void OnHealthEvent(const device::HealthEvent& event);
