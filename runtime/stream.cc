@@ -10,6 +10,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
+#include "runtime/exception_info.h"
 #include "runtime/id_participant.h"
 #include "runtime/resource_kinds.h"
 #include "runtime/runtime.h"
@@ -77,13 +78,22 @@ void Stream::Shutdown() {
 }
 
 void Stream::Enqueue(Task task) {
+  task.thread_id = CurrentThreadId();
+  uint32_t id = 0;
+  bool queued = false;
   {
     ascend::MutexLock lock(&mu_);
     if (!shutdown_) {
+      id = static_cast<uint32_t>(enqueued_);
+      task.id = id;
       queue_.push_back(std::move(task));
       ++enqueued_;
-      return;
+      queued = true;
     }
+  }
+  if (queued) {
+    internal::SetThreadLastTaskId(id);
+    return;
   }
   if (task.cancel) task.cancel();  // shut down: it will never run
 }
@@ -121,9 +131,26 @@ void Stream::Run() {
       StreamWorkScope stream_work(StreamWorkScope::kTask);
       status = task.run();
       tls_running_stream = nullptr;
+      if (!status.ok()) ReportException(task, status);
     }
     ran = true;
   }
+}
+
+void Stream::ReportException(const Task& task,
+                             const absl::Status& status) const {
+  const ExceptionCallbacks& callbacks = ExceptionCallbacks::Process();
+  if (callbacks.empty()) return;
+  rtExceptionInfo info;
+  info.task_id = task.id;
+  info.stream_id = id_;
+  info.thread_id = task.thread_id;
+  info.device_id = static_cast<uint32_t>(device_id_);
+  info.error_code = static_cast<uint32_t>(ErrorCode(status));
+  // Callbacks run like the task did: as stream work, on this stream.
+  tls_running_stream = this;
+  callbacks.Notify(info);
+  tls_running_stream = nullptr;
 }
 
 void Stream::FinishLocked(absl::Status status) {
@@ -187,6 +214,19 @@ void Stream::SetStopOnFailure(bool stop) {
 void Stream::Abort() {
   aborting_.store(true, std::memory_order_release);
   DiscardPending();
+}
+
+absl::Status Stream::AbortTasks(absl::Time deadline) {
+  aborting_.store(true, std::memory_order_release);
+  DiscardPending();
+  absl::Status status;
+  {
+    ascend::MutexLock lock(&mu_);
+    status = WaitLocked(deadline);
+    // A Shutdown meanwhile keeps the stream aborting for good.
+    if (!shutdown_) aborting_.store(false, std::memory_order_release);
+  }
+  return status;
 }
 
 void Stream::DiscardPending() {
