@@ -6,12 +6,6 @@
 #include <algorithm>
 
 namespace ascend::rt {
-namespace {
-
-thread_local uint32_t tls_last_task_id = 0;
-
-}  // namespace
-
 ExceptionCallbacks& ExceptionCallbacks::Process() {
   static ExceptionCallbacks* const callbacks = new ExceptionCallbacks();
   return *callbacks;
@@ -58,14 +52,15 @@ void ExceptionCallbacks::Notify(rtExceptionInfo& info) const {
 }
 
 uint32_t CurrentThreadId() {
-  thread_local const uint32_t id = static_cast<uint32_t>(::syscall(SYS_gettid));
-  return id;
+  internal::ThreadTaskRecord& record = internal::tls_task_record;
+  if (record.thread_id == 0) record.thread_id = internal::ReadThreadId();
+  return record.thread_id;
 }
 
-uint32_t ThreadLastTaskId() { return tls_last_task_id; }
+uint32_t ThreadLastTaskId() { return internal::tls_task_record.last_task_id; }
 
 namespace internal {
-void SetThreadLastTaskId(uint32_t id) { tls_last_task_id = id; }
+uint32_t ReadThreadId() { return static_cast<uint32_t>(::syscall(SYS_gettid)); }
 }  // namespace internal
 
 }  // namespace ascend::rt

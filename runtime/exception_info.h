@@ -63,8 +63,8 @@ class ExceptionCallbacks {
   std::vector<aclrtExceptionInfoCallback> registered_ ABSL_GUARDED_BY(mu_);
 };
 
-// A small per-thread number naming the calling thread in exception
-// information (the kernel's thread id on Linux).
+// The calling thread's kernel thread id, naming it in exception
+// information.
 uint32_t CurrentThreadId();
 
 // The id of the last task the calling thread enqueued on any stream (0 when
@@ -72,7 +72,15 @@ uint32_t CurrentThreadId();
 uint32_t ThreadLastTaskId();
 
 namespace internal {
-void SetThreadLastTaskId(uint32_t id);
+// Per-thread task record: one constant-initialised thread-local, so the
+// enqueue path looks up one TLS slot and runs no initialisation guard.
+struct ThreadTaskRecord {
+  uint32_t thread_id = 0;  // 0: not yet read from the kernel
+  uint32_t last_task_id = 0;
+};
+inline thread_local ThreadTaskRecord tls_task_record;
+// Reads the kernel's id for the calling thread (the slow path).
+uint32_t ReadThreadId();
 }  // namespace internal
 
 }  // namespace ascend::rt

@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "absl/base/optimization.h"
 #include "absl/strings/str_cat.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
@@ -78,7 +79,11 @@ void Stream::Shutdown() {
 }
 
 void Stream::Enqueue(Task task) {
-  task.thread_id = CurrentThreadId();
+  internal::ThreadTaskRecord& record = internal::tls_task_record;
+  if (ABSL_PREDICT_FALSE(record.thread_id == 0)) {
+    record.thread_id = internal::ReadThreadId();
+  }
+  task.thread_id = record.thread_id;
   uint32_t id = 0;
   bool queued = false;
   {
@@ -92,7 +97,7 @@ void Stream::Enqueue(Task task) {
     }
   }
   if (queued) {
-    internal::SetThreadLastTaskId(id);
+    record.last_task_id = id;
     return;
   }
   if (task.cancel) task.cancel();  // shut down: it will never run
