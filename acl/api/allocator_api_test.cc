@@ -1,12 +1,16 @@
 // Allocator descriptors and their registration per stream, through the C
 // API. Mirrors CANN's 0_custom_allocator sample: create a descriptor, set
 // the object and callbacks, register it for a stream, read it back.
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
 
 #include "acl/acl.h"
 #include "acl/acl_rt_allocator.h"
+#include "aclsim/aclsim.h"
 #include "gtest/gtest.h"
+#include "runtime/rt_snapshot.h"
 #include "testing/status_matchers.h"
 
 namespace {
@@ -104,6 +108,25 @@ TEST_F(AllocatorTest, LastRegistrationWins) {
   EXPECT_EQ(got, &other);
   ASSERT_ACL_OK(aclrtAllocatorDestroyDesc(first));
   ASSERT_ACL_OK(aclrtAllocatorDestroyDesc(second));
+}
+
+TEST_F(AllocatorTest, RegistrationSurvivesASnapshot) {
+  aclrtAllocatorDesc desc = FullDesc();
+  ASSERT_ACL_OK(aclrtAllocatorRegister(stream_, desc));
+  ASSERT_ACL_OK(aclrtSnapShotProcessLock(getpid(), nullptr));
+  ASSERT_ACL_OK(aclrtSnapShotProcessBackup(getpid(), nullptr));
+  ASSERT_ACL_OK(aclsimInjectFault(0, ACLSIM_FAULT_DEVICE_MEMORY_LOSS));
+  ASSERT_ACL_OK(aclrtSnapShotProcessRestore(getpid(), nullptr));
+  ASSERT_ACL_OK(aclrtSnapShotProcessUnlock(getpid(), nullptr));
+  aclrtAllocatorDesc got_desc = nullptr;
+  aclrtAllocator got = nullptr;
+  aclrtAllocatorAllocFunc alloc = nullptr;
+  ASSERT_ACL_OK(aclrtAllocatorGetByStream(stream_, &got_desc, &got, &alloc,
+                                          nullptr, nullptr, nullptr));
+  EXPECT_EQ(got_desc, desc);
+  EXPECT_EQ(got, &fake_);
+  EXPECT_EQ(alloc, &Alloc);
+  ASSERT_ACL_OK(aclrtAllocatorDestroyDesc(desc));
 }
 
 TEST_F(AllocatorTest, Errors) {
