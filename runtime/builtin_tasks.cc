@@ -111,6 +111,40 @@ void StoreFloat(aclDataType type, uint8_t* p, double value) {
   }
 }
 
+double LoadFloat(aclDataType type, const uint8_t* p) {
+  switch (type) {
+    case ACL_FLOAT16:
+      return HalfToFloat(Load<uint16_t>(p));
+    case ACL_BF16:
+      return Bf16ToFloat(Load<uint16_t>(p));
+    default:
+      return Load<float>(p);
+  }
+}
+
+// Replaces the finite value at p by the next smaller one of its type.
+template <typename Bits>
+void StepDownBits(uint8_t* p) {
+  constexpr Bits kSign = Bits{1} << (8 * sizeof(Bits) - 1);
+  Bits bits = Load<Bits>(p);
+  if ((bits & ~kSign) == 0) {
+    bits = kSign | 1;  // +-0: the smallest negative subnormal
+  } else if (bits & kSign) {
+    ++bits;  // negative: one more in magnitude
+  } else {
+    --bits;
+  }
+  Store(p, bits);
+}
+
+void StepDown(aclDataType type, uint8_t* p) {
+  if (type == ACL_FLOAT) {
+    StepDownBits<uint32_t>(p);
+  } else {
+    StepDownBits<uint16_t>(p);
+  }
+}
+
 // A standard normal from the four words of a block (Box-Muller); for the
 // truncated distribution the first of the block's two draws inside
 // [-2, 2], redrawing from further counters when neither is.
@@ -294,9 +328,10 @@ void GenerateRandom(const RandomRequest& r, void* out) {
         default: {
           const double u =
               r.type == ACL_FLOAT ? Unit24(w[0]) : Unit53(w[0], w[1]);
-          double v = r.fa + u * (r.fb - r.fa);
-          // Rounding to a narrow type must not reach the open upper bound.
-          StoreFloat(r.type, p, v);
+          StoreFloat(r.type, p, r.fa + u * (r.fb - r.fa));
+          // Rounding to the stored type must not reach the open upper
+          // bound: step one unit down instead.
+          if (r.fb > r.fa && LoadFloat(r.type, p) >= r.fb) StepDown(r.type, p);
           break;
         }
       }

@@ -84,6 +84,22 @@ TEST(RandomTest, ReproducibleAndOffsetShifts) {
             std::vector<uint32_t>(shifted.begin(), shifted.end() - 2));
 }
 
+TEST(RandomTest, UniformNeverReachesTheUpperBound) {
+  // [1, 1 + 2 ulp) in fp16: values near the top round to the bound, which
+  // must be stepped down.
+  RandomRequest r;
+  r.func = ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS;
+  r.type = ACL_FLOAT16;
+  r.count = 4096;
+  r.fa = 1.0;
+  r.fb = 1.0 + 2.0 / 1024;
+  std::vector<uint16_t> out(r.count);
+  GenerateRandom(r, out.data());
+  for (uint16_t h : out) {
+    ASSERT_TRUE(h == 0x3C00 || h == 0x3C01) << std::hex << h;
+  }
+}
+
 TEST(RandomTest, DropoutBitmaskExtremes) {
   RandomRequest r;
   r.func = ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK;
