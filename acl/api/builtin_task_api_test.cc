@@ -487,6 +487,7 @@ TEST_F(RandomTest, Errors) {
 
 TEST_F(BuiltinTaskTest, ThreadLastTaskIdCountsThisThreadsTasks) {
   void* a = Device(64);
+  void* b = Device(64);  // the other stream's: no two streams write one
   aclrtStream other;
   ASSERT_ACL_OK(aclrtCreateStream(&other));
   uint32_t first = 0, second = 0, third = 0;
@@ -495,7 +496,7 @@ TEST_F(BuiltinTaskTest, ThreadLastTaskIdCountsThisThreadsTasks) {
   ASSERT_ACL_OK(aclrtMemsetAsync(a, 64, 1, 64, stream_));
   ASSERT_ACL_OK(aclrtGetThreadLastTaskId(&second));
   EXPECT_EQ(second, first + 1);  // per-stream ids, in order
-  ASSERT_ACL_OK(aclrtMemsetAsync(a, 64, 2, 64, other));
+  ASSERT_ACL_OK(aclrtMemsetAsync(b, 64, 2, 64, other));
   ASSERT_ACL_OK(aclrtGetThreadLastTaskId(&third));
   EXPECT_EQ(third, 0u);  // the other stream's first task
   // Another thread's tasks do not move this thread's id.
