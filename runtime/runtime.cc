@@ -15,6 +15,7 @@
 #include "runtime/base/error.h"
 #include "runtime/base/logging.h"
 #include "runtime/default_device.h"
+#include "runtime/device_callbacks.h"
 #include "runtime/global_state.h"
 #include "runtime/health_monitor.h"
 
@@ -236,21 +237,42 @@ void Runtime::CloseTicket::Release() {
 
 absl::Status Runtime::SetDevice(int32_t device_id) {
   ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
+  // Device state callbacks hear of the opening of a device (DESIGN.md
+  // §5.16), before and after.
+  const DeviceCallbacks& callbacks = DeviceCallbacks::Process();
+  const bool notify =
+      callbacks.HasStateCallbacks() && DeviceObject(device_id) == nullptr;
+  if (notify) callbacks.NotifyState(device_id, ACL_RT_DEVICE_STATE_SET_PRE);
   std::shared_ptr<Context> primary;
+  bool opened = false;
   {
     ascend::MutexLock lock(&mu_);
+    opened = !devices_[device_id].device;
     ASCEND_RETURN_IF_ERROR(OpenDeviceLocked(device_id));
     DeviceEntry& entry = devices_[device_id];
     ++entry.refcount;
     primary = entry.primary;
   }
   ThreadContext() = std::move(primary);
+  if (notify && opened) {
+    callbacks.NotifyState(device_id, ACL_RT_DEVICE_STATE_SET_POST);
+  }
   return absl::OkStatus();
 }
 
 absl::Status Runtime::ResetDevice(int32_t device_id, bool force) {
   ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
+  // Device state callbacks hear of the close of a device (DESIGN.md §5.16).
+  const DeviceCallbacks& callbacks = DeviceCallbacks::Process();
+  bool notify = false;
+  if (callbacks.HasStateCallbacks() && Stream::Current() == nullptr) {
+    ascend::MutexLock lock(&mu_);
+    const DeviceEntry& entry = devices_[device_id];
+    notify = entry.device && (force || entry.refcount <= 1);
+  }
+  if (notify) callbacks.NotifyState(device_id, ACL_RT_DEVICE_STATE_RESET_PRE);
   Teardown teardown;
+  bool closed = false;
   {
     ascend::MutexLock lock(&mu_);
     DeviceEntry& entry = devices_[device_id];
@@ -267,10 +289,15 @@ absl::Status Runtime::ResetDevice(int32_t device_id, bool force) {
     }
     if (!force && --entry.refcount > 0) return absl::OkStatus();
     teardown = CloseDeviceLocked(device_id);
+    closed = true;
   }
   NotifyDeviceClosed(device_id);
   std::shared_ptr<Context>& current = ThreadContext();
   if (current && current->device_id() == device_id) current.reset();
+  if (notify && closed) {
+    teardown = Teardown();  // the device is closed before POST
+    callbacks.NotifyState(device_id, ACL_RT_DEVICE_STATE_RESET_POST);
+  }
   // Streams are destroyed (executors joined) and the device closed here,
   // outside the lock.
   return absl::OkStatus();

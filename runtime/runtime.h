@@ -238,6 +238,16 @@ class Runtime {
   absl::Status SubscribeHostFunc(uint64_t thread_id, void* stream);
   absl::Status UnsubscribeHostFunc(uint64_t thread_id, void* stream);
   absl::Status ProcessHostFunc(int32_t timeout_ms);
+  // --- Built-in tasks and task abort (builtin_tasks.cc, DESIGN.md §5.16) --
+  // Enum arguments hold values of their enums (the ACL layer checks).
+  absl::Status ReduceAsync(void* dst, const void* src, uint64_t count,
+                           aclrtReduceKind kind, aclDataType type,
+                           void* stream);
+  absl::Status RandomNumAsync(const aclrtRandomNumTaskInfo& info, void* stream);
+  // timeout_ms 0: no limit.
+  absl::Status DeviceTaskAbort(int32_t device_id, uint32_t timeout_ms);
+  // A stream handle resolved (null: the current default stream).
+  absl::StatusOr<std::shared_ptr<Stream>> FindStream(void* stream);
 
   // --- Faults (simulator)
   // -----------------------------------------------------
@@ -443,6 +453,16 @@ class Runtime {
                                                               size_t max_count,
                                                               int32_t value,
                                                               size_t count);
+  // Built-in task memory access: 107000 unless [ptr, ptr + bytes) lies in a
+  // live allocation of `device_id`.
+  absl::Status CheckTaskMemory(const void* ptr, uint64_t bytes,
+                               int32_t device_id, absl::string_view what);
+  absl::StatusOr<std::vector<uint8_t>> ReadTaskMemory(const void* ptr,
+                                                      uint64_t bytes,
+                                                      int32_t device_id,
+                                                      absl::string_view what);
+  absl::Status WriteTaskMemory(void* ptr, const std::vector<uint8_t>& data,
+                               int32_t device_id, absl::string_view what);
   // Bumps the memory epoch so value waits re-check.
   void MemoryWritten();
   absl::Status WaitForValue(const Location& where, uint64_t addr,

@@ -6,10 +6,12 @@
 #include <optional>
 #include <utility>
 
+#include "absl/base/optimization.h"
 #include "absl/strings/str_cat.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
+#include "runtime/exception_info.h"
 #include "runtime/id_participant.h"
 #include "runtime/resource_kinds.h"
 #include "runtime/runtime.h"
@@ -126,13 +128,26 @@ void Stream::Shutdown() {
 }
 
 void Stream::Enqueue(Task task) {
+  internal::ThreadTaskRecord& record = internal::tls_task_record;
+  if (ABSL_PREDICT_FALSE(record.thread_id == 0)) {
+    record.thread_id = internal::ReadThreadId();
+  }
+  task.thread_id = record.thread_id;
+  uint32_t id = 0;
+  bool queued = false;
   {
     ascend::MutexLock lock(&mu_);
     if (!shutdown_) {
+      id = static_cast<uint32_t>(enqueued_);
+      task.id = id;
       queue_.push_back(std::move(task));
       ++enqueued_;
-      return;
+      queued = true;
     }
+  }
+  if (queued) {
+    record.last_task_id = id;
+    return;
   }
   if (task.cancel) task.cancel();  // shut down: it will never run
 }
@@ -170,9 +185,26 @@ void Stream::Run() {
       StreamWorkScope stream_work(StreamWorkScope::kTask);
       status = task.run();
       tls_running_stream = nullptr;
+      if (!status.ok()) ReportException(task, status);
     }
     ran = true;
   }
+}
+
+void Stream::ReportException(const Task& task,
+                             const absl::Status& status) const {
+  const ExceptionCallbacks& callbacks = ExceptionCallbacks::Process();
+  if (callbacks.empty()) return;
+  rtExceptionInfo info;
+  info.task_id = task.id;
+  info.stream_id = id_;
+  info.thread_id = task.thread_id;
+  info.device_id = static_cast<uint32_t>(device_id_);
+  info.error_code = static_cast<uint32_t>(ErrorCode(status));
+  // Callbacks run like the task did: as stream work, on this stream.
+  tls_running_stream = this;
+  callbacks.Notify(info);
+  tls_running_stream = nullptr;
 }
 
 void Stream::FinishLocked(absl::Status status) {
@@ -236,6 +268,19 @@ void Stream::SetStopOnFailure(bool stop) {
 void Stream::Abort() {
   aborting_.store(true, std::memory_order_release);
   DiscardPending();
+}
+
+absl::Status Stream::AbortTasks(absl::Time deadline) {
+  aborting_.store(true, std::memory_order_release);
+  DiscardPending();
+  absl::Status status;
+  {
+    ascend::MutexLock lock(&mu_);
+    status = WaitLocked(deadline);
+    // A Shutdown meanwhile keeps the stream aborting for good.
+    if (!shutdown_) aborting_.store(false, std::memory_order_release);
+  }
+  return status;
 }
 
 void Stream::DiscardPending() {

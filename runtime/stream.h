@@ -54,6 +54,11 @@ struct Task {
   // Called instead of `run` when the task is discarded (forced destroy or
   // device reset) or skipped after a failure, so waiters are released.
   std::function<void()> cancel;
+  // Set by Stream::Enqueue: the task's id on its stream (CANN's task id,
+  // counting from 0 per stream) and the enqueuing thread (CurrentThreadId),
+  // which a failure's exception information names.
+  uint32_t id = 0;
+  uint32_t thread_id = 0;
 };
 
 // What aclrtCreateStreamV2's configuration handle holds: the priority and
@@ -116,6 +121,8 @@ class Stream {
   void RestoreState(const State& state);
   static std::string DescribeState(const State& state);
 
+  // Also records the task's id as the calling thread's last task id
+  // (aclrtGetThreadLastTaskId).
   void Enqueue(Task task);
   // Waits until every task enqueued before the call has finished, or
   // `deadline` passes (kDeadlineExceeded). Returns (and clears, for `reader`
@@ -141,6 +148,12 @@ class Stream {
   // context still refers to one.)
   void Shutdown();
 
+  // Discards pending tasks and makes a running blocking task give up, then
+  // waits (until `deadline`) for the running task to end; the stream stays
+  // usable afterwards (aclrtDeviceTaskAbort). kDeadlineExceeded when the
+  // running task did not end in time.
+  absl::Status AbortTasks(absl::Time deadline);
+
   // The stream whose task (a host function, a callback) is running on the
   // calling thread, or null. Such a task must not wait for its own stream
   // or tear it down: the runtime refuses those calls instead of deadlocking.
@@ -148,6 +161,8 @@ class Stream {
 
  private:
   void Run();
+  // Tells the exception callbacks of a failed task (executor thread).
+  void ReportException(const Task& task, const absl::Status& status) const;
   // Records a finished task's result.
   void FinishLocked(absl::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Waits for the tasks enqueued so far; kDeadlineExceeded past `deadline`.

@@ -207,6 +207,31 @@ static void TestLaunchCallback(aclrtStream stream) {
   EXPECT(ran == 0);
 }
 
+static void TestBuiltinTasks(void *dev, aclrtStream stream) {
+  size_t i;
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    aclrtRandomNumTaskInfo info;
+    int32_t bad = kBadValues[i];
+    EXPECT(aclrtReduceAsync(dev, dev, 4, (aclrtReduceKind)kBadValues[i],
+                            ACL_FLOAT, stream,
+                            NULL) == ACL_ERROR_INVALID_PARAM);
+    EXPECT(aclrtReduceAsync(dev, dev, 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM,
+                            (aclDataType)kBadValues[i], stream,
+                            NULL) == ACL_ERROR_INVALID_PARAM);
+    memset(&info, 0, sizeof info);
+    info.randomCounterAddr = dev;
+    info.randomResultAddr = dev;
+    memcpy(&info.dataType, &bad, sizeof bad);
+    EXPECT(aclrtRandomNumAsync(&info, stream, NULL) == ACL_ERROR_INVALID_PARAM);
+    info.dataType = ACL_FLOAT;
+    memcpy(&info.randomNumFuncParaInfo.funcType, &bad, sizeof bad);
+    EXPECT(aclrtRandomNumAsync(&info, stream, NULL) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+  }
+  EXPECT(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+  EXPECT(DeviceHolds(dev, 0));
+}
+
 static void TestLastError(void) {
   size_t i;
   (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
@@ -430,6 +455,7 @@ int main(void) {
   TestLaunchCallback(stream);
   TestStreamConfigAndAttributes(stream);
   TestCntNotifyModes(stream);
+  TestBuiltinTasks(dev, stream);
   TestLastError();
   TestInjectFault(dev);
   TestSnapshotStage();

@@ -17,56 +17,6 @@ extern "C" {
 
 // --- Kernels (issue 17) ----------------------------------------------------
 
-aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtExceptionInfoCallbackRegister(
-    aclrtExceptionInfoCallback callback) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtExceptionInfoCallbackUnregister(
-    aclrtExceptionInfoCallback callback) {
-  return NotSupported(__func__);
-}
-
-uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* info) {
-  NotSupported(__func__);
-  return 0;
-}
-
-uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* info) {
-  NotSupported(__func__);
-  return 0;
-}
-
-uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* info) {
-  NotSupported(__func__);
-  return 0;
-}
-
-uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* info) {
-  NotSupported(__func__);
-  return 0;
-}
-
-uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info) {
-  NotSupported(__func__);
-  return 0;
-}
-
-aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info,
-                                       void** devArgsPtr,
-                                       uint32_t* devArgsLen) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info,
-                                             aclrtFuncHandle* func) {
-  return NotSupported(__func__);
-}
-
 aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle,
                                          aclrtOpExceptionCallback callback,
                                          void* userData) {
@@ -556,22 +506,6 @@ aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType,
   return NotSupported(__func__);
 }
 
-aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtRegDeviceStateCallback(const char* regName,
-                                     aclrtDeviceStateCallback callback,
-                                     void* args) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSetDeviceTaskAbortCallback(const char* regName,
-                                         aclrtDeviceTaskAbortCallback callback,
-                                         void* args) {
-  return NotSupported(__func__);
-}
-
 aclError aclrtMallocWithCfg(void** devPtr, size_t size,
                             aclrtMemMallocPolicy policy,
                             aclrtMallocConfig* cfg) {
@@ -651,8 +585,6 @@ aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray,
   return NotSupported(__func__);
 }
 
-aclError aclrtFreeBuf(aclrtMbuf buf) { return NotSupported(__func__); }
-
 aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size,
                                       aclrtMemManagedLocation location,
                                       uint32_t flags, aclrtStream stream) {
@@ -663,64 +595,6 @@ aclError aclrtMemManagedPrefetchBatchAsync(
     const void** ptrs, size_t* sizes, size_t count,
     aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs,
     size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count,
-                          aclrtReduceKind kind, aclDataType type,
-                          aclrtStream stream, void* reserve) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index,
-                              aclrtMbuf* buf) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size,
-                             size_t offset) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size,
-                             size_t offset) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t* size) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetThreadLastTaskId(uint32_t* taskId) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo,
-                             const aclrtStream stream, void* reserve) {
   return NotSupported(__func__);
 }
 
@@ -745,58 +619,6 @@ aclError aclrtCacheLastTaskOpInfo(const void* const infoPtr,
 
 aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr,
                                       const size_t infoSize) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtAllocatorGetByStream(
-    aclrtStream stream, aclrtAllocatorDesc* allocatorDesc,
-    aclrtAllocator* allocator, aclrtAllocatorAllocFunc* allocFunc,
-    aclrtAllocatorFreeFunc* freeFunc,
-    aclrtAllocatorAllocAdviseFunc* allocAdviseFunc,
-    aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc) {
-  return NotSupported(__func__);
-}
-
-aclrtAllocatorDesc aclrtAllocatorCreateDesc(void) {
-  NotSupported(__func__);
-  return nullptr;
-}
-
-aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
-                                    aclrtAllocator allocator) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc,
-                                          aclrtAllocatorAllocFunc func) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc,
-                                         aclrtAllocatorFreeFunc func) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtAllocatorSetAllocAdviseFuncToDesc(
-    aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(
-    aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtAllocatorRegister(aclrtStream stream,
-                                aclrtAllocatorDesc allocatorDesc) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtAllocatorUnregister(aclrtStream stream) {
   return NotSupported(__func__);
 }
 

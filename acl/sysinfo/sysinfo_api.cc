@@ -9,7 +9,7 @@
 #include "acl/acl_base.h"
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
-#include "acl/sysinfo/float16.h"
+#include "runtime/base/float16.h"
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
@@ -157,11 +157,11 @@ size_t aclDataTypeSize(aclDataType dataType) {
 }
 
 aclFloat16 aclFloatToFloat16(float value) {
-  return ascend::acl::sysinfo::FloatToHalf(value);
+  return ascend::rt::FloatToHalf(value);
 }
 
 float aclFloat16ToFloat(aclFloat16 value) {
-  return ascend::acl::sysinfo::HalfToFloat(value);
+  return ascend::rt::HalfToFloat(value);
 }
 
 }  // extern "C"

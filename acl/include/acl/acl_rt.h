@@ -1789,8 +1789,11 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
  * ACL_ERROR_INVALID_PARAM (100000): mode NULL. */
 ACL_FUNC_VISIBILITY aclError
 aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Aborts every task of an open device: pending tasks are discarded and a
+ * running wait gives up; the task-abort callbacks run before (PRE) and after
+ * (POST). timeout: ms, 0 = no limit, at most 36 minutes (else 100000).
+ * 107001 when the device is not set, 107020 on timeout, a callback's
+ * non-zero return as is. */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceTaskAbort(int32_t deviceId,
                                                   uint32_t timeout);
 /* Writes attribute attr of device deviceId to *value (core counts, unified
@@ -1907,12 +1910,15 @@ aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
 ACL_FUNC_VISIBILITY aclError aclrtGetDevicesTopo(uint32_t deviceId,
                                                  uint32_t otherDeviceId,
                                                  uint64_t *value);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Registers (callback non-NULL) or removes (NULL) a device-state callback
+ * under a unique non-empty regName (100000 otherwise; 107000 when taken). It
+ * is called before and after a device opens (aclrtSetDevice) and closes
+ * (aclrtResetDevice), on the calling thread. */
 ACL_FUNC_VISIBILITY aclError aclrtRegDeviceStateCallback(
     const char *regName, aclrtDeviceStateCallback callback, void *args);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Registers (callback non-NULL) or removes (NULL) a callback that
+ * aclrtDeviceTaskAbort calls before and after aborting, under a unique
+ * non-empty regName (100000 otherwise; 107000 when taken). */
 ACL_FUNC_VISIBILITY aclError aclrtSetDeviceTaskAbortCallback(
     const char *regName, aclrtDeviceTaskAbortCallback callback, void *args);
 /* Writes 1 when peer access between deviceId and peerDeviceId is enabled
@@ -2029,8 +2035,8 @@ aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray,
 ACL_FUNC_VISIBILITY aclError aclrtMemUceRepair(int32_t deviceId,
                                                aclrtMemUceInfo *memUceInfoArray,
                                                size_t arraySize);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Frees an mbuf and the mbufs appended to its chain; the data region lives
+ * while a reference copy does. 100000 for NULL, 107000 for a stale mbuf. */
 ACL_FUNC_VISIBILITY aclError aclrtFreeBuf(aclrtMbuf buf);
 /* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
  * (207000). */
@@ -2135,8 +2141,11 @@ aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset,
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void *desc,
                                                       aclrtMemcpyKind kind,
                                                       aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Enqueues dst[i] = dst[i] op src[i] over count bytes of device memory on
+ * the stream's device (SUM, MAX, MIN; EQUAL: 207000) for int8, int16,
+ * int32, fp16, fp32, bf16 (other types: 207000). 100000 for NULL dst/src,
+ * non-NULL reserve or an invalid enum; 107000 for memory outside a live
+ * allocation of the stream's device or misaligned to the element size. */
 ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(
     void *dst, const void *src, uint64_t count, aclrtReduceKind kind,
     aclDataType type, aclrtStream stream, void *reserve);
@@ -2430,45 +2439,40 @@ ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId,
  * Mbuf buffers
  * ------------------------------------------------------------------------- */
 
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The index-th mbuf of a chain (0: the head). 107000 past the end. */
 ACL_FUNC_VISIBILITY aclError aclrtGetBufFromChain(aclrtMbuf headBuf,
                                                   uint32_t index,
                                                   aclrtMbuf *buf);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Number of mbufs in a chain, its head included. */
 ACL_FUNC_VISIBILITY aclError aclrtGetBufChainNum(aclrtMbuf headBuf,
                                                  uint32_t *num);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Appends an mbuf (not chained, not heading a chain) to headBuf's chain
+ * (at most 128 mbufs); 107000 otherwise. */
 ACL_FUNC_VISIBILITY aclError aclrtAppendBufChain(aclrtMbuf headBuf,
                                                  aclrtMbuf buf);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* A new mbuf sharing buf's data region (its data length and user data
+ * copied). */
 ACL_FUNC_VISIBILITY aclError aclrtCopyBufRef(const aclrtMbuf buf,
                                              aclrtMbuf *newBuf);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Copies size bytes at offset of the 96-byte user-data region out;
+ * size + offset > 96: 100000. */
 ACL_FUNC_VISIBILITY aclError aclrtGetBufUserData(const aclrtMbuf buf,
                                                  void *dataPtr, size_t size,
                                                  size_t offset);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Copies size bytes into the 96-byte user-data region at offset;
+ * size + offset > 96: 100000. */
 ACL_FUNC_VISIBILITY aclError aclrtSetBufUserData(aclrtMbuf buf,
                                                  const void *dataPtr,
                                                  size_t size, size_t offset);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The mbuf's data region and its size. */
 ACL_FUNC_VISIBILITY aclError aclrtGetBufData(const aclrtMbuf buf,
                                              void **dataPtr, size_t *size);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The mbuf's valid-data length (0 until set). */
 ACL_FUNC_VISIBILITY aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t *len);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Sets the valid-data length; 107000 when it exceeds the data region. */
 ACL_FUNC_VISIBILITY aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Allocates an mbuf with a size-byte data region (host memory on this
+ * runtime); size 0 or over 4 GiB: 100000. Free with aclrtFreeBuf. */
 ACL_FUNC_VISIBILITY aclError aclrtAllocBuf(aclrtMbuf *buf, size_t size);
 
 /* ---------------------------------------------------------------------------
@@ -2493,8 +2497,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
  * Tasks, profiling, random numbers, task update and error repair
  * ------------------------------------------------------------------------- */
 
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The per-stream id of the last task the calling thread enqueued (0 before
+ * any). */
 ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t *taskId);
 /* Enqueues a trace point on stream (NULL: the default stream): a task that
  * does nothing, since no profiler collects it. ACL_ERROR_INVALID_PARAM
@@ -2505,8 +2509,12 @@ ACL_FUNC_VISIBILITY aclError aclrtProfTrace(void *userdata, int32_t length,
 /* Not supported: there is no hardware synchronisation register to hand out an
  * address of; returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtGetHardwareSyncAddr(void **addr);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Enqueues a random-number task (dropout bitmask, uniform, normal,
+ * truncated normal) writing randomNum results; Philox4x32-10 keyed by the
+ * seed, counter from randomCounterAddr (16 bytes, advanced past the blocks
+ * used). 100000 for NULL taskInfo, non-NULL reserve or an invalid
+ * dataType; 107000 for a bad function/type pairing, NULL or non-device
+ * addresses or bad parameter sizes. */
 ACL_FUNC_VISIBILITY aclError
 aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo,
                     const aclrtStream stream, void *reserve);
@@ -2523,12 +2531,12 @@ ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream);
  * (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtRepairError(int32_t deviceId,
                                               const aclrtErrorInfo *errorInfo);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Planned with issue 18 (capture); until then returns
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskOpInfo(const void *const infoPtr,
                                                       const size_t infoSize);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Planned with issue 18 (capture); until then returns
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskExtendInfo(
     const char *const extendInfoPtr, const size_t infoSize);
 
@@ -2704,39 +2712,39 @@ ACL_FUNC_VISIBILITY aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle,
  * Kernel binaries, functions, arguments and launches
  * ------------------------------------------------------------------------- */
 
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Sets (NULL: clears) the one deprecated exception callback, called with
+ * the exception information of every failing task. */
 ACL_DEPRECATED ACL_FUNC_VISIBILITY aclError
 aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Registers an exception callback (NULL: 100000); each distinct function
+ * once. Called on the failing stream's executor thread before the failure is
+ * reported to synchronize calls. */
 ACL_FUNC_VISIBILITY aclError
 aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Removes a registered exception callback (NULL: 100000; unknown: no-op).
+ */
 ACL_FUNC_VISIBILITY aclError
 aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback);
-/* Planned with issue 17; until then returns 0. */
+/* The failed task's id (NULL info: 0xFFFFFFFF). */
 ACL_FUNC_VISIBILITY uint32_t
 aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo *info);
-/* Planned with issue 17; until then returns 0. */
+/* The failed task's stream id (NULL info: 0xFFFFFFFF). */
 ACL_FUNC_VISIBILITY uint32_t
 aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo *info);
-/* Planned with issue 17; until then returns 0. */
+/* The id of the thread that enqueued the failed task (NULL info:
+ * 0xFFFFFFFF). */
 ACL_FUNC_VISIBILITY uint32_t
 aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo *info);
-/* Planned with issue 17; until then returns 0. */
+/* The failed task's device id (NULL info: 0xFFFFFFFF). */
 ACL_FUNC_VISIBILITY uint32_t
 aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo *info);
-/* Planned with issue 17; until then returns 0. */
+/* The failed task's error code (NULL info: 0xFFFFFFFF). */
 ACL_FUNC_VISIBILITY uint32_t
 aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo *info);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* A kernel task's arguments; NULL and 0 for other tasks. */
 ACL_FUNC_VISIBILITY aclError aclrtGetArgsFromExceptionInfo(
     const aclrtExceptionInfo *info, void **devArgsPtr, uint32_t *devArgsLen);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* A kernel task's function; NULL for other tasks. */
 ACL_FUNC_VISIBILITY aclError aclrtGetFuncHandleFromExceptionInfo(
     const aclrtExceptionInfo *info, aclrtFuncHandle *func);
 /* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT

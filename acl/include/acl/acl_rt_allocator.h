@@ -5,9 +5,9 @@
  * runtime enqueues on that stream takes its workspace from the framework.
  * Included by "acl/acl_rt.h"; include that instead.
  *
- * Not available on this runtime yet (issue 15): every function returns
- * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000), or NULL for
- * aclrtAllocatorCreateDesc, logs one line naming itself and changes nothing.
+ * The runtime's own work (copies, memsets, built-in tasks) needs no
+ * workspace and does not call these callbacks; single-operator and model
+ * execution read a stream's registration with aclrtAllocatorGetByStream.
  */
 #ifndef ASCENDCL_ACL_ACL_RT_ALLOCATOR_H_
 #define ASCENDCL_ACL_ACL_RT_ALLOCATOR_H_
@@ -49,8 +49,8 @@ typedef void *(*aclrtAllocatorGetAddrFromBlockFunc)(aclrtAllocatorBlock block);
  * Streams, stream configuration, groups and stream attributes
  * ------------------------------------------------------------------------- */
 
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The descriptor and callbacks registered for a stream (100000 when none);
+ * NULL outputs other than allocatorDesc are skipped. */
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorGetByStream(
     aclrtStream stream, aclrtAllocatorDesc *allocatorDesc,
     aclrtAllocator *allocator, aclrtAllocatorAllocFunc *allocFunc,
@@ -62,38 +62,31 @@ ACL_FUNC_VISIBILITY aclError aclrtAllocatorGetByStream(
  * Allocator descriptors
  * ------------------------------------------------------------------------- */
 
-/* Not implemented yet (issue 15): returns NULL. */
+/* A new, empty allocator descriptor (NULL when out of memory). */
 ACL_FUNC_VISIBILITY aclrtAllocatorDesc aclrtAllocatorCreateDesc(void);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Destroys a descriptor (registrations keep their copy). */
 ACL_FUNC_VISIBILITY aclError
 aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Sets the allocator object (NULL: 100000). */
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetObjToDesc(
     aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Sets the alloc callback (NULL: 100000). */
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetAllocFuncToDesc(
     aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Sets the free callback (NULL: 100000). */
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetFreeFuncToDesc(
     aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Sets the alloc-advise callback (NULL: 100000). */
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetAllocAdviseFuncToDesc(
     aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Sets the block-address callback (NULL: 100000). */
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(
     aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Registers a copy of a descriptor (object, alloc, free and block-address
+ * callbacks required: 100000) for a live stream, replacing an earlier one. */
 ACL_FUNC_VISIBILITY aclError
 aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Removes a stream's registration (none: no-op). */
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorUnregister(aclrtStream stream);
 
 #ifdef __cplusplus

@@ -2,7 +2,7 @@
 // round-trips bit-exactly, every half converts to the exact value, and
 // float -> half rounds correctly at every rounding boundary (checked against
 // an independent nearest-value search over all finite halves).
-#include "acl/sysinfo/float16.h"
+#include "runtime/base/float16.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 
 #include "gtest/gtest.h"
 
-namespace ascend::acl::sysinfo {
+namespace ascend::rt {
 namespace {
 
 uint32_t Bits(float f) {
@@ -149,4 +149,4 @@ TEST(FloatToHalf, NanKeepsSignAndTopPayloadBits) {
 }
 
 }  // namespace
-}  // namespace ascend::acl::sysinfo
+}  // namespace ascend::rt

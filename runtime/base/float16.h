@@ -4,12 +4,12 @@
 //
 //   uint16_t h = FloatToHalf(1.0f);  // 0x3C00
 //   float f = HalfToFloat(h);        // 1.0f
-#ifndef ASCENDCL_ACL_SYSINFO_FLOAT16_H_
-#define ASCENDCL_ACL_SYSINFO_FLOAT16_H_
+#ifndef ASCENDCL_RUNTIME_BASE_FLOAT16_H_
+#define ASCENDCL_RUNTIME_BASE_FLOAT16_H_
 
 #include <cstdint>
 
-namespace ascend::acl::sysinfo {
+namespace ascend::rt {
 
 // Round to nearest, ties to even; overflow to +-Inf, underflow to +-0. A NaN
 // keeps its sign and the top ten payload bits (the quiet bit is set only if
@@ -19,6 +19,6 @@ uint16_t FloatToHalf(float value);
 // Exact; a NaN keeps its sign and payload.
 float HalfToFloat(uint16_t value);
 
-}  // namespace ascend::acl::sysinfo
+}  // namespace ascend::rt
 
-#endif  // ASCENDCL_ACL_SYSINFO_FLOAT16_H_
+#endif  // ASCENDCL_RUNTIME_BASE_FLOAT16_H_

@@ -1,9 +1,9 @@
-#include "acl/sysinfo/float16.h"
+#include "runtime/base/float16.h"
 
 #include <cstdint>
 #include <cstring>
 
-namespace ascend::acl::sysinfo {
+namespace ascend::rt {
 namespace {
 
 constexpr uint32_t kFloatExpMask = 0xFFu;
@@ -80,4 +80,4 @@ float HalfToFloat(uint16_t value) {
   return result;
 }
 
-}  // namespace ascend::acl::sysinfo
+}  // namespace ascend::rt

@@ -1,0 +1,112 @@
+// ACL entry points: shared buffers (mbufs) and their chains
+// (DESIGN.md §5.16).
+#include <string>
+
+#include "acl/acl_rt.h"
+#include "acl/api/api_util.h"
+#include "runtime/mbuf.h"
+
+using ascend::rt::MbufPool;
+
+namespace {
+
+MbufPool& Pool() { return MbufPool::Process(); }
+
+// offset + size must stay inside the user-data region.
+bool UserDataRangeOk(size_t size, size_t offset) {
+  return size <= MbufPool::kUserDataSize &&
+         offset <= MbufPool::kUserDataSize - size;
+}
+
+aclError RejectUserDataRange(const char* api, size_t size, size_t offset) {
+  return ascend::rt::ReportErrorCode(
+      api, ACL_ERROR_INVALID_PARAM,
+      "size " + std::to_string(size) + " + offset " + std::to_string(offset) +
+          " exceeds the 96-byte user data region");
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(buf);
+  ACL_RETURN_VALUE(buf, Pool().Alloc(size));
+}
+
+aclError aclrtFreeBuf(aclrtMbuf buf) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(buf);
+  return ACL_RESULT(Pool().Free(buf));
+}
+
+aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t* size) {
+  ACL_REQUIRE_NOT_NULL(buf);
+  ACL_REQUIRE_NOT_NULL(dataPtr);
+  ACL_REQUIRE_NOT_NULL(size);
+  absl::StatusOr<MbufPool::Data> data = Pool().GetData(buf);
+  if (!data.ok()) return ACL_RESULT(data.status());
+  *dataPtr = data->ptr;
+  *size = data->size;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
+  ACL_REQUIRE_NOT_NULL(buf);
+  ACL_REQUIRE_NOT_NULL(len);
+  ACL_RETURN_VALUE(len, Pool().GetDataLen(buf));
+}
+
+aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(buf);
+  return ACL_RESULT(Pool().SetDataLen(buf, len));
+}
+
+aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size,
+                             size_t offset) {
+  if (!UserDataRangeOk(size, offset)) {
+    return RejectUserDataRange(__func__, size, offset);
+  }
+  ACL_REQUIRE_NOT_NULL(buf);
+  ACL_REQUIRE_NOT_NULL(dataPtr);
+  return ACL_RESULT(Pool().GetUserData(buf, dataPtr, size, offset));
+}
+
+aclError aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size,
+                             size_t offset) {
+  if (!UserDataRangeOk(size, offset)) {
+    return RejectUserDataRange(__func__, size, offset);
+  }
+  ACL_REQUIRE_NOT_NULL(buf);
+  ACL_REQUIRE_NOT_NULL(dataPtr);
+  return ACL_RESULT(Pool().SetUserData(buf, dataPtr, size, offset));
+}
+
+aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
+  ACL_REQUIRE_NOT_NULL(buf);
+  ACL_REQUIRE_NOT_NULL(newBuf);
+  ACL_RETURN_VALUE(newBuf, Pool().CopyRef(buf));
+}
+
+aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
+  ACL_REQUIRE_NOT_NULL(headBuf);
+  ACL_REQUIRE_NOT_NULL(buf);
+  return ACL_RESULT(Pool().Append(headBuf, buf));
+}
+
+aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
+  ACL_REQUIRE_NOT_NULL(headBuf);
+  ACL_REQUIRE_NOT_NULL(num);
+  ACL_RETURN_VALUE(num, Pool().ChainLength(headBuf));
+}
+
+aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index,
+                              aclrtMbuf* buf) {
+  ACL_REQUIRE_NOT_NULL(headBuf);
+  ACL_REQUIRE_NOT_NULL(buf);
+  ACL_RETURN_VALUE(buf, Pool().ChainAt(headBuf, index));
+}
+
+}  // extern "C"
