@@ -102,22 +102,7 @@ void Runtime::MemoryWritten() {
 
 absl::StatusOr<void*> Runtime::Malloc(size_t size,
                                       aclrtMemMallocPolicy policy) {
-  if (size == 0) {
-    return Error(ACL_ERROR_INVALID_PARAM, "allocation size must be non-zero");
-  }
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
-                          CurrentDevice());
-  absl::StatusOr<device::DeviceAddr> addr =
-      device->Allocate(size, kDeviceAlignment);
-  if (!addr.ok()) {
-    if (addr.status().code() == absl::StatusCode::kResourceExhausted) {
-      return Error(ACL_ERROR_RT_MEMORY_ALLOCATION,
-                   absl::StrCat("device ", device->id(), " cannot allocate ",
-                                size, " bytes: ", addr.status().message()));
-    }
-    return addr.status();
-  }
-  return reinterpret_cast<void*>(*addr);
+  return MallocWith(size, static_cast<uint32_t>(policy), MallocOptions{});
 }
 
 absl::Status Runtime::Free(void* dev_ptr) {
@@ -127,7 +112,9 @@ absl::Status Runtime::Free(void* dev_ptr) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "not the address of a live device allocation");
   }
-  return where.device->Free(Addr(dev_ptr));
+  ASCEND_RETURN_IF_ERROR(where.device->Free(Addr(dev_ptr)));
+  memory_registry_.RemoveDevice(Addr(dev_ptr));
+  return absl::OkStatus();
 }
 
 absl::StatusOr<void*> Runtime::MallocHost(size_t size) {
@@ -144,6 +131,7 @@ absl::StatusOr<void*> Runtime::MallocHost(size_t size) {
   }
   ascend::MutexLock lock(&mu_);
   host_allocations_[ptr] = size;
+  memory_registry_.AddPinned(Addr(ptr), size);
   return ptr;
 }
 
@@ -154,6 +142,7 @@ absl::Status Runtime::FreeHost(void* host_ptr) {
       return Error(ACL_ERROR_RT_PARAM_INVALID,
                    "not an address returned by aclrtMallocHost");
     }
+    memory_registry_.RemovePinned(Addr(host_ptr));
   }
   std::free(host_ptr);
   return absl::OkStatus();
@@ -161,7 +150,7 @@ absl::Status Runtime::FreeHost(void* host_ptr) {
 
 absl::StatusOr<device::MemoryInfo> Runtime::GetMemInfo(aclrtMemAttr attr) {
   if (static_cast<int>(attr) < ACL_DDR_MEM ||
-      static_cast<int>(attr) > ACL_HBM_MEM_P2P_HUGE1G) {
+      static_cast<int>(attr) > ACL_MEM_P2P_HUGE1G) {
     return Error(ACL_ERROR_INVALID_PARAM,
                  absl::StrCat("unknown memory attribute ", attr));
   }
@@ -286,6 +275,9 @@ absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareCopy(
       [this, copy = std::move(copy)]() -> absl::Status {
         absl::Status status = copy();
         MemoryWritten();
+        if (device::IsMemoryError(status)) {
+          return Error(ACL_ERROR_RT_DEVICE_MEM_ERROR, status.message());
+        }
         if (status.code() == absl::StatusCode::kDataLoss) {
           return Error(ACL_ERROR_RT_SYS_DMA, status.message());
         }

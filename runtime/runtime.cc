@@ -215,6 +215,7 @@ Runtime::Teardown Runtime::CloseDeviceLocked(int32_t device_id) {
   // Peer access toward this device ends with it (its own goes with entry).
   for (DeviceEntry& other : devices_) other.peers.erase(device_id);
   teardown.device = std::move(entry.device);
+  memory_registry_.DropDevice(device_id);
   const int closing = entry.closing;
   entry = DeviceEntry{};
   entry.closing = closing + 1;

@@ -105,10 +105,15 @@ static void TestGetMemInfo(void) {
   }
   {
     size_t free_bytes = 0, total = 0;
-    EXPECT(aclrtGetMemInfo((aclrtMemAttr)12, &free_bytes, &total) ==
+    /* 12..17 (ACL_MEM_NORMAL .. ACL_MEM_P2P_HUGE1G) are valid; 18 is not. */
+    EXPECT(aclrtGetMemInfo((aclrtMemAttr)18, &free_bytes, &total) ==
            ACL_ERROR_INVALID_PARAM);
     EXPECT(aclrtGetMemInfo(ACL_HBM_MEM_P2P_HUGE1G, &free_bytes, &total) ==
            ACL_SUCCESS);
+    EXPECT(aclrtGetMemInfo(ACL_MEM_NORMAL, &free_bytes, &total) ==
+           ACL_SUCCESS);
+    EXPECT(aclrtGetMemInfo(ACL_MEM_P2P_HUGE1G, &free_bytes, &total) ==
+           ACL_SUCCESS && total > 0);
   }
 }
 
