@@ -198,8 +198,7 @@ class Device {
   // Repairs every error range overlapping [addr, addr + size): the range
   // reads again, its contents lost (zero). kNotFound when none overlaps.
   virtual absl::Status RepairMemoryErrors(DeviceAddr addr, uint64_t size) {
-    return absl::UnimplementedError(
-        "this backend cannot repair memory errors");
+    return absl::UnimplementedError("this backend cannot repair memory errors");
   }
 };
 

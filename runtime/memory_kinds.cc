@@ -78,9 +78,9 @@ ManagedLocation Common(const std::vector<ManagedPage>& pages, Get get) {
 
 absl::Status WriteInt(void* data, size_t data_size, int32_t value) {
   if (data_size != sizeof(int32_t)) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat("dataSize must be 4 for this attribute, not ",
-                              data_size));
+    return Error(
+        ACL_ERROR_RT_PARAM_INVALID,
+        absl::StrCat("dataSize must be 4 for this attribute, not ", data_size));
   }
   std::memcpy(data, &value, sizeof value);
   return absl::OkStatus();
@@ -138,16 +138,15 @@ absl::StatusOr<void*> Runtime::MallocManaged(uint64_t size) {
     return Error(ACL_ERROR_RT_MEMORY_ALLOCATION,
                  absl::StrCat("cannot allocate ", size, " bytes"));
   }
-  const uint64_t rounded = (size + kManagedGranule - 1) / kManagedGranule *
-                           kManagedGranule;
+  const uint64_t rounded =
+      (size + kManagedGranule - 1) / kManagedGranule * kManagedGranule;
   MallocOptions options;
   options.kind = DeviceMemoryKind::kManaged;
   options.alignment = kManagedGranule;
   return MallocWith(rounded, ACL_MEM_MALLOC_HUGE_ONLY, options);
 }
 
-absl::StatusOr<aclrtPtrAttributes> Runtime::PointerAttributes(
-    const void* ptr) {
+absl::StatusOr<aclrtPtrAttributes> Runtime::PointerAttributes(const void* ptr) {
   aclrtPtrAttributes out;
   std::memset(&out, 0, sizeof out);
   const MemoryRegistry::Classified found = memory_registry_.Classify(Addr(ptr));
@@ -174,12 +173,12 @@ absl::StatusOr<aclrtPtrAttributes> Runtime::PointerAttributes(
       // layer directly), or a stale pointer.
       std::shared_ptr<device::Device> device = DeviceObject(*owner);
       if (!device || !device->FindAllocation(Addr(ptr)).has_value()) {
-        return Error(ACL_ERROR_RT_PARAM_INVALID,
-                     absl::StrCat("0x", absl::Hex(Addr(ptr)), " is in device ",
-                                  *owner,
-                                  "'s address space but not in a live "
-                                  "allocation (freed, or its device was "
-                                  "reset)"));
+        return Error(
+            ACL_ERROR_RT_PARAM_INVALID,
+            absl::StrCat("0x", absl::Hex(Addr(ptr)), " is in device ", *owner,
+                         "'s address space but not in a live "
+                         "allocation (freed, or its device was "
+                         "reset)"));
       }
       out.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
       out.location.id = static_cast<uint32_t>(*owner);
@@ -230,9 +229,9 @@ absl::StatusOr<ManagedLocation> Runtime::CheckManagedLocation(
   switch (raw_type) {
     case ACL_MEM_LOCATIONTYPE_DEVICE:
       if (location.id < 0 || location.id >= device_count_) {
-        return Error(ACL_ERROR_RT_PARAM_INVALID,
-                     absl::StrCat("location device ", location.id,
-                                  " does not exist"));
+        return Error(
+            ACL_ERROR_RT_PARAM_INVALID,
+            absl::StrCat("location device ", location.id, " does not exist"));
       }
       return ManagedLocation{ACL_MEM_LOCATIONTYPE_DEVICE, location.id};
     case ACL_MEM_LOCATIONTYPE_HOST:
@@ -281,13 +280,12 @@ absl::Status Runtime::ManagedGetAttr(aclrtMemManagedRangeAttribute attribute,
   auto prefetched = [](const ManagedPage& p) { return p.last_prefetch; };
   switch (attribute) {
     case ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
-      return WriteInt(data, data_size,
-                      std::all_of(pages.begin(), pages.end(),
-                                  [](const ManagedPage& p) {
-                                    return p.read_mostly;
-                                  })
-                          ? 1
-                          : 0);
+      return WriteInt(
+          data, data_size,
+          std::all_of(pages.begin(), pages.end(),
+                      [](const ManagedPage& p) { return p.read_mostly; })
+              ? 1
+              : 0);
     case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
       return WriteInt(data, data_size, LocationId(Common(pages, preferred)));
     case ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION:
@@ -304,8 +302,7 @@ absl::Status Runtime::ManagedGetAttr(aclrtMemManagedRangeAttribute attribute,
               : Common(pages, prefetched);
       const bool has_id = common.type == ACL_MEM_LOCATIONTYPE_DEVICE ||
                           common.type == ACL_MEM_LOCATIONTYPE_HOST_NUMA;
-      return WriteInt(data, data_size,
-                      has_id ? common.id : kInvalidLocationId);
+      return WriteInt(data, data_size, has_id ? common.id : kInvalidLocationId);
     }
     case ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY: {
       if (data_size == 0 || data_size % sizeof(int32_t) != 0) {
@@ -388,9 +385,9 @@ absl::Status Runtime::HostRegister(void* ptr, uint64_t size, uint32_t flags) {
   if (size > UINT64_MAX - Addr(ptr)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID, "host range wraps around");
   }
-  if (backend_ && (backend_->DeviceOwningAddress(Addr(ptr)).has_value() ||
-                   backend_->DeviceOwningAddress(Addr(ptr) + size - 1)
-                       .has_value())) {
+  if (backend_ &&
+      (backend_->DeviceOwningAddress(Addr(ptr)).has_value() ||
+       backend_->DeviceOwningAddress(Addr(ptr) + size - 1).has_value())) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("0x", absl::Hex(Addr(ptr)),
                               " is device memory, not host memory"));
@@ -447,10 +444,10 @@ absl::Status Runtime::RepairMemoryErrors(
                  e.addr < range.addr + range.size;
         });
     if (!known) {
-      return Error(ACL_ERROR_RT_PARAM_INVALID,
-                   absl::StrCat("[0x", absl::Hex(range.addr), ", +",
-                                range.size, ") is not a memory error of device ",
-                                device_id));
+      return Error(
+          ACL_ERROR_RT_PARAM_INVALID,
+          absl::StrCat("[0x", absl::Hex(range.addr), ", +", range.size,
+                       ") is not a memory error of device ", device_id));
     }
   }
   std::shared_ptr<device::Device> device = DeviceObject(device_id);

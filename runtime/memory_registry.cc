@@ -45,9 +45,8 @@ void MemoryRegistry::AddDevice(uint64_t addr, const DeviceBlock& block) {
   WriterMutexLock lock(&mu_);
   device_[addr] = block;
   if (block.kind == DeviceMemoryKind::kManaged) {
-    const size_t pages =
-        static_cast<size_t>((block.size + kManagedGranule - 1) /
-                            kManagedGranule);
+    const size_t pages = static_cast<size_t>(
+        (block.size + kManagedGranule - 1) / kManagedGranule);
     managed_[addr].pages.assign(pages, ManagedPage{});
   }
   ChargeLocked(block.device_id, block.module_id,
@@ -120,8 +119,8 @@ absl::StatusOr<std::pair<uint64_t, size_t>> MemoryRegistry::ManagedRangeLocked(
                  absl::StrCat("range [0x", absl::Hex(addr), ", +", size,
                               ") is not inside one managed allocation"));
   }
-  return std::make_pair(it->first, static_cast<size_t>(offset /
-                                                       kManagedGranule));
+  return std::make_pair(it->first,
+                        static_cast<size_t>(offset / kManagedGranule));
 }
 
 absl::Status MemoryRegistry::CheckManaged(uint64_t addr, uint64_t size) const {
@@ -231,10 +230,10 @@ absl::Status MemoryRegistry::Register(uint64_t addr,
     overlaps_prev = addr - prev->first < prev->second.size;
   }
   if (overlaps_next || overlaps_prev) {
-    return Error(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
-                 absl::StrCat("host range [0x", absl::Hex(addr), ", +",
-                              registration.size,
-                              ") overlaps a registered range"));
+    return Error(
+        ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+        absl::StrCat("host range [0x", absl::Hex(addr), ", +",
+                     registration.size, ") overlaps a registered range"));
   }
   registered_[addr] = registration;
   return absl::OkStatus();

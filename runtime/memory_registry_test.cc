@@ -9,10 +9,9 @@
 namespace ascend::rt {
 namespace {
 
-MemoryRegistry::DeviceBlock Block(uint64_t size, int32_t device,
-                                  uint16_t module = kAppModuleId,
-                                  DeviceMemoryKind kind =
-                                      DeviceMemoryKind::kDevice) {
+MemoryRegistry::DeviceBlock Block(
+    uint64_t size, int32_t device, uint16_t module = kAppModuleId,
+    DeviceMemoryKind kind = DeviceMemoryKind::kDevice) {
   MemoryRegistry::DeviceBlock block;
   block.size = size;
   block.device_id = device;
@@ -104,9 +103,9 @@ TEST(MemoryRegistryTest, AdviceAppliesToTheCoveredPages) {
   pages = registry.ManagedPages(base + kManagedGranule + 5, 10);
   ASSERT_TRUE(pages.ok());
   EXPECT_EQ(pages->size(), 1u);
-  EXPECT_EQ(ErrorCode(registry.ManagedPages(base, 4 * kManagedGranule)
-                          .status()),
-            ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(
+      ErrorCode(registry.ManagedPages(base, 4 * kManagedGranule).status()),
+      ACL_ERROR_RT_PARAM_INVALID);
   registry.AddDevice(0x1000, Block(64, 0));
   EXPECT_EQ(ErrorCode(registry.CheckManaged(0x1000, 64)),
             ACL_ERROR_RT_PARAM_INVALID);

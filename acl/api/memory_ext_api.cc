@@ -17,10 +17,9 @@ namespace rt = ascend::rt;
 
 namespace {
 
-constexpr uint32_t kRegisterV2Flags = ACL_HOST_REG_MAPPED |
-                                      ACL_HOST_REG_IOMEMORY |
-                                      ACL_HOST_REG_READONLY |
-                                      ACL_HOST_REG_PINNED;
+constexpr uint32_t kRegisterV2Flags =
+    ACL_HOST_REG_MAPPED | ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY |
+    ACL_HOST_REG_PINNED;
 
 // What an aclrtMallocConfig asks for. Later attributes of a type override
 // earlier ones; RSV entries are ignored.
@@ -168,8 +167,7 @@ aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType,
     return rt::ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
                                "reserve must be 0");
   }
-  absl::StatusOr<bool> match =
-      Runtime().CheckMemType(addrList, size, memType);
+  absl::StatusOr<bool> match = Runtime().CheckMemType(addrList, size, memType);
   if (!match.ok()) return ACL_RESULT(match.status());
   *checkResult = *match ? 1 : 0;
   return ACL_SUCCESS;
@@ -255,10 +253,10 @@ aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes,
   ACL_REQUIRE_NOT_NULL(data);
   ACL_REQUIRE_NOT_NULL(dataSizes);
   if (size == 0 || numAttributes == 0) {
-    return rt::ReportErrorCode(
-        __func__, ACL_ERROR_INVALID_PARAM,
-        size == 0 ? "size must be greater than 0"
-                  : "numAttributes must be greater than 0");
+    return rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                               size == 0
+                                   ? "size must be greater than 0"
+                                   : "numAttributes must be greater than 0");
   }
   for (size_t i = 0; i < numAttributes; ++i) {
     const int32_t raw = RawEnum(attributes[i]);
@@ -285,13 +283,13 @@ aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size,
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(ptr);
   if (size == 0 || flags != 0) {
-    return rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
-                               size == 0 ? "size must be greater than 0"
-                                         : "flags must be 0");
+    return rt::ReportErrorCode(
+        __func__, ACL_ERROR_INVALID_PARAM,
+        size == 0 ? "size must be greater than 0" : "flags must be 0");
   }
   const size_t start = 0;
-  return ACL_RESULT(Runtime().ManagedPrefetch(&ptr, &size, 1, &location,
-                                              &start, 1, stream));
+  return ACL_RESULT(
+      Runtime().ManagedPrefetch(&ptr, &size, 1, &location, &start, 1, stream));
 }
 
 aclError aclrtMemManagedPrefetchBatchAsync(
@@ -395,9 +393,9 @@ aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
     return InvalidEnum(__func__, "hacType", "aclrtHacType", raw);
   }
   if (deviceId >= static_cast<uint32_t>(Runtime().DeviceCount())) {
-    return rt::ReportErrorCode(__func__, ACL_ERROR_RT_INVALID_DEVICEID,
-                               "device " + std::to_string(deviceId) +
-                                   " does not exist");
+    return rt::ReportErrorCode(
+        __func__, ACL_ERROR_RT_INVALID_DEVICEID,
+        "device " + std::to_string(deviceId) + " does not exist");
   }
   // Every simulated engine runs on the host and reaches registered host
   // memory at its own address.

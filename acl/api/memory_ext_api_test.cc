@@ -73,7 +73,8 @@ class MemoryExtApiTest : public ::testing::Test {
   }
 };
 
-// --- Configured allocations ---------------------------------------------------
+// --- Configured allocations
+// ---------------------------------------------------
 
 TEST_F(MemoryExtApiTest, MallocWithCfgAllocatesDeviceMemoryWithPageSizes) {
   struct Case {
@@ -102,7 +103,8 @@ TEST_F(MemoryExtApiTest, MallocWithCfgAllocatesDeviceMemoryWithPageSizes) {
     EXPECT_EQ(attributes.pageSize, c.page) << c.policy << " " << c.size;
     // Real device memory: a round trip through it.
     std::vector<uint8_t> in(64, 0x5C), out(64, 0);
-    ASSERT_ACL_OK(aclrtMemcpy(ptr, 64, in.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT_ACL_OK(
+        aclrtMemcpy(ptr, 64, in.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE));
     ASSERT_ACL_OK(
         aclrtMemcpy(out.data(), 64, ptr, 64, ACL_MEMCPY_DEVICE_TO_HOST));
     EXPECT_EQ(in, out);
@@ -139,40 +141,39 @@ TEST_F(MemoryExtApiTest, MallocWithCfgRejectsBadArguments) {
   aclrtMallocAttribute attr;
   std::memset(&attr, 0, sizeof attr);
   aclrtMallocConfig cfg{&attr, 1};
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtMallocWithCfg(nullptr, 64, ACL_MEM_MALLOC_HUGE_FIRST,
-                                      nullptr));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtMallocWithCfg(&ptr, 0, ACL_MEM_MALLOC_HUGE_FIRST,
-                                      nullptr));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtMallocWithCfg(nullptr, 64, ACL_MEM_MALLOC_HUGE_FIRST, nullptr));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtMallocWithCfg(&ptr, 0, ACL_MEM_MALLOC_HUGE_FIRST, nullptr));
   aclrtMallocConfig no_attrs{nullptr, 1};
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtMallocWithCfg(&ptr, 64, ACL_MEM_MALLOC_HUGE_FIRST,
-                                      &no_attrs));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtMallocWithCfg(&ptr, 64, ACL_MEM_MALLOC_HUGE_FIRST, &no_attrs));
   attr.attr = ACL_RT_MEM_ATTR_DEVICE_ID;  // not the current device
   attr.value.deviceId = 1;
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMallocWithCfg(&ptr, 64, ACL_MEM_MALLOC_HUGE_FIRST,
-                                      &cfg));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMallocWithCfg(&ptr, 64, ACL_MEM_MALLOC_HUGE_FIRST, &cfg));
   attr.attr = ACL_RT_MEM_ATTR_VA_FLAG;
   attr.value.vaFlag = 2;
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMallocWithCfg(&ptr, 64, ACL_MEM_MALLOC_HUGE_FIRST,
-                                      &cfg));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMallocWithCfg(&ptr, 64, ACL_MEM_MALLOC_HUGE_FIRST, &cfg));
   std::memset(&attr, 0, sizeof attr);
   const int32_t bad_type = 9;
   std::memcpy(&attr.attr, &bad_type, sizeof bad_type);
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMallocForTaskScheduler(&ptr, 64,
-                                               ACL_MEM_MALLOC_HUGE_FIRST,
-                                               &cfg));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMallocForTaskScheduler(&ptr, 64, ACL_MEM_MALLOC_HUGE_FIRST, &cfg));
   EXPECT_EQ(ptr, reinterpret_cast<void*>(0x1));
 }
 
 TEST_F(MemoryExtApiTest, TaskSchedulerMemoryIsDeviceMemory) {
   void* ptr = nullptr;
-  ASSERT_ACL_OK(
-      aclrtMallocForTaskScheduler(&ptr, 4096, ACL_MEM_MALLOC_HUGE_FIRST, nullptr));
+  ASSERT_ACL_OK(aclrtMallocForTaskScheduler(
+      &ptr, 4096, ACL_MEM_MALLOC_HUGE_FIRST, nullptr));
   EXPECT_EQ(Attributes(ptr).location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
   uint32_t result = 7;
   ASSERT_ACL_OK(aclrtCheckMemType(&ptr, 1, ACL_RT_MEM_TYPE_DEV, &result, 0));
@@ -264,9 +265,9 @@ TEST_F(MemoryExtApiTest, CheckMemTypeMatchesDeviceMemoryOnly) {
                    aclrtCheckMemType(dev, 0, ACL_RT_MEM_TYPE_DEV, &result, 0));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtCheckMemType(dev, 2, ACL_RT_MEM_TYPE_DEV, &result, 1));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtCheckMemType(nullptr, 2, ACL_RT_MEM_TYPE_DEV, &result,
-                                     0));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtCheckMemType(nullptr, 2, ACL_RT_MEM_TYPE_DEV, &result, 0));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtCheckMemType(dev, 2, ACL_RT_MEM_TYPE_DEV, nullptr, 0));
   ASSERT_ACL_OK(aclrtFree(dev[0]));
@@ -282,8 +283,8 @@ TEST_F(MemoryExtApiTest, MemUsageInfoCountsModulesLargestFirst) {
   void* app = nullptr;
   void* big = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&app, 1000, ACL_MEM_MALLOC_HUGE_FIRST));
-  ASSERT_ACL_OK(aclrtMallocWithCfg(&big, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST,
-                                   &cfg));
+  ASSERT_ACL_OK(
+      aclrtMallocWithCfg(&big, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST, &cfg));
   aclrtMemUsageInfo infos[4];
   size_t n = 99;
   ASSERT_ACL_OK(aclrtGetMemUsageInfo(0, infos, 4, &n));
@@ -312,7 +313,8 @@ TEST_F(MemoryExtApiTest, MemUsageInfoCountsModulesLargestFirst) {
   EXPECT_EQ(info.memPeakSize, 1u << 20);
 }
 
-// --- Managed memory ------------------------------------------------------------
+// --- Managed memory
+// ------------------------------------------------------------
 
 // The call sequence of the uvm_allocate example: allocate three managed
 // buffers, fill the inputs from the host, use them on the device, free them.
@@ -405,26 +407,25 @@ TEST_F(MemoryExtApiTest, ManagedAdviceIsRecordedPerPage) {
   EXPECT_EQ(IntAttr(ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, ptr, 2 * k2M),
             -2);
 
-  ASSERT_ACL_OK(aclrtMemManagedAdvise(ptr, 2 * k2M,
-                                      ACL_MEM_ADVISE_SET_ACCESSED_BY,
-                                      Device(1)));
-  ASSERT_ACL_OK(aclrtMemManagedAdvise(ptr, k2M, ACL_MEM_ADVISE_SET_ACCESSED_BY,
-                                      Host()));
+  ASSERT_ACL_OK(aclrtMemManagedAdvise(
+      ptr, 2 * k2M, ACL_MEM_ADVISE_SET_ACCESSED_BY, Device(1)));
+  ASSERT_ACL_OK(
+      aclrtMemManagedAdvise(ptr, k2M, ACL_MEM_ADVISE_SET_ACCESSED_BY, Host()));
   int32_t by[4] = {7, 7, 7, 7};
-  ASSERT_ACL_OK(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY,
-                                       ptr, k2M, by, sizeof by));
+  ASSERT_ACL_OK(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, ptr,
+                                       k2M, by, sizeof by));
   EXPECT_EQ(by[0], 1);
   EXPECT_EQ(by[1], -1);
   EXPECT_EQ(by[2], -2);
   EXPECT_EQ(by[3], -2);
-  ASSERT_ACL_OK(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY,
-                                       ptr, 2 * k2M, by, sizeof by));
+  ASSERT_ACL_OK(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, ptr,
+                                       2 * k2M, by, sizeof by));
   EXPECT_EQ(by[0], 1);  // the host was advised for the first page only
   EXPECT_EQ(by[1], -2);
   ASSERT_ACL_OK(aclrtMemManagedAdvise(
       ptr, 2 * k2M, ACL_MEM_ADVISE_UNSET_ACCESSED_BY, Device(1)));
-  ASSERT_ACL_OK(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY,
-                                       ptr, k2M, by, sizeof by));
+  ASSERT_ACL_OK(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, ptr,
+                                       k2M, by, sizeof by));
   EXPECT_EQ(by[0], -1);
   EXPECT_EQ(by[1], -2);
 
@@ -453,9 +454,9 @@ TEST_F(MemoryExtApiTest, ManagedAdviceAndAttributesRejectBadArguments) {
   const auto set_preferred = ACL_MEM_ADVISE_SET_PREFERRED_LOCATION;
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtMemManagedAdvise(ptr, 4096, set_preferred, Device(0)));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemManagedAdvise(ptr, 2 * k2M, set_preferred,
-                                         Device(0)));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtMemManagedAdvise(ptr, 2 * k2M, set_preferred, Device(0)));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtMemManagedAdvise(plain, k2M, set_preferred, Device(0)));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
@@ -472,16 +473,15 @@ TEST_F(MemoryExtApiTest, ManagedAdviceAndAttributesRejectBadArguments) {
                    aclrtMemManagedAdvise(ptr, 0, set_preferred, Host()));
   EXPECT_ACL_ERROR(
       ACL_ERROR_INVALID_PARAM,
-      aclrtMemManagedAdvise(ptr, k2M,
-                            static_cast<aclrtMemManagedAdviseType>(99), Host()));
+      aclrtMemManagedAdvise(
+          ptr, k2M, static_cast<aclrtMemManagedAdviseType>(99), Host()));
   // Nothing of that changed the range.
   EXPECT_EQ(IntAttr(ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, ptr, k2M), -2);
   // The current NUMA node is node 0.
   aclrtMemManagedLocation current{ACL_MEM_LOCATIONTYPE_HOST_NUMA_CURRENT, 9};
   ASSERT_ACL_OK(aclrtMemManagedAdvise(ptr, k2M, set_preferred, current));
-  EXPECT_EQ(
-      IntAttr(ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE, ptr, k2M),
-      ACL_MEM_LOCATIONTYPE_HOST_NUMA);
+  EXPECT_EQ(IntAttr(ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE, ptr, k2M),
+            ACL_MEM_LOCATIONTYPE_HOST_NUMA);
   EXPECT_EQ(IntAttr(ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID, ptr, k2M),
             0);
 
@@ -496,10 +496,10 @@ TEST_F(MemoryExtApiTest, ManagedAdviceAndAttributesRejectBadArguments) {
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY,
                                           plain, k2M, &value, 4));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtMemManagedGetAttr(
-                       static_cast<aclrtMemManagedRangeAttribute>(0), ptr, k2M,
-                       &value, 4));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtMemManagedGetAttr(static_cast<aclrtMemManagedRangeAttribute>(0), ptr,
+                             k2M, &value, 4));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY,
                                           ptr, 0, &value, 4));
@@ -509,12 +509,12 @@ TEST_F(MemoryExtApiTest, ManagedAdviceAndAttributesRejectBadArguments) {
   aclrtMemManagedRangeAttribute attribute = ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY;
   void* data = &value;
   size_t size = 4;
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtMemManagedGetAttrs(&attribute, 0, ptr, k2M, &data,
-                                           &size));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtMemManagedGetAttrs(&attribute, 1, ptr, k2M, nullptr,
-                                           &size));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtMemManagedGetAttrs(&attribute, 0, ptr, k2M, &data, &size));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtMemManagedGetAttrs(&attribute, 1, ptr, k2M, nullptr, &size));
   ASSERT_ACL_OK(aclrtFree(plain));
   ASSERT_ACL_OK(aclrtFree(ptr));
 }
@@ -530,9 +530,9 @@ TEST_F(MemoryExtApiTest, PrefetchIsOrderedAndRecorded) {
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
   EXPECT_EQ(IntAttr(ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, a, 2 * k2M),
             0);
-  EXPECT_EQ(IntAttr(ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE, a,
-                    2 * k2M),
-            ACL_MEM_LOCATIONTYPE_DEVICE);
+  EXPECT_EQ(
+      IntAttr(ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE, a, 2 * k2M),
+      ACL_MEM_LOCATIONTYPE_DEVICE);
 
   // Batch: the second half of a and all of b go to the host.
   const void* ptrs[3] = {a, static_cast<char*>(a) + k2M, b};
@@ -575,22 +575,21 @@ TEST_F(MemoryExtApiTest, PrefetchIsOrderedAndRecorded) {
                    aclrtMemManagedPrefetchBatchAsync(ptrs, sizes, 1, locations,
                                                      starts, 2, 0, stream));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtMemManagedPrefetchBatchAsync(nullptr, sizes, 3,
-                                                     locations, starts, 2, 0,
-                                                     stream));
+                   aclrtMemManagedPrefetchBatchAsync(
+                       nullptr, sizes, 3, locations, starts, 2, 0, stream));
   int on_stack = 0;
   const void* not_managed[1] = {&on_stack};
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtMemManagedPrefetchBatchAsync(not_managed, sizes, 1,
-                                                     locations, starts, 1, 0,
-                                                     stream));
+                   aclrtMemManagedPrefetchBatchAsync(
+                       not_managed, sizes, 1, locations, starts, 1, 0, stream));
   EXPECT_EQ(IntAttr(ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, a, k2M), 1);
   ASSERT_ACL_OK(aclrtFree(a));
   ASSERT_ACL_OK(aclrtFree(b));
   ASSERT_ACL_OK(aclrtDestroyStream(stream));
 }
 
-// --- Host registration -----------------------------------------------------------
+// --- Host registration
+// -----------------------------------------------------------
 
 // The call sequence of the simple_zero_copy example: pinned host buffers,
 // registered and mapped, their device addresses handed to device work.
@@ -605,8 +604,8 @@ TEST_F(MemoryExtApiTest, RegisteredHostMemoryIsUsableByDeviceWork) {
   ASSERT_ACL_OK(aclrtHostGetDevicePointer(host, &device_view, 0));
   EXPECT_EQ(device_view, host);  // one address space on the simulator
   void* inner = nullptr;
-  ASSERT_ACL_OK(aclrtHostGetDevicePointer(static_cast<char*>(host) + 100,
-                                          &inner, 0));
+  ASSERT_ACL_OK(
+      aclrtHostGetDevicePointer(static_cast<char*>(host) + 100, &inner, 0));
   EXPECT_EQ(inner, static_cast<char*>(host) + 100);
   std::memset(host, 0x42, kBytes);
   void* dev = nullptr;
@@ -616,8 +615,8 @@ TEST_F(MemoryExtApiTest, RegisteredHostMemoryIsUsableByDeviceWork) {
   ASSERT_ACL_OK(aclrtMemsetAsync(device_view, kBytes, 0, kBytes / 2, stream));
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
   std::vector<uint8_t> back(kBytes);
-  ASSERT_ACL_OK(aclrtMemcpy(back.data(), kBytes, dev, kBytes,
-                            ACL_MEMCPY_DEVICE_TO_HOST));
+  ASSERT_ACL_OK(
+      aclrtMemcpy(back.data(), kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
   EXPECT_EQ(back[kBytes - 1], 0x42);
   EXPECT_EQ(static_cast<uint8_t*>(host)[0], 0);
   EXPECT_EQ(Attributes(host).location.type, ACL_MEM_LOCATION_TYPE_HOST);
@@ -644,16 +643,16 @@ TEST_F(MemoryExtApiTest, HostRegisterV1ReturnsTheDeviceAddress) {
   EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                    aclrtHostRegister(pageable.data(), 16,
                                      ACL_HOST_REGISTER_IOMEMORY, &again));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                   aclrtHostRegister(pageable.data(), 16,
-                                     static_cast<aclrtHostRegisterType>(0x10),
-                                     &again));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+      aclrtHostRegister(pageable.data(), 16,
+                        static_cast<aclrtHostRegisterType>(0x10), &again));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtHostRegister(pageable.data(), 16,
                                      ACL_HOST_REGISTER_MAPPED, nullptr));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtHostRegister(pageable.data(), 0,
-                                     ACL_HOST_REGISTER_MAPPED, &again));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtHostRegister(pageable.data(), 0, ACL_HOST_REGISTER_MAPPED, &again));
   ASSERT_ACL_OK(aclrtHostUnregister(pageable.data()));
   EXPECT_ACL_ERROR(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
                    aclrtHostUnregister(pageable.data()));
@@ -671,9 +670,8 @@ TEST_F(MemoryExtApiTest, HostRegisterV2ValidatesFlagsAndRanges) {
   EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                    aclrtHostRegisterV2(p, 64, ACL_HOST_REG_READONLY));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtHostRegisterV2(pinned, 64,
-                                       ACL_HOST_REG_MAPPED |
-                                           ACL_HOST_REG_PINNED));
+                   aclrtHostRegisterV2(
+                       pinned, 64, ACL_HOST_REG_MAPPED | ACL_HOST_REG_PINNED));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtHostRegisterV2(dev, 64, ACL_HOST_REG_MAPPED));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
@@ -709,18 +707,19 @@ TEST_F(MemoryExtApiTest, HostMemMapCapabilities) {
   ASSERT_ACL_OK(
       aclrtHostMemMapCapabilities(0, ACL_RT_HAC_TYPE_AIC, &capability));
   EXPECT_EQ(capability, ACL_RT_HOST_MEM_MAP_SUPPORTED);
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID,
-                   aclrtHostMemMapCapabilities(99, ACL_RT_HAC_TYPE_AIC,
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_INVALID_DEVICEID,
+      aclrtHostMemMapCapabilities(99, ACL_RT_HAC_TYPE_AIC, &capability));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtHostMemMapCapabilities(0, static_cast<aclrtHacType>(99),
                                                &capability));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtHostMemMapCapabilities(
-                       0, static_cast<aclrtHacType>(99), &capability));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtHostMemMapCapabilities(0, ACL_RT_HAC_TYPE_AIC,
-                                               nullptr));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtHostMemMapCapabilities(0, ACL_RT_HAC_TYPE_AIC, nullptr));
 }
 
-// --- Uncorrectable memory errors -----------------------------------------------
+// --- Uncorrectable memory errors
+// -----------------------------------------------
 
 TEST_F(MemoryExtApiTest, MemoryErrorFailsReadsUntilRepaired) {
   constexpr size_t kBytes = 1 << 16;
@@ -731,9 +730,9 @@ TEST_F(MemoryExtApiTest, MemoryErrorFailsReadsUntilRepaired) {
   ASSERT_ACL_OK(aclsimInjectMemoryError(0, bad, 4096));
 
   std::vector<uint8_t> out(kBytes, 0);
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_DEVICE_MEM_ERROR,
-                   aclrtMemcpy(out.data(), kBytes, dev, kBytes,
-                               ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_DEVICE_MEM_ERROR,
+      aclrtMemcpy(out.data(), kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
   ASSERT_ACL_OK(aclrtMemcpy(out.data(), 4096, dev, 4096,
                             ACL_MEMCPY_DEVICE_TO_HOST));  // a healthy part
   EXPECT_EQ(out[0], 0x77);
@@ -763,8 +762,8 @@ TEST_F(MemoryExtApiTest, MemoryErrorFailsReadsUntilRepaired) {
   ASSERT_ACL_OK(aclrtMemUceRepair(0, infos, n));
   ASSERT_ACL_OK(aclrtGetMemUceInfo(0, infos, 4, &n));
   EXPECT_EQ(n, 0u);
-  ASSERT_ACL_OK(aclrtMemcpy(out.data(), kBytes, dev, kBytes,
-                            ACL_MEMCPY_DEVICE_TO_HOST));
+  ASSERT_ACL_OK(
+      aclrtMemcpy(out.data(), kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
   EXPECT_EQ(out[4095], 0x77);
   EXPECT_EQ(out[4096], 0);  // the repaired range lost its contents
   EXPECT_EQ(out[8191], 0);
@@ -868,8 +867,8 @@ TEST_F(MemoryExtApiTest, ResetDropsManagedMemoryAndUsage) {
 TEST_F(MemoryExtApiTest, ManagedMemoryAndRegistrationsSurviveSnapshot) {
   constexpr size_t kBytes = 3 * k2M;
   uint8_t* managed = nullptr;
-  ASSERT_ACL_OK(aclrtMemAllocManaged(reinterpret_cast<void**>(&managed),
-                                     kBytes, ACL_RT_MEM_ATTACH_GLOBAL));
+  ASSERT_ACL_OK(aclrtMemAllocManaged(reinterpret_cast<void**>(&managed), kBytes,
+                                     ACL_RT_MEM_ATTACH_GLOBAL));
   for (size_t i = 0; i < kBytes; i += 4093) {
     managed[i] = static_cast<uint8_t>(i * 7 + 1);
   }
@@ -895,9 +894,8 @@ TEST_F(MemoryExtApiTest, ManagedMemoryAndRegistrationsSurviveSnapshot) {
   const aclrtPtrAttributes a = Attributes(managed + k2M);
   EXPECT_EQ(a.location.type, ACL_MEM_LOCATION_TYPE_MANAGED);
   EXPECT_EQ(IntAttr(ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, managed, k2M), 1);
-  EXPECT_EQ(IntAttr(ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, managed,
-                    kBytes),
-            0);
+  EXPECT_EQ(
+      IntAttr(ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, managed, kBytes), 0);
   // The registration is still there, and its host memory untouched.
   void* view = nullptr;
   ASSERT_ACL_OK(aclrtHostGetDevicePointer(host, &view, 0));
@@ -948,8 +946,7 @@ TEST_F(MemoryExtApiTest, AllocationAndRegistrationWaitWhileLocked) {
   void* ptr = nullptr;
   std::thread worker([&] {
     (void)aclrtSetDevice(0);
-    managed_result =
-        aclrtMemAllocManaged(&ptr, k2M, ACL_RT_MEM_ATTACH_GLOBAL);
+    managed_result = aclrtMemAllocManaged(&ptr, k2M, ACL_RT_MEM_ATTACH_GLOBAL);
     register_result =
         aclrtHostRegisterV2(pageable.data(), 4096, ACL_HOST_REG_MAPPED);
     done = true;

@@ -1,7 +1,8 @@
 // aclrtPointerGetAttributes on a device pointer, a pinned host pointer and a
 // pointer the runtime does not know, each against aclrtGetDevice (an entry
 // point that only reads the thread's current context) measured in the same
-// iterations (alternating batches, so both see the same machine state).
+// iterations (alternating batches, so both see the same machine state),
+// in thread CPU time.
 //
 //   bazel run -c opt //acl/api:pointer_attributes_benchmark
 //
@@ -10,7 +11,8 @@
 // ns_per_call (aclrtPointerGetAttributes), baseline_ns_per_call
 // (aclrtGetDevice), ratio_vs_baseline = ns_per_call / baseline_ns_per_call.
 // Exits non-zero when a benchmark reports an error.
-#include <chrono>
+#include <time.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -57,10 +59,12 @@ Pointers& GetPointers() {
   return *pointers;
 }
 
-using Clock = std::chrono::steady_clock;
-
-double Seconds(Clock::duration d) {
-  return std::chrono::duration<double>(d).count();
+// The calling thread's CPU time: the machines these run on are shared, and
+// a batch descheduled half-way would otherwise count the wait.
+double ThreadSeconds() {
+  timespec now;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + now.tv_nsec * 1e-9;
 }
 
 void RunAgainstBaseline(benchmark::State& state, const void* ptr,
@@ -75,25 +79,25 @@ void RunAgainstBaseline(benchmark::State& state, const void* ptr,
   aclrtPtrAttributes attributes;
   int32_t device = -1;
   for (auto _ : state) {
-    const Clock::time_point start = Clock::now();
+    const double start = ThreadSeconds();
     aclError ret = ACL_SUCCESS;
     for (int i = 0; i < kBatch; ++i) {
       ret |= aclrtPointerGetAttributes(ptr, &attributes);
       benchmark::DoNotOptimize(attributes);
     }
-    const Clock::time_point done = Clock::now();
+    const double done = ThreadSeconds();
     for (int i = 0; i < kBatch; ++i) {
       ret |= aclrtGetDevice(&device);
       benchmark::DoNotOptimize(device);
     }
-    const Clock::time_point baseline_done = Clock::now();
+    const double baseline_done = ThreadSeconds();
     if (ret != ACL_SUCCESS || attributes.location.type != want) {
       state.SkipWithError("aclrtPointerGetAttributes or aclrtGetDevice failed");
       break;
     }
-    op_seconds += Seconds(done - start);
-    baseline_seconds += Seconds(baseline_done - done);
-    state.SetIterationTime(Seconds(done - start));
+    op_seconds += done - start;
+    baseline_seconds += baseline_done - done;
+    state.SetIterationTime(done - start);
   }
   const double calls = static_cast<double>(state.iterations()) * kBatch;
   if (op_seconds > 0 && baseline_seconds > 0) {

@@ -548,7 +548,6 @@ aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
 
 aclError aclrtSetTsDevice(aclrtTsId tsId) { return NotSupported(__func__); }
 
-
 aclError aclrtGetDeviceUtilizationRate(int32_t deviceId,
                                        aclrtUtilizationInfo* utilizationInfo) {
   return NotSupported(__func__);
@@ -665,17 +664,6 @@ aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId,
 
 aclError aclrtDeviceL2CacheFlush(void* rsv) { return NotSupported(__func__); }
 
-
-
-
-
-
-
-
-
-
-
-
 aclError aclrtMemFlush(void* devPtr, size_t size) {
   return NotSupported(__func__);
 }
@@ -684,14 +672,7 @@ aclError aclrtMemInvalidate(void* devPtr, size_t size) {
   return NotSupported(__func__);
 }
 
-
-
-
-
-
 aclError aclrtFreeBuf(aclrtMbuf buf) { return NotSupported(__func__); }
-
-
 
 aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
   return NotSupported(__func__);
@@ -1084,7 +1065,6 @@ aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId,
 aclError aclrtPersistentTaskClean(aclrtStream stream) {
   return NotSupported(__func__);
 }
-
 
 aclError aclrtCacheLastTaskOpInfo(const void* const infoPtr,
                                   const size_t infoSize) {

@@ -168,8 +168,8 @@ class SimBackend final : public Backend {
         absl::StrCat("unknown fault ", static_cast<int>(fault)));
   }
 
-  absl::Status InjectRangeFault(int32_t device_id, Fault fault,
-                                DeviceAddr addr, uint64_t size) override {
+  absl::Status InjectRangeFault(int32_t device_id, Fault fault, DeviceAddr addr,
+                                uint64_t size) override {
     ASCEND_RETURN_IF_ERROR(CheckId(device_id));
     if (fault != Fault::kMemoryError) {
       return absl::InvalidArgumentError(

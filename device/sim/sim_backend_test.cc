@@ -478,9 +478,6 @@ TEST(SimLifetimeDeathTest, FreedDeviceMemoryIsInaccessible) {
   EXPECT_DEATH(host[0] = 2, "");
 }
 
-}  // namespace
-}  // namespace ascend::device::sim
-
 TEST(SimFaultTest, MemoryErrorFailsReadsOfItsRangeUntilRepaired) {
   const std::unique_ptr<Backend> backend = MakeBackend(SmallConfig());
   ASSERT_OK_AND_ASSIGN(const std::unique_ptr<Device> device, backend->Open(0));
@@ -494,8 +491,8 @@ TEST(SimFaultTest, MemoryErrorFailsReadsOfItsRangeUntilRepaired) {
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(backend->InjectRangeFault(0, Fault::kMemoryError, 16, 1).code(),
             absl::StatusCode::kInvalidArgument);  // outside the window
-  ASSERT_OK(backend->InjectRangeFault(0, Fault::kMemoryError, addr + 1024,
-                                      1024));
+  ASSERT_OK(
+      backend->InjectRangeFault(0, Fault::kMemoryError, addr + 1024, 1024));
   std::vector<unsigned char> read(8192);
   const absl::Status failed = device->CopyFromDevice(read.data(), addr, 8192);
   EXPECT_TRUE(IsMemoryError(failed)) << failed;
@@ -532,3 +529,6 @@ TEST(SimFaultTest, MemoryErrorFailsReadsOfItsRangeUntilRepaired) {
   ASSERT_OK_AND_ASSIGN(errors, device->MemoryErrors());
   EXPECT_TRUE(errors.empty());
 }
+
+}  // namespace
+}  // namespace ascend::device::sim

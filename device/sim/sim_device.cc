@@ -73,14 +73,14 @@ std::vector<Allocation> TakeErrors(DeviceSlot& slot, DeviceAddr addr,
   std::vector<Allocation> taken;
   MutexLock lock(&slot.errors_mu);
   std::vector<Allocation>& errors = slot.memory_errors;
-  auto kept = std::remove_if(errors.begin(), errors.end(),
-                             [&](const Allocation& e) {
-                               if (!Overlaps(e.addr, e.size, addr, size)) {
-                                 return false;
-                               }
-                               taken.push_back(e);
-                               return true;
-                             });
+  auto kept =
+      std::remove_if(errors.begin(), errors.end(), [&](const Allocation& e) {
+        if (!Overlaps(e.addr, e.size, addr, size)) {
+          return false;
+        }
+        taken.push_back(e);
+        return true;
+      });
   errors.erase(kept, errors.end());
   slot.any_memory_error.store(!errors.empty(), std::memory_order_relaxed);
   return taken;
@@ -205,10 +205,9 @@ absl::Status SimDevice::CheckReadable(DeviceAddr addr, uint64_t size) const {
 absl::StatusOr<std::vector<Allocation>> SimDevice::MemoryErrors() const {
   MutexLock lock(&slot_->errors_mu);
   std::vector<Allocation> errors = slot_->memory_errors;
-  std::sort(errors.begin(), errors.end(),
-            [](const Allocation& a, const Allocation& b) {
-              return a.addr < b.addr;
-            });
+  std::sort(
+      errors.begin(), errors.end(),
+      [](const Allocation& a, const Allocation& b) { return a.addr < b.addr; });
   return errors;
 }
 
@@ -216,9 +215,9 @@ absl::Status SimDevice::RepairMemoryErrors(DeviceAddr addr, uint64_t size) {
   ReaderMutexLock lock(&mu_);
   std::vector<Allocation> repaired = TakeErrors(*slot_, addr, size);
   if (repaired.empty()) {
-    return absl::NotFoundError(absl::StrCat(
-        "no memory error overlaps [0x", absl::Hex(addr), ", +", size,
-        ") on simulated device ", id()));
+    return absl::NotFoundError(absl::StrCat("no memory error overlaps [0x",
+                                            absl::Hex(addr), ", +", size,
+                                            ") on simulated device ", id()));
   }
   // The bad bytes are gone: the repaired range reads as zero.
   for (const Allocation& e : repaired) {

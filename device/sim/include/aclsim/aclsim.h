@@ -47,8 +47,7 @@ ACL_FUNC_VISIBILITY aclError aclsimInjectFault(int32_t deviceId,
  * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000) when the active backend is not
  * the simulator. */
 ACL_FUNC_VISIBILITY aclError aclsimInjectMemoryError(int32_t deviceId,
-                                                     void *devPtr,
-                                                     size_t size);
+                                                     void *devPtr, size_t size);
 
 #ifdef __cplusplus
 }
