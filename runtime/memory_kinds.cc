@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
+#include "device/device.h"
 #include "runtime/base/error.h"
 #include "runtime/memory_registry.h"
 #include "runtime/runtime.h"
@@ -149,7 +150,12 @@ absl::StatusOr<void*> Runtime::MallocManaged(uint64_t size) {
 absl::StatusOr<aclrtPtrAttributes> Runtime::PointerAttributes(const void* ptr) {
   aclrtPtrAttributes out;
   std::memset(&out, 0, sizeof out);
-  const MemoryRegistry::Classified found = memory_registry_.Classify(Addr(ptr));
+  // The backend's address ranges first (lock-free): a device address needs
+  // no search of the host tables.
+  const std::optional<int32_t> owner =
+      backend_ ? backend_->DeviceOwningAddress(Addr(ptr)) : std::nullopt;
+  const MemoryRegistry::Classified found =
+      memory_registry_.Classify(Addr(ptr), owner.has_value());
   switch (found.holder) {
     case MemoryRegistry::Holder::kDevice:
       out.location.type = found.device.block.kind == DeviceMemoryKind::kManaged
@@ -166,25 +172,22 @@ absl::StatusOr<aclrtPtrAttributes> Runtime::PointerAttributes(const void* ptr) {
     case MemoryRegistry::Holder::kNone:
       break;
   }
-  if (backend_) {
-    if (std::optional<int32_t> owner =
-            backend_->DeviceOwningAddress(Addr(ptr))) {
-      // Device memory the registry does not know (allocated by the device
-      // layer directly), or a stale pointer.
-      std::shared_ptr<device::Device> device = DeviceObject(*owner);
-      if (!device || !device->FindAllocation(Addr(ptr)).has_value()) {
-        return Error(
-            ACL_ERROR_RT_PARAM_INVALID,
-            absl::StrCat("0x", absl::Hex(Addr(ptr)), " is in device ", *owner,
-                         "'s address space but not in a live "
-                         "allocation (freed, or its device was "
-                         "reset)"));
-      }
-      out.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
-      out.location.id = static_cast<uint32_t>(*owner);
-      out.pageSize = kPage4K;
-      return out;
+  if (owner.has_value()) {
+    // Device memory the registry does not know (allocated by the device
+    // layer directly), or a stale pointer.
+    std::shared_ptr<device::Device> device = DeviceObject(*owner);
+    if (!device || !device->FindAllocation(Addr(ptr)).has_value()) {
+      return Error(
+          ACL_ERROR_RT_PARAM_INVALID,
+          absl::StrCat("0x", absl::Hex(Addr(ptr)), " is in device ", *owner,
+                       "'s address space but not in a live "
+                       "allocation (freed, or its device was "
+                       "reset)"));
     }
+    out.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    out.location.id = static_cast<uint32_t>(*owner);
+    out.pageSize = kPage4K;
+    return out;
   }
   out.location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
   out.pageSize = kPage4K;
@@ -208,7 +211,7 @@ absl::StatusOr<bool> Runtime::CheckMemType(void* const* addrs, uint32_t count,
     // The simulator has neither DVPP memory nor reserved ranges here: only
     // device allocations (managed memory is not device memory) match DEV.
     const MemoryRegistry::Classified found =
-        memory_registry_.Classify(Addr(addrs[i]));
+        memory_registry_.Classify(Addr(addrs[i]), /*device_only=*/true);
     const bool device_memory =
         found.holder == MemoryRegistry::Holder::kDevice &&
         found.device.block.kind != DeviceMemoryKind::kManaged;

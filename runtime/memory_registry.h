@@ -6,7 +6,7 @@
 // per-module usage counts behind aclrtGetMemUsageInfo.
 //
 // All lookups by address are O(log n) in the number of entries of their
-// table (ordered maps searched with upper_bound). One reader/writer mutex
+// table (B-tree maps searched with upper_bound). One reader/writer mutex
 // guards everything; lookups take it shared. Used by runtime/memory.cc and
 // runtime/memory_kinds.cc (DESIGN.md §5.15).
 //
@@ -20,13 +20,15 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/btree_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "acl/acl_rt.h"
-#include "device/base/shared_mutex.h"
 
 namespace ascend::rt {
 
@@ -140,13 +142,15 @@ class MemoryRegistry {
   size_t RegistrationCount() const;
 
   // Which table holds `addr`, under one shared lock (the pointer-attribute
-  // fast path).
+  // fast path). `device_only`: the backend says `addr` lies in a device's
+  // address space, so the host tables need no search. (Without that, all
+  // are searched: a backend that cannot tell says nothing.)
   enum class Holder : uint8_t { kNone, kDevice, kPinned, kRegistered };
   struct Classified {
     Holder holder = Holder::kNone;
     DeviceFind device;  // when kDevice
   };
-  Classified Classify(uint64_t addr) const;
+  Classified Classify(uint64_t addr, bool device_only) const;
 
  private:
   struct ManagedState {
@@ -161,11 +165,13 @@ class MemoryRegistry {
   void ChargeLocked(int32_t device_id, uint16_t module_id, int64_t delta)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  mutable SharedMutex mu_;
-  std::map<uint64_t, DeviceBlock> device_ ABSL_GUARDED_BY(mu_);
+  mutable absl::Mutex mu_;
+  // B-trees: a lookup touches a few cache lines even with thousands of
+  // entries.
+  absl::btree_map<uint64_t, DeviceBlock> device_ ABSL_GUARDED_BY(mu_);
   std::map<uint64_t, ManagedState> managed_ ABSL_GUARDED_BY(mu_);
-  std::map<uint64_t, uint64_t> pinned_ ABSL_GUARDED_BY(mu_);
-  std::map<uint64_t, Registration> registered_ ABSL_GUARDED_BY(mu_);
+  absl::btree_map<uint64_t, uint64_t> pinned_ ABSL_GUARDED_BY(mu_);
+  absl::btree_map<uint64_t, Registration> registered_ ABSL_GUARDED_BY(mu_);
   // (device, module) -> usage.
   std::map<std::pair<int32_t, uint16_t>, ModuleUsage> usage_
       ABSL_GUARDED_BY(mu_);

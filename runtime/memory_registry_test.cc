@@ -30,8 +30,10 @@ TEST(MemoryRegistryTest, FindsTheBlockHoldingAnAddress) {
   EXPECT_FALSE(registry.FindDevice(0x1100).has_value());
   EXPECT_EQ(registry.FindDevice(0x200F)->block.device_id, 1);
   EXPECT_FALSE(registry.FindDevice(0x2010).has_value());
-  EXPECT_EQ(registry.Classify(0x1010).holder, MemoryRegistry::Holder::kDevice);
-  EXPECT_EQ(registry.Classify(0x1100).holder, MemoryRegistry::Holder::kNone);
+  EXPECT_EQ(registry.Classify(0x1010, true).holder,
+            MemoryRegistry::Holder::kDevice);
+  EXPECT_EQ(registry.Classify(0x1100, false).holder,
+            MemoryRegistry::Holder::kNone);
   ASSERT_TRUE(registry.RemoveDevice(0x1000).has_value());
   EXPECT_FALSE(registry.RemoveDevice(0x1000).has_value());
   EXPECT_FALSE(registry.FindDevice(0x1010).has_value());
@@ -76,11 +78,13 @@ TEST(MemoryRegistryTest, RegistrationsMayNotOverlap) {
   EXPECT_TRUE(registry.Unregister(0x1000).ok());
   EXPECT_FALSE(registry.FindRegistration(0x1800).has_value());
   registry.AddPinned(0x9000, 64);
-  EXPECT_EQ(registry.Classify(0x903F).holder, MemoryRegistry::Holder::kPinned);
-  EXPECT_EQ(registry.Classify(0x2000).holder,
+  EXPECT_EQ(registry.Classify(0x903F, false).holder,
+            MemoryRegistry::Holder::kPinned);
+  EXPECT_EQ(registry.Classify(0x2000, false).holder,
             MemoryRegistry::Holder::kRegistered);
   registry.RemovePinned(0x9000);
-  EXPECT_EQ(registry.Classify(0x903F).holder, MemoryRegistry::Holder::kNone);
+  EXPECT_EQ(registry.Classify(0x903F, false).holder,
+            MemoryRegistry::Holder::kNone);
 }
 
 TEST(MemoryRegistryTest, AdviceAppliesToTheCoveredPages) {
