@@ -11,8 +11,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
 #include "acl/error_codes/rt_error_codes.h"
+#include "device/base/mutex.h"
 #include "runtime/base/error.h"
 
 namespace ascend::rt {
@@ -42,7 +42,7 @@ void MemoryRegistry::ChargeLocked(int32_t device_id, uint16_t module_id,
 }
 
 void MemoryRegistry::AddDevice(uint64_t addr, const DeviceBlock& block) {
-  absl::WriterMutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   device_[addr] = block;
   if (block.kind == DeviceMemoryKind::kManaged) {
     const size_t pages = static_cast<size_t>(
@@ -55,7 +55,7 @@ void MemoryRegistry::AddDevice(uint64_t addr, const DeviceBlock& block) {
 
 std::optional<MemoryRegistry::DeviceBlock> MemoryRegistry::RemoveDevice(
     uint64_t addr) {
-  absl::WriterMutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   auto it = device_.find(addr);
   if (it == device_.end()) return std::nullopt;
   DeviceBlock block = it->second;
@@ -67,7 +67,7 @@ std::optional<MemoryRegistry::DeviceBlock> MemoryRegistry::RemoveDevice(
 }
 
 void MemoryRegistry::DropDevice(int32_t device_id) {
-  absl::WriterMutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   for (auto it = device_.begin(); it != device_.end();) {
     if (it->second.device_id == device_id) {
       managed_.erase(it->first);
@@ -83,7 +83,7 @@ void MemoryRegistry::DropDevice(int32_t device_id) {
 
 std::optional<MemoryRegistry::DeviceFind> MemoryRegistry::FindDevice(
     uint64_t addr) const {
-  absl::ReaderMutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   auto it = Containing(device_, addr);
   if (it == device_.end()) return std::nullopt;
   return DeviceFind{it->first, it->second};
@@ -92,7 +92,7 @@ std::optional<MemoryRegistry::DeviceFind> MemoryRegistry::FindDevice(
 std::vector<ModuleUsage> MemoryRegistry::Usage(int32_t device_id) const {
   std::vector<ModuleUsage> usage;
   {
-    absl::ReaderMutexLock lock(&mu_);
+    ascend::MutexLock lock(&mu_);
     for (const auto& [key, value] : usage_) {
       if (key.first == device_id) usage.push_back(value);
     }
@@ -124,14 +124,14 @@ absl::StatusOr<std::pair<uint64_t, size_t>> MemoryRegistry::ManagedRangeLocked(
 }
 
 absl::Status MemoryRegistry::CheckManaged(uint64_t addr, uint64_t size) const {
-  absl::ReaderMutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   return ManagedRangeLocked(addr, size).status();
 }
 
 absl::Status MemoryRegistry::Advise(uint64_t addr, uint64_t size,
                                     aclrtMemManagedAdviseType advise,
                                     const ManagedLocation& location) {
-  absl::WriterMutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   absl::StatusOr<std::pair<uint64_t, size_t>> range =
       ManagedRangeLocked(addr, size);
   if (!range.ok()) return range.status();
@@ -169,7 +169,7 @@ absl::Status MemoryRegistry::Advise(uint64_t addr, uint64_t size,
 
 absl::Status MemoryRegistry::RecordPrefetch(uint64_t addr, uint64_t size,
                                             const ManagedLocation& location) {
-  absl::WriterMutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   absl::StatusOr<std::pair<uint64_t, size_t>> range =
       ManagedRangeLocked(addr, size);
   if (!range.ok()) return range.status();
@@ -184,7 +184,7 @@ absl::Status MemoryRegistry::RecordPrefetch(uint64_t addr, uint64_t size,
 
 absl::StatusOr<std::vector<ManagedPage>> MemoryRegistry::ManagedPages(
     uint64_t addr, uint64_t size) const {
-  absl::ReaderMutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   absl::StatusOr<std::pair<uint64_t, size_t>> range =
       ManagedRangeLocked(addr, size);
   if (!range.ok()) return range.status();
@@ -199,18 +199,18 @@ absl::StatusOr<std::vector<ManagedPage>> MemoryRegistry::ManagedPages(
 }
 
 void MemoryRegistry::AddPinned(uint64_t addr, uint64_t size) {
-  absl::WriterMutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   pinned_[addr] = size;
 }
 
 void MemoryRegistry::RemovePinned(uint64_t addr) {
-  absl::WriterMutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   pinned_.erase(addr);
 }
 
 std::optional<MemoryRegistry::HostFind> MemoryRegistry::FindPinned(
     uint64_t addr) const {
-  absl::ReaderMutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   auto it = Containing(pinned_, addr);
   if (it == pinned_.end()) return std::nullopt;
   return HostFind{it->first, it->second};
@@ -218,7 +218,7 @@ std::optional<MemoryRegistry::HostFind> MemoryRegistry::FindPinned(
 
 absl::Status MemoryRegistry::Register(uint64_t addr,
                                       const Registration& registration) {
-  absl::WriterMutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   // Overlap: the first range at or after addr starts before our end, or the
   // one before addr runs past addr.
   auto next = registered_.lower_bound(addr);
@@ -240,7 +240,7 @@ absl::Status MemoryRegistry::Register(uint64_t addr,
 }
 
 absl::Status MemoryRegistry::Unregister(uint64_t addr) {
-  absl::WriterMutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   if (registered_.erase(addr) == 0) {
     return Error(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
                  absl::StrCat("0x", absl::Hex(addr),
@@ -251,21 +251,21 @@ absl::Status MemoryRegistry::Unregister(uint64_t addr) {
 
 std::optional<MemoryRegistry::HostFind> MemoryRegistry::FindRegistration(
     uint64_t addr) const {
-  absl::ReaderMutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   auto it = Containing(registered_, addr);
   if (it == registered_.end()) return std::nullopt;
   return HostFind{it->first, it->second.size};
 }
 
 size_t MemoryRegistry::RegistrationCount() const {
-  absl::ReaderMutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   return registered_.size();
 }
 
 MemoryRegistry::Classified MemoryRegistry::Classify(uint64_t addr,
                                                     bool device_only) const {
   Classified out;
-  absl::ReaderMutexLock lock(&mu_);
+  ascend::MutexLock lock(&mu_);
   if (auto it = Containing(device_, addr); it != device_.end()) {
     out.holder = Holder::kDevice;
     out.device = DeviceFind{it->first, it->second};

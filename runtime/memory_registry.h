@@ -6,8 +6,9 @@
 // per-module usage counts behind aclrtGetMemUsageInfo.
 //
 // All lookups by address are O(log n) in the number of entries of their
-// table (B-tree maps searched with upper_bound). One reader/writer mutex
-// guards everything; lookups take it shared. Used by runtime/memory.cc and
+// table (B-tree maps searched with upper_bound). One mutex guards everything
+// (ascend::Mutex, which ThreadSanitizer sees; every critical section is a
+// few map operations). Used by runtime/memory.cc and
 // runtime/memory_kinds.cc (DESIGN.md §5.15).
 //
 //   MemoryRegistry registry;
@@ -27,8 +28,8 @@
 #include "absl/container/btree_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "acl/acl_rt.h"
+#include "device/base/mutex.h"
 
 namespace ascend::rt {
 
@@ -141,7 +142,7 @@ class MemoryRegistry {
   std::optional<HostFind> FindRegistration(uint64_t addr) const;
   size_t RegistrationCount() const;
 
-  // Which table holds `addr`, under one shared lock (the pointer-attribute
+  // Which table holds `addr`, under one lock (the pointer-attribute
   // fast path). `device_only`: the backend says `addr` lies in a device's
   // address space, so the host tables need no search. (Without that, all
   // are searched: a backend that cannot tell says nothing.)
@@ -161,11 +162,11 @@ class MemoryRegistry {
   // The managed allocation holding [addr, addr + size) and the index of the
   // page holding addr.
   absl::StatusOr<std::pair<uint64_t, size_t>> ManagedRangeLocked(
-      uint64_t addr, uint64_t size) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+      uint64_t addr, uint64_t size) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void ChargeLocked(int32_t device_id, uint16_t module_id, int64_t delta)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  mutable absl::Mutex mu_;
+  mutable ascend::Mutex mu_;
   // B-trees: a lookup touches a few cache lines even with thousands of
   // entries.
   absl::btree_map<uint64_t, DeviceBlock> device_ ABSL_GUARDED_BY(mu_);
