@@ -15,7 +15,6 @@
 namespace ascend::rt {
 namespace {
 
-constexpr uint64_t kDeviceAlignment = 512;
 constexpr size_t kHostAlignment = 64;
 
 uint64_t Addr(const void* p) { return reinterpret_cast<uint64_t>(p); }
