@@ -14,7 +14,9 @@
 //   kAlreadyExists     AllocateAt/ClaimId on a taken range/id
 //   kFailedPrecondition device not open / open twice
 //   kUnimplemented     the backend or its driver lacks the operation
-//   kDataLoss          a copy failed (e.g. an injected fault)
+//   kDataLoss          a copy failed (e.g. an injected fault); a read of a
+//                      range hit by an uncorrectable memory error carries
+//                      the payload IsMemoryError() tests
 //   kUnavailable       the driver library is missing
 //
 // Thread safety: every method may be called concurrently from any thread.
@@ -29,6 +31,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/cord.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 
@@ -66,7 +69,26 @@ enum class Fault : int {
   kMemoryLoss = 0,        // every allocation's contents read as zero
   kNextCopyFails = 1,     // the next copy on the device returns kDataLoss
   kNextCopyCorrupts = 2,  // the next copy on the device flips one byte
+  // A range of device memory is hit by an uncorrectable error (UCE): reads
+  // of it fail until it is repaired. Needs a range: Backend::InjectRangeFault.
+  kMemoryError = 3,
 };
+
+// The payload that tells a read of a range with an uncorrectable memory error
+// (Fault::kMemoryError) from other failed copies.
+inline constexpr absl::string_view kMemoryErrorPayload =
+    "ascend.device/memory-error";
+
+inline absl::Status MemoryErrorStatus(absl::string_view message) {
+  absl::Status status = absl::DataLossError(message);
+  status.SetPayload(kMemoryErrorPayload, absl::Cord("1"));
+  return status;
+}
+
+inline bool IsMemoryError(const absl::Status& status) {
+  return status.code() == absl::StatusCode::kDataLoss &&
+         status.GetPayload(kMemoryErrorPayload).has_value();
+}
 
 // Something the device reports asynchronously (read by the runtime's health
 // monitor thread).
@@ -176,6 +198,19 @@ class Device {
   // Re-establishes an allocation at exactly `addr` (zero-filled); fails with
   // kAlreadyExists if any part of the range is in use.
   virtual absl::Status AllocateAt(DeviceAddr addr, uint64_t size) = 0;
+
+  // --- Uncorrectable memory errors (Fault::kMemoryError) ------------------
+  // The ranges of this opening hit by an uncorrectable error and not yet
+  // repaired, ascending. kUnimplemented where the backend cannot tell.
+  virtual absl::StatusOr<std::vector<Allocation>> MemoryErrors() const {
+    return absl::UnimplementedError(
+        "this backend does not report memory errors");
+  }
+  // Repairs every error range overlapping [addr, addr + size): the range
+  // reads again, its contents lost (zero). kNotFound when none overlaps.
+  virtual absl::Status RepairMemoryErrors(DeviceAddr addr, uint64_t size) {
+    return absl::UnimplementedError("this backend cannot repair memory errors");
+  }
 };
 
 // A device backend ("driver"). One instance per process, made by the backend
@@ -219,6 +254,14 @@ class Backend {
 
   // Fault injection; kUnimplemented unless the backend simulates faults.
   virtual absl::Status InjectFault(int32_t device_id, Fault fault) = 0;
+  // A fault on [addr, addr + size) of an open device (kMemoryError): the
+  // caller has checked the range lies in one live allocation of the device.
+  // kUnimplemented unless the backend simulates it.
+  virtual absl::Status InjectRangeFault(int32_t device_id, Fault fault,
+                                        DeviceAddr addr, uint64_t size) {
+    return absl::UnimplementedError(
+        "this backend does not simulate range faults");
+  }
 
   // Blocks until a health event arrives, `timeout` passes, or
   // InterruptHealthWait is called; nullopt when none arrived.

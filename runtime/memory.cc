@@ -15,7 +15,6 @@
 namespace ascend::rt {
 namespace {
 
-constexpr uint64_t kDeviceAlignment = 512;
 constexpr size_t kHostAlignment = 64;
 
 uint64_t Addr(const void* p) { return reinterpret_cast<uint64_t>(p); }
@@ -116,22 +115,7 @@ void Runtime::MemoryWritten() {
 
 absl::StatusOr<void*> Runtime::Malloc(size_t size,
                                       aclrtMemMallocPolicy policy) {
-  if (size == 0) {
-    return Error(ACL_ERROR_INVALID_PARAM, "allocation size must be non-zero");
-  }
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
-                          CurrentDevice());
-  absl::StatusOr<device::DeviceAddr> addr =
-      device->Allocate(size, kDeviceAlignment);
-  if (!addr.ok()) {
-    if (addr.status().code() == absl::StatusCode::kResourceExhausted) {
-      return Error(ACL_ERROR_RT_MEMORY_ALLOCATION,
-                   absl::StrCat("device ", device->id(), " cannot allocate ",
-                                size, " bytes: ", addr.status().message()));
-    }
-    return addr.status();
-  }
-  return reinterpret_cast<void*>(*addr);
+  return MallocWith(size, static_cast<uint32_t>(policy), MallocOptions{});
 }
 
 absl::Status Runtime::Free(void* dev_ptr) {
@@ -141,7 +125,9 @@ absl::Status Runtime::Free(void* dev_ptr) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "not the address of a live device allocation");
   }
-  return where.device->Free(Addr(dev_ptr));
+  ASCEND_RETURN_IF_ERROR(where.device->Free(Addr(dev_ptr)));
+  memory_registry_.RemoveDevice(Addr(dev_ptr));
+  return absl::OkStatus();
 }
 
 absl::StatusOr<void*> Runtime::MallocHost(size_t size) {
@@ -158,6 +144,7 @@ absl::StatusOr<void*> Runtime::MallocHost(size_t size) {
   }
   ascend::MutexLock lock(&mu_);
   host_allocations_[ptr] = size;
+  memory_registry_.AddPinned(Addr(ptr), size);
   return ptr;
 }
 
@@ -168,6 +155,7 @@ absl::Status Runtime::FreeHost(void* host_ptr) {
       return Error(ACL_ERROR_RT_PARAM_INVALID,
                    "not an address returned by aclrtMallocHost");
     }
+    memory_registry_.RemovePinned(Addr(host_ptr));
   }
   std::free(host_ptr);
   return absl::OkStatus();
@@ -175,7 +163,7 @@ absl::Status Runtime::FreeHost(void* host_ptr) {
 
 absl::StatusOr<device::MemoryInfo> Runtime::GetMemInfo(aclrtMemAttr attr) {
   if (static_cast<int>(attr) < ACL_DDR_MEM ||
-      static_cast<int>(attr) > ACL_HBM_MEM_P2P_HUGE1G) {
+      static_cast<int>(attr) > ACL_MEM_P2P_HUGE1G) {
     return Error(ACL_ERROR_INVALID_PARAM,
                  absl::StrCat("unknown memory attribute ", attr));
   }
@@ -312,6 +300,9 @@ absl::Status Runtime::RunCopy(const CopyRoute& route, void* dst,
                                     Addr(src), count);
       }
       break;
+  }
+  if (device::IsMemoryError(status)) {
+    return Error(ACL_ERROR_RT_DEVICE_MEM_ERROR, status.message());
   }
   if (status.code() == absl::StatusCode::kDataLoss) {
     return Error(ACL_ERROR_RT_SYS_DMA, status.message());

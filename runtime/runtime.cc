@@ -220,6 +220,7 @@ Runtime::Teardown Runtime::CloseDeviceLocked(int32_t device_id) {
   // The device's own peer access goes with `entry`; access other devices
   // enabled toward it is theirs and stays (DESIGN.md §5.6).
   teardown.device = std::move(entry.device);
+  memory_registry_.DropDevice(device_id);
   const int closing = entry.closing;
   entry = DeviceEntry{};
   entry.closing = closing + 1;

@@ -54,6 +54,7 @@
 #include "runtime/event.h"
 #include "runtime/global_state.h"
 #include "runtime/handle_table.h"
+#include "runtime/memory_registry.h"
 #include "runtime/notify.h"
 #include "runtime/object_kind.h"
 #include "runtime/report.h"
@@ -166,6 +167,51 @@ class Runtime {
                          void* stream);
   absl::Status ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
                           void* stream);
+
+  // --- Memory kinds (memory_kinds.cc; DESIGN.md §5.15) --------------------
+  struct MallocOptions {
+    uint16_t module_id = kAppModuleId;
+    // The device the caller named (aclrtMallocConfig); it must be the
+    // current one. Null: the current device.
+    std::optional<int32_t> device_id;
+    DeviceMemoryKind kind = DeviceMemoryKind::kDevice;
+    uint64_t alignment = 512;
+  };
+  // A device allocation recorded with its kind, module and page size.
+  // `raw_policy` may be any integer (out-of-range policies choose the page
+  // size by size, as aclrtMallocWithCfg documents).
+  absl::StatusOr<void*> MallocWith(uint64_t size, uint32_t raw_policy,
+                                   const MallocOptions& options);
+  // Memory addressable from host and device (size rounded up to 2 MiB).
+  absl::StatusOr<void*> MallocManaged(uint64_t size);
+  absl::StatusOr<aclrtPtrAttributes> PointerAttributes(const void* ptr);
+  // Whether every address is device memory of a type in `mem_type`
+  // (ACL_RT_MEM_TYPE_* bits).
+  absl::StatusOr<bool> CheckMemType(void* const* addrs, uint32_t count,
+                                    uint32_t mem_type);
+  absl::StatusOr<std::vector<ModuleUsage>> MemUsage(int32_t device_id);
+  absl::Status ManagedAdvise(const void* ptr, uint64_t size,
+                             aclrtMemManagedAdviseType advise,
+                             const aclrtMemManagedLocation& location);
+  absl::Status ManagedGetAttr(aclrtMemManagedRangeAttribute attribute,
+                              const void* ptr, size_t size, void* data,
+                              size_t data_size);
+  absl::Status ManagedPrefetch(const void* const* ptrs, const size_t* sizes,
+                               size_t count,
+                               const aclrtMemManagedLocation* locations,
+                               const size_t* location_starts,
+                               size_t location_count, void* stream);
+  absl::Status HostRegister(void* ptr, uint64_t size, uint32_t flags);
+  absl::Status HostUnregister(void* ptr);
+  absl::StatusOr<void*> HostDevicePointer(void* ptr);
+  // Uncorrectable memory errors of an open device, and their repair.
+  absl::StatusOr<std::vector<device::Allocation>> MemoryErrors(
+      int32_t device_id);
+  absl::Status RepairMemoryErrors(
+      int32_t device_id, const std::vector<device::Allocation>& ranges);
+  absl::Status InjectMemoryError(int32_t device_id, const void* ptr,
+                                 uint64_t size);
+  const MemoryRegistry& memory_registry() const { return memory_registry_; }
 
   // --- Host functions and report callbacks
   // ------------------------------------
@@ -501,6 +547,11 @@ class Runtime {
   HandleTable table_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<const void*, size_t> host_allocations_
       ABSL_GUARDED_BY(mu_);
+  // Kinds, pages, modules, registrations (memory_kinds.cc); its own lock,
+  // taken after mu_ when both are held.
+  MemoryRegistry memory_registry_;
+  absl::StatusOr<ManagedLocation> CheckManagedLocation(
+      const aclrtMemManagedLocation& location, bool for_prefetch) const;
 
   void NotifyDeviceClosed(int32_t device_id);
 

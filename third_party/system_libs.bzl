@@ -19,6 +19,7 @@ _ABSL = {
     },
     "absl/cleanup": {"cleanup": []},
     "absl/container": {
+        "btree": ["absl_throw_delegate", "absl_raw_logging_internal"],
         "fixed_array": [],
         "flat_hash_map": ["absl_raw_hash_set", "absl_hash"],
         "flat_hash_set": ["absl_raw_hash_set", "absl_hash"],

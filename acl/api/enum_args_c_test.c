@@ -105,11 +105,62 @@ static void TestGetMemInfo(void) {
   }
   {
     size_t free_bytes = 0, total = 0;
-    EXPECT(aclrtGetMemInfo((aclrtMemAttr)12, &free_bytes, &total) ==
+    /* 12..17 (ACL_MEM_NORMAL .. ACL_MEM_P2P_HUGE1G) are valid; 18 is not. */
+    EXPECT(aclrtGetMemInfo((aclrtMemAttr)18, &free_bytes, &total) ==
            ACL_ERROR_INVALID_PARAM);
     EXPECT(aclrtGetMemInfo(ACL_HBM_MEM_P2P_HUGE1G, &free_bytes, &total) ==
            ACL_SUCCESS);
+    EXPECT(aclrtGetMemInfo(ACL_MEM_NORMAL, &free_bytes, &total) == ACL_SUCCESS);
+    EXPECT(aclrtGetMemInfo(ACL_MEM_P2P_HUGE1G, &free_bytes, &total) ==
+               ACL_SUCCESS &&
+           total > 0);
   }
+}
+
+/* Memory kinds (memory_ext_api.cc). aclrtMallocWithCfg takes any policy
+ * integer (the page size then follows the size), so it is not here. */
+static void TestMemoryKinds(void) {
+  size_t i;
+  void *managed = NULL;
+  char pageable[256];
+  EXPECT(aclrtMemAllocManaged(&managed, 2u << 20, ACL_RT_MEM_ATTACH_GLOBAL) ==
+         ACL_SUCCESS);
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    aclrtMemManagedLocation host = {ACL_MEM_LOCATIONTYPE_HOST, 0};
+    aclrtMemManagedLocation bad_type = {
+        (aclrtMemManagedLocationType)kBadValues[i], 0};
+    int32_t value = 7;
+    void *dev_ptr = NULL;
+    aclrtHostMemMapCapability capability = ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED;
+    EXPECT(aclrtMemManagedAdvise(managed, 2u << 20,
+                                 (aclrtMemManagedAdviseType)kBadValues[i],
+                                 host) == ACL_ERROR_INVALID_PARAM);
+    EXPECT(aclrtMemManagedAdvise(managed, 2u << 20,
+                                 ACL_MEM_ADVISE_SET_PREFERRED_LOCATION,
+                                 bad_type) == ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(aclrtMemManagedGetAttr((aclrtMemManagedRangeAttribute)kBadValues[i],
+                                  managed, 2u << 20, &value,
+                                  sizeof value) == ACL_ERROR_INVALID_PARAM);
+    EXPECT(value == 7);
+    EXPECT(aclrtHostMemMapCapabilities(0, (aclrtHacType)kBadValues[i],
+                                       &capability) == ACL_ERROR_INVALID_PARAM);
+    EXPECT(capability == ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED);
+    /* A registration type is a set of bits: unknown bits are refused as
+     * unsupported. */
+    EXPECT(aclrtHostRegister(pageable, sizeof pageable,
+                             (aclrtHostRegisterType)kBadValues[i],
+                             &dev_ptr) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    EXPECT(dev_ptr == NULL);
+  }
+  /* The preferred location was never set by the refused calls. */
+  {
+    int32_t preferred = 0;
+    EXPECT(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION,
+                                  managed, 2u << 20, &preferred,
+                                  sizeof preferred) == ACL_SUCCESS);
+    EXPECT(preferred == -2);
+  }
+  EXPECT(aclrtFree(managed) == ACL_SUCCESS);
 }
 
 static void TestMemcpy(void *dev, aclrtStream stream) {
@@ -450,6 +501,7 @@ int main(void) {
   }
   TestMalloc();
   TestGetMemInfo();
+  TestMemoryKinds();
   TestMemcpy(dev, stream);
   TestMemcpyExt(dev, stream);
   TestLaunchCallback(stream);

@@ -160,9 +160,8 @@ TEST(NotSupportedTest, AnswersFeatureNotSupportedAndRecordsIt) {
                    aclrtCtxGetFloatOverflowAddr(&overflow));
   EXPECT_EQ(overflow, nullptr);
   void* ptr = nullptr;
-  EXPECT_ACL_ERROR(
-      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-      aclrtMallocWithCfg(&ptr, 64, ACL_MEM_MALLOC_HUGE_FIRST, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                   aclrtReserveMemAddress(&ptr, 1 << 21, 0, nullptr, 0));
   EXPECT_EQ(ptr, nullptr);
   EXPECT_EQ(aclrtCreateBinary(nullptr, 0), nullptr);
 }

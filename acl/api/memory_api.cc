@@ -23,7 +23,7 @@ bool IsMemcpyKind(int32_t raw) {
 }
 
 bool IsMemAttr(int32_t raw) {
-  return raw >= ACL_DDR_MEM && raw <= ACL_HBM_MEM_P2P_HUGE1G;
+  return raw >= ACL_DDR_MEM && raw <= ACL_MEM_P2P_HUGE1G;
 }
 
 }  // namespace

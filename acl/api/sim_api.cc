@@ -15,4 +15,10 @@ aclError aclsimInjectFault(int32_t deviceId, aclsimFault fault) {
       deviceId, static_cast<ascend::device::Fault>(raw)));
 }
 
+aclError aclsimInjectMemoryError(int32_t deviceId, void* devPtr, size_t size) {
+  // Never gated, like aclsimInjectFault.
+  return ACL_RESULT(
+      ascend::acl::Runtime().InjectMemoryError(deviceId, devPtr, size));
+}
+
 }  // extern "C"

@@ -501,103 +501,6 @@ aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo,
 
 // --- Pending (issue 15) ----------------------------------------------------
 
-aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType,
-                           uint32_t* checkResult, uint32_t reserve) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMallocWithCfg(void** devPtr, size_t size,
-                            aclrtMemMallocPolicy policy,
-                            aclrtMallocConfig* cfg) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size,
-                                     aclrtMemMallocPolicy policy,
-                                     aclrtMallocConfig* cfg) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size,
-                                aclrtMallocConfig* cfg) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtPointerGetAttributes(const void* ptr,
-                                   aclrtPtrAttributes* attributes) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute,
-                                const void* ptr, size_t size, void* data,
-                                size_t dataSize) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes,
-                                 size_t numAttributes, const void* ptr,
-                                 size_t size, void** data, size_t* dataSizes) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type,
-                           void** devPtr) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtHostUnregister(void* ptr) { return NotSupported(__func__); }
-
-aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
-                                     aclrtHostMemMapCapability* capabilities) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size,
-                               aclrtMemManagedAdviseType advise,
-                               aclrtMemManagedLocation location) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo,
-                              size_t inputNum, size_t* outputNum) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray,
-                            size_t arraySize, size_t* retSize) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray,
-                           size_t arraySize) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size,
-                                      aclrtMemManagedLocation location,
-                                      uint32_t flags, aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemManagedPrefetchBatchAsync(
-    const void** ptrs, size_t* sizes, size_t count,
-    aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs,
-    size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
 aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId,
                               aclrtTaskUpdateInfo* info,
                               aclrtStream execStream) {
@@ -605,10 +508,6 @@ aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId,
 }
 
 aclError aclrtPersistentTaskClean(aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
   return NotSupported(__func__);
 }
 

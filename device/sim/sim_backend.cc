@@ -164,9 +164,35 @@ class SimBackend final : public Backend {
       case Fault::kNextCopyCorrupts:
         slot.corrupt_next_copy.store(true);
         return absl::OkStatus();
+      case Fault::kMemoryError:
+        return absl::InvalidArgumentError(
+            "a memory error needs a range (InjectRangeFault)");
     }
     return absl::InvalidArgumentError(
         absl::StrCat("unknown fault ", static_cast<int>(fault)));
+  }
+
+  absl::Status InjectRangeFault(int32_t device_id, Fault fault, DeviceAddr addr,
+                                uint64_t size) override {
+    ASCEND_RETURN_IF_ERROR(CheckId(device_id));
+    if (fault != Fault::kMemoryError) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("fault ", static_cast<int>(fault), " takes no range"));
+    }
+    DeviceSlot& slot = *slots_[device_id];
+    const internal::DeviceMemory* memory =
+        slot.published_memory.load(std::memory_order_acquire);
+    if (memory == nullptr || size == 0 || addr < memory->base() ||
+        addr - memory->base() > memory->size() ||
+        size > memory->size() - (addr - memory->base())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "[0x", absl::Hex(addr), ", +", size,
+          ") is not in the memory of simulated device ", device_id));
+    }
+    MutexLock lock(&slot.errors_mu);
+    slot.memory_errors.push_back(Allocation{addr, size});
+    slot.any_memory_error.store(true, std::memory_order_relaxed);
+    return absl::OkStatus();
   }
 
   std::optional<HealthEvent> WaitHealthEvent(absl::Duration timeout) override {

@@ -478,5 +478,57 @@ TEST(SimLifetimeDeathTest, FreedDeviceMemoryIsInaccessible) {
   EXPECT_DEATH(host[0] = 2, "");
 }
 
+TEST(SimFaultTest, MemoryErrorFailsReadsOfItsRangeUntilRepaired) {
+  const std::unique_ptr<Backend> backend = MakeBackend(SmallConfig());
+  ASSERT_OK_AND_ASSIGN(const std::unique_ptr<Device> device, backend->Open(0));
+  const std::vector<unsigned char> data = Pattern(8192);
+  ASSERT_OK_AND_ASSIGN(const DeviceAddr addr, device->Allocate(8192, 32));
+  ASSERT_OK_AND_ASSIGN(const DeviceAddr other, device->Allocate(8192, 32));
+  ASSERT_OK(device->CopyToDevice(addr, data.data(), 8192));
+  EXPECT_EQ(backend->InjectFault(0, Fault::kMemoryError).code(),
+            absl::StatusCode::kInvalidArgument);  // needs a range
+  EXPECT_EQ(backend->InjectRangeFault(0, Fault::kNextCopyFails, addr, 1).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(backend->InjectRangeFault(0, Fault::kMemoryError, 16, 1).code(),
+            absl::StatusCode::kInvalidArgument);  // outside the window
+  ASSERT_OK(
+      backend->InjectRangeFault(0, Fault::kMemoryError, addr + 1024, 1024));
+  std::vector<unsigned char> read(8192);
+  const absl::Status failed = device->CopyFromDevice(read.data(), addr, 8192);
+  EXPECT_TRUE(IsMemoryError(failed)) << failed;
+  EXPECT_TRUE(IsMemoryError(device->CopyWithinDevice(other, addr + 2047, 1)));
+  EXPECT_TRUE(IsMemoryError(device->Checksum(addr, 4096).status()));
+  EXPECT_TRUE(IsMemoryError(
+      device->CopyFromDeviceWithChecksum(read.data(), addr, 8192).status()));
+  // Around it, and writes into it, work.
+  EXPECT_OK(device->CopyFromDevice(read.data(), addr, 1024));
+  EXPECT_OK(device->CopyFromDevice(read.data(), addr + 2048, 1024));
+  EXPECT_OK(device->CopyToDevice(addr + 1024, data.data(), 16));
+  EXPECT_FALSE(IsMemoryError(absl::DataLossError("another copy failure")));
+  ASSERT_OK_AND_ASSIGN(std::vector<Allocation> errors, device->MemoryErrors());
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].addr, addr + 1024);
+  EXPECT_EQ(errors[0].size, 1024u);
+  EXPECT_EQ(device->RepairMemoryErrors(addr, 1024).code(),
+            absl::StatusCode::kNotFound);
+  ASSERT_OK(device->RepairMemoryErrors(addr + 1500, 1));
+  ASSERT_OK(device->CopyFromDevice(read.data(), addr, 8192));
+  EXPECT_EQ(read[1023], data[1023]);
+  EXPECT_EQ(read[1024], 0);  // lost with the repair
+  EXPECT_EQ(read[2047], 0);
+  EXPECT_EQ(read[2048], data[2048]);
+  ASSERT_OK_AND_ASSIGN(errors, device->MemoryErrors());
+  EXPECT_TRUE(errors.empty());
+  // A re-open (a snapshot Restore) and a free both clear errors.
+  ASSERT_OK(backend->InjectRangeFault(0, Fault::kMemoryError, other, 64));
+  ASSERT_OK(device->Free(other));
+  ASSERT_OK_AND_ASSIGN(errors, device->MemoryErrors());
+  EXPECT_TRUE(errors.empty());
+  ASSERT_OK(backend->InjectRangeFault(0, Fault::kMemoryError, addr, 64));
+  ASSERT_OK(device->Reopen());
+  ASSERT_OK_AND_ASSIGN(errors, device->MemoryErrors());
+  EXPECT_TRUE(errors.empty());
+}
+
 }  // namespace
 }  // namespace ascend::device::sim

@@ -62,6 +62,36 @@ void Move(void* dst, const void* src, uint64_t size, CopyFault fault) {
   }
 }
 
+// Whether [a, a + a_size) and [b, b + b_size) share a byte.
+bool Overlaps(uint64_t a, uint64_t a_size, uint64_t b, uint64_t b_size) {
+  return a < b + b_size && b < a + a_size;
+}
+
+// Drops the error ranges overlapping [addr, addr + size); returns them.
+std::vector<Allocation> TakeErrors(DeviceSlot& slot, DeviceAddr addr,
+                                   uint64_t size) {
+  std::vector<Allocation> taken;
+  MutexLock lock(&slot.errors_mu);
+  std::vector<Allocation>& errors = slot.memory_errors;
+  auto kept =
+      std::remove_if(errors.begin(), errors.end(), [&](const Allocation& e) {
+        if (!Overlaps(e.addr, e.size, addr, size)) {
+          return false;
+        }
+        taken.push_back(e);
+        return true;
+      });
+  errors.erase(kept, errors.end());
+  slot.any_memory_error.store(!errors.empty(), std::memory_order_relaxed);
+  return taken;
+}
+
+void ClearErrors(DeviceSlot& slot) {
+  MutexLock lock(&slot.errors_mu);
+  slot.memory_errors.clear();
+  slot.any_memory_error.store(false, std::memory_order_relaxed);
+}
+
 }  // namespace
 
 SimDevice::SimDevice(std::shared_ptr<DeviceSlot> slot, uint64_t capacity,
@@ -81,6 +111,7 @@ SimDevice::~SimDevice() {
     ranges_.Reset();
     memory_->ReleaseAll();
   }
+  ClearErrors(*slot_);
   MutexLock lock(&slot_->mu);
   slot_->open = false;
 }
@@ -113,6 +144,11 @@ absl::Status SimDevice::Free(DeviceAddr addr) {
   ASCEND_ASSIGN_OR_RETURN(const RangeAllocator::Block block,
                           ranges_.Free(addr));
   memory_->Release(block.addr, block.extent);
+  // A later allocation over the same pages starts healthy.
+  if (ABSL_PREDICT_FALSE(
+          slot_->any_memory_error.load(std::memory_order_relaxed))) {
+    TakeErrors(*slot_, block.addr, block.extent);
+  }
   return absl::OkStatus();
 }
 
@@ -149,6 +185,47 @@ absl::Status SimDevice::CheckRange(DeviceAddr addr, uint64_t size,
   return absl::OkStatus();
 }
 
+absl::Status SimDevice::CheckReadable(DeviceAddr addr, uint64_t size) const {
+  if (ABSL_PREDICT_TRUE(
+          !slot_->any_memory_error.load(std::memory_order_relaxed))) {
+    return absl::OkStatus();
+  }
+  MutexLock lock(&slot_->errors_mu);
+  for (const Allocation& e : slot_->memory_errors) {
+    if (Overlaps(e.addr, e.size, addr, size)) {
+      return MemoryErrorStatus(absl::StrCat(
+          "read of [0x", absl::Hex(addr), ", +", size,
+          ") meets an uncorrectable memory error at [0x", absl::Hex(e.addr),
+          ", +", e.size, ") of simulated device ", id()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<Allocation>> SimDevice::MemoryErrors() const {
+  MutexLock lock(&slot_->errors_mu);
+  std::vector<Allocation> errors = slot_->memory_errors;
+  std::sort(
+      errors.begin(), errors.end(),
+      [](const Allocation& a, const Allocation& b) { return a.addr < b.addr; });
+  return errors;
+}
+
+absl::Status SimDevice::RepairMemoryErrors(DeviceAddr addr, uint64_t size) {
+  ReaderMutexLock lock(&mu_);
+  std::vector<Allocation> repaired = TakeErrors(*slot_, addr, size);
+  if (repaired.empty()) {
+    return absl::NotFoundError(absl::StrCat("no memory error overlaps [0x",
+                                            absl::Hex(addr), ", +", size,
+                                            ") on simulated device ", id()));
+  }
+  // The bad bytes are gone: the repaired range reads as zero.
+  for (const Allocation& e : repaired) {
+    if (ranges_.Find(e.addr).has_value()) memory_->Discard(e.addr, e.size);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status SimDevice::CopyToDevice(DeviceAddr dst, const void* src,
                                      uint64_t size) {
   ReaderMutexLock lock(&mu_);
@@ -168,6 +245,7 @@ absl::Status SimDevice::CopyFromDevice(void* dst, DeviceAddr src,
   ReaderMutexLock lock(&mu_);
   ASCEND_RETURN_IF_ERROR(CheckRange(src, size, "source"));
   if (size == 0) return absl::OkStatus();
+  ASCEND_RETURN_IF_ERROR(CheckReadable(src, size));
   if (dst == nullptr) {
     return absl::InvalidArgumentError("host destination is null");
   }
@@ -183,6 +261,7 @@ absl::Status SimDevice::CopyWithinDevice(DeviceAddr dst, DeviceAddr src,
   ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "destination"));
   ASCEND_RETURN_IF_ERROR(CheckRange(src, size, "source"));
   if (size == 0) return absl::OkStatus();
+  ASCEND_RETURN_IF_ERROR(CheckReadable(src, size));
   const CopyFault fault = TakeCopyFault(*slot_);
   if (fault == CopyFault::kFail) return InjectedCopyFailure(id());
   Move(AsPointer(dst), AsPointer(src), size, fault);
@@ -207,6 +286,7 @@ absl::Status SimDevice::CopyPeer(SimDevice& dst_device, DeviceAddr dst,
   ASCEND_RETURN_IF_ERROR(dst_device.CheckRange(dst, size, "destination"));
   ASCEND_RETURN_IF_ERROR(src_device.CheckRange(src, size, "source"));
   if (size == 0) return absl::OkStatus();
+  ASCEND_RETURN_IF_ERROR(src_device.CheckReadable(src, size));
   CopyFault fault = TakeCopyFault(*dst_device.slot_);
   if (fault == CopyFault::kNone) fault = TakeCopyFault(*src_device.slot_);
   if (fault == CopyFault::kFail) {
@@ -228,6 +308,7 @@ absl::Status SimDevice::Fill(DeviceAddr dst, uint8_t value, uint64_t size) {
 absl::StatusOr<uint64_t> SimDevice::Checksum(DeviceAddr addr, uint64_t size) {
   ReaderMutexLock lock(&mu_);
   ASCEND_RETURN_IF_ERROR(CheckRange(addr, size, "checksum"));
+  ASCEND_RETURN_IF_ERROR(CheckReadable(addr, size));
   return device::Checksum(AsPointer(addr), size);
 }
 
@@ -242,6 +323,7 @@ absl::StatusOr<uint64_t> SimDevice::CopyFromDeviceWithChecksum(void* dst,
   if (size != 0 && dst == nullptr) {
     return absl::InvalidArgumentError("host destination is null");
   }
+  ASCEND_RETURN_IF_ERROR(CheckReadable(src, size));
   const CopyFault fault = size == 0 ? CopyFault::kNone : TakeCopyFault(*slot_);
   if (fault == CopyFault::kFail) return InjectedCopyFailure(id());
   const uint64_t sum = device::CopyAndChecksum(dst, AsPointer(src), size);
@@ -356,6 +438,7 @@ absl::Status SimDevice::Reopen() {
     ranges_.ReserveAll();
     memory_->ForgetCommits();
   }
+  ClearErrors(*slot_);
   MutexLock lock(&ids_mu_);
   for (auto& ids : ids_) ids->Reset();
   return absl::OkStatus();

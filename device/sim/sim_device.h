@@ -42,6 +42,14 @@ struct DeviceSlot {
   // One-shot copy faults (see sim_backend.h).
   std::atomic<bool> fail_next_copy{false};
   std::atomic<bool> corrupt_next_copy{false};
+
+  // Ranges hit by an injected uncorrectable memory error (Fault::kMemoryError)
+  // and not yet repaired, by base address; `any_memory_error` keeps reads
+  // that meet none to one relaxed load. Cleared when the device closes or is
+  // re-opened (a snapshot Restore writes the memory again).
+  Mutex errors_mu;
+  std::vector<Allocation> memory_errors ABSL_GUARDED_BY(errors_mu);
+  std::atomic<bool> any_memory_error{false};
 };
 
 class SimDevice final : public Device {
@@ -87,6 +95,9 @@ class SimDevice final : public Device {
   absl::Status Reopen() override;
   absl::Status AllocateAt(DeviceAddr addr, uint64_t size) override;
 
+  absl::StatusOr<std::vector<Allocation>> MemoryErrors() const override;
+  absl::Status RepairMemoryErrors(DeviceAddr addr, uint64_t size) override;
+
   const void* owner() const { return slot_->owner; }
 
   // Copies between two devices of the same backend (Backend::CopyPeer).
@@ -101,6 +112,9 @@ class SimDevice final : public Device {
   absl::Status CheckRange(DeviceAddr addr, uint64_t size,
                           absl::string_view what) const
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // A memory-error status when [addr, addr + size) overlaps a range hit by
+  // an uncorrectable error, else OK.
+  absl::Status CheckReadable(DeviceAddr addr, uint64_t size) const;
   absl::StatusOr<internal::IdAllocator*> Ids(ResourceKind kind)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(ids_mu_);
 

@@ -1747,8 +1747,9 @@ ACL_FUNC_VISIBILITY aclError aclrtSetTsDevice(aclrtTsId tsId);
  * this runtime. Errors: 100000 when any pointer is NULL. */
 ACL_DEPRECATED ACL_FUNC_VISIBILITY aclError aclrtGetVersion(
     int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* *checkResult = 1 when every address of addrList is device memory and
+ * ACL_RT_MEM_TYPE_DEV is in memType, else 0. Errors: 100000 for NULL;
+ * 107000 for size 0, reserve != 0 or memType bits outside DEV|DVPP|RSVD. */
 ACL_FUNC_VISIBILITY aclError aclrtCheckMemType(void **addrList, uint32_t size,
                                                uint32_t memType,
                                                uint32_t *checkResult,
@@ -1944,53 +1945,73 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size,
  * so it is always cache-coherent. Errors as aclrtMalloc. */
 ACL_FUNC_VISIBILITY aclError aclrtMallocCached(void **devPtr, size_t size,
                                                aclrtMemMallocPolicy policy);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* aclrtMalloc with a configuration (cfg may be NULL): ACL_RT_MEM_ATTR_MODULE_ID
+ * charges the memory to that module (aclrtGetMemUsageInfo), DEVICE_ID must be
+ * the current device, VA_FLAG must be 0 or 1, RSV entries are ignored. Any
+ * policy integer is accepted (outside the enum the page size follows the
+ * size). The pointer is freed with aclrtFree. Errors: 100000 for a NULL
+ * devPtr, size 0 or NULL cfg->attrs with numAttrs > 0; 107000 for another
+ * device, a bad VA flag or an unknown attribute type; then aclrtMalloc's. */
 ACL_FUNC_VISIBILITY aclError aclrtMallocWithCfg(void **devPtr, size_t size,
                                                 aclrtMemMallocPolicy policy,
                                                 aclrtMallocConfig *cfg);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Device memory for the task scheduler: on the simulator an allocation like
+ * aclrtMallocWithCfg's (same arguments and errors), recorded as task
+ * scheduler memory. */
 ACL_FUNC_VISIBILITY aclError aclrtMallocForTaskScheduler(
     void **devPtr, size_t size, aclrtMemMallocPolicy policy,
     aclrtMallocConfig *cfg);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* aclrtMallocHost with a configuration (cfg may be NULL, validated as for
+ * aclrtMallocWithCfg). Freed with aclrtFreeHost. Errors: 100000 for NULL ptr
+ * or size 0; 107000 for a bad configuration; 207001 out of memory. */
 ACL_FUNC_VISIBILITY aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size,
                                                     aclrtMallocConfig *cfg);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Where ptr lives: DEVICE (with its device id), MANAGED, HOST (pinned or
+ * registered host memory) or UNREGISTERED, and the page size. Not gated; an
+ * O(log n) lookup. Errors: 100000 for NULL arguments; 107000 for a pointer in
+ * a device's address space but in no live allocation. */
 ACL_FUNC_VISIBILITY aclError
 aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Reads one advice or prefetch attribute of [ptr, ptr + size), which must lie
+ * in one aclrtMemAllocManaged allocation: int32 values (dataSize 4; a
+ * non-zero multiple of 4 for ACCESSED_BY), -1 for the host, -2 for none or
+ * mixed. Errors: 100000 for NULL, size 0 or an unknown attribute; 107000 for
+ * a range outside managed memory or a wrong dataSize. */
 ACL_FUNC_VISIBILITY aclError
 aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void *ptr,
                        size_t size, void *data, size_t dataSize);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* aclrtMemManagedGetAttr for numAttributes attributes at once (data[i] of
+ * dataSizes[i] bytes). Errors as aclrtMemManagedGetAttr; 100000 also for
+ * numAttributes 0 or a NULL data[i]. */
 ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttrs(
     aclrtMemManagedRangeAttribute *attributes, size_t numAttributes,
     const void *ptr, size_t size, void **data, size_t *dataSizes);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Registers [ptr, ptr + size) of host memory for device access and returns
+ * its device address (*devPtr == ptr on the simulator). Errors: 100000 for
+ * NULL arguments or size 0; 207000 for IOMEMORY, READONLY or unknown type
+ * bits; 107000 for device memory; 507910 for a range overlapping a
+ * registered one. */
 ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size,
                                                aclrtHostRegisterType type,
                                                void **devPtr);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Registers a host range with ACL_HOST_REG_* flags (MAPPED, PINNED; IOMEMORY
+ * and READONLY are 207000). Errors: 100000 for NULL ptr or size 0; 107000
+ * for an empty or unknown flag set, PINNED on aclrtMallocHost memory or
+ * device memory; 507910 for an overlap. */
 ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void *ptr, uint64_t size,
                                                  uint32_t flag);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The device address of a pointer inside a registered host range (the same
+ * address on the simulator). Errors: 100000 for NULL arguments or flag != 0;
+ * 507911 when pHost is not registered. */
 ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost,
                                                        void **pDevice,
                                                        uint32_t flag);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Ends the registration starting at ptr. Errors: 100000 for NULL; 507911
+ * when no registration starts there. */
 ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Whether accelerator hacType of a device can access registered host memory:
+ * always ACL_RT_HOST_MEM_MAP_SUPPORTED on the simulator. Errors: 100000 for
+ * NULL or an unknown hacType; 107001 for a device id out of range. */
 ACL_FUNC_VISIBILITY aclError
 aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
                             aclrtHostMemMapCapability *capabilities);
@@ -2003,8 +2024,10 @@ ACL_FUNC_VISIBILITY aclError aclrtMemFlush(void *devPtr, size_t size);
 /* Invalidates a device range's cached data. A checked no-op on the
  * coherent simulator, like aclrtMemFlush, with the same codes. */
 ACL_FUNC_VISIBILITY aclError aclrtMemInvalidate(void *devPtr, size_t size);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Memory addressable from host and device (flag ACL_RT_MEM_ATTACH_GLOBAL),
+ * size rounded up to 2 MiB; freed with aclrtFree. Its contents and address
+ * survive a snapshot. Errors: 100000 for NULL ptr, size 0 or another flag;
+ * then aclrtMalloc's. */
 ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size,
                                                   uint32_t flag);
 /* Waits for all work on the current device (as aclrtSynchronizeDevice),
@@ -2015,36 +2038,47 @@ ACL_FUNC_VISIBILITY aclError aclrtFreeWithDevSync(void *devPtr);
 /* Waits for all work on the current device, then frees hostPtr (as
  * aclrtFreeHost). Errors as aclrtFreeWithDevSync, then aclrtFreeHost's. */
 ACL_FUNC_VISIBILITY aclError aclrtFreeHostWithDevSync(void *hostPtr);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Records advice for the 2 MiB pages of [ptr, ptr + size) of managed memory
+ * (size a multiple of 2 MiB), read back with aclrtMemManagedGetAttr(s).
+ * Errors: 100000 for NULL, size 0 or an unknown advise; 107000 for a range
+ * outside managed memory, a bad size or a bad location. */
 ACL_FUNC_VISIBILITY aclError aclrtMemManagedAdvise(
     const void *const ptr, uint64_t size, aclrtMemManagedAdviseType advise,
     aclrtMemManagedLocation location);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Per-module device memory usage (name, current and peak bytes), largest
+ * current first, at most inputNum entries; *outputNum is how many. Errors:
+ * 100000 for NULL; 107000 for inputNum 0; 107001 for a bad device id. */
 ACL_FUNC_VISIBILITY aclError
 aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo,
                      size_t inputNum, size_t *outputNum);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The ranges of an open device hit by an uncorrectable memory error (at most
+ * arraySize; *retSize is how many). Errors: 100000 for NULL; 107001 for a
+ * device out of range or not set; 207000 where the backend cannot tell. */
 ACL_FUNC_VISIBILITY aclError
 aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray,
                    size_t arraySize, size_t *retSize);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Repairs the listed memory-error ranges: they read again, as zero. Every
+ * entry must overlap a current error (else 107000 and nothing repaired).
+ * Errors also: 100000 for NULL or arraySize 0; aclrtGetMemUceInfo's. */
 ACL_FUNC_VISIBILITY aclError aclrtMemUceRepair(int32_t deviceId,
                                                aclrtMemUceInfo *memUceInfoArray,
                                                size_t arraySize);
 /* Frees an mbuf and the mbufs appended to its chain; the data region lives
  * while a reference copy does. 100000 for NULL, 107000 for a stale mbuf. */
 ACL_FUNC_VISIBILITY aclError aclrtFreeBuf(aclrtMbuf buf);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Orders a prefetch of managed [ptr, ptr + size) (size a multiple of 2 MiB)
+ * to location on stream, recorded as the last prefetch location (the move
+ * itself is a no-op on the simulator). Errors: 100000 for NULL, size 0 or
+ * flags != 0; 107000 for a range outside managed memory or a bad location;
+ * the stream's codes. */
 ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchAsync(
     const void *ptr, size_t size, aclrtMemManagedLocation location,
     uint32_t flags, aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Several prefetches: range i goes to the location k whose index range
+ * [prefetchLocIdxs[k], prefetchLocIdxs[k + 1]) holds i. Errors as
+ * aclrtMemManagedPrefetchAsync; 100000 also for NULL arrays, zero counts or
+ * count < numPrefetchLocs; 107000 for indexes not starting at 0 or not
+ * increasing. */
 ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchBatchAsync(
     const void **ptrs, size_t *sizes, size_t count,
     aclrtMemManagedLocation *prefetchLocs, size_t *prefetchLocIdxs,
@@ -2527,8 +2561,10 @@ ACL_FUNC_VISIBILITY aclError aclrtTaskUpdateAsync(aclrtStream taskStream,
 /* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
  * (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Repairs what aclrtGetErrorVerbose reported: for ACL_RT_ERROR_MEMORY the
+ * detail's ranges (every current range when hasDetail is 0), as
+ * aclrtMemUceRepair; ACL_RT_NO_ERROR succeeds. Errors: 100000 for NULL or a
+ * detail arraySize outside [1, 20]; 207000 for other error types. */
 ACL_FUNC_VISIBILITY aclError aclrtRepairError(int32_t deviceId,
                                               const aclrtErrorInfo *errorInfo);
 /* Planned with issue 18 (capture); until then returns

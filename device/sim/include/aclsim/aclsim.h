@@ -10,6 +10,7 @@
 #ifndef ASCENDCL_ACLSIM_ACLSIM_H_
 #define ASCENDCL_ACLSIM_ACLSIM_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "acl/acl_base.h"
@@ -34,6 +35,19 @@ typedef enum aclsimFault {
  * (207000) when the active backend is not the simulator. */
 ACL_FUNC_VISIBILITY aclError aclsimInjectFault(int32_t deviceId,
                                                aclsimFault fault);
+
+/* Marks [devPtr, devPtr + size), which must lie in one live allocation of
+ * the open simulated device deviceId, as hit by an uncorrectable memory
+ * error: copies reading any of it fail with ACL_ERROR_RT_DEVICE_MEM_ERROR
+ * (507053) until aclrtMemUceRepair (or aclrtRepairError) repairs it, the
+ * allocation is freed, the device is reset or a snapshot Restore writes the
+ * memory again. aclrtGetMemUceInfo reports the range. Never blocks, works
+ * in any process state. Returns 0; ACL_ERROR_INVALID_PARAM (100000) for a
+ * device that does not exist or a range outside its live allocations;
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000) when the active backend is not
+ * the simulator. */
+ACL_FUNC_VISIBILITY aclError aclsimInjectMemoryError(int32_t deviceId,
+                                                     void *devPtr, size_t size);
 
 #ifdef __cplusplus
 }
