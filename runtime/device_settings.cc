@@ -256,20 +256,6 @@ uint64_t DeviceSettings::OverflowFlags(int32_t device_id) const {
   return it == overflow_.end() ? 0 : it->second;
 }
 
-void DeviceSettings::SetStreamOverflowSwitch(const void* stream,
-                                             int32_t device_id, bool on) {
-  ascend::MutexLock lock(&mu_);
-  StreamSettings& settings = streams_[stream];
-  settings.device_id = device_id;
-  settings.overflow_switch = on;
-}
-
-bool DeviceSettings::StreamOverflowSwitch(const void* stream) const {
-  ascend::MutexLock lock(&mu_);
-  auto it = streams_.find(stream);
-  return it != streams_.end() && it->second.overflow_switch;
-}
-
 void DeviceSettings::OnDeviceClosed(int32_t device_id) {
   ascend::MutexLock lock(&mu_);
   device_cores_.erase(device_id);

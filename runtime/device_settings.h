@@ -131,8 +131,6 @@ class DeviceSettings {
   void RaiseOverflow(int32_t device_id, uint64_t flags);
   void ClearOverflow(int32_t device_id);
   uint64_t OverflowFlags(int32_t device_id) const;
-  void SetStreamOverflowSwitch(const void* stream, int32_t device_id, bool on);
-  bool StreamOverflowSwitch(const void* stream) const;
 
   // A device closed: its core limits, its streams' and contexts' settings
   // and its overflow flags go with it.
@@ -143,7 +141,6 @@ class DeviceSettings {
   struct StreamSettings {
     int32_t device_id = 0;
     CoreLimits cores;
-    bool overflow_switch = false;
   };
   struct ContextSettings {
     int32_t device_id = 0;

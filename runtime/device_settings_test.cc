@@ -44,7 +44,6 @@ TEST(DeviceSettingsTest, DeviceCloseDropsWhatBelongedToIt) {
   DeviceSettings s;
   ASSERT_OK(s.SetDeviceCores(1, CoreKind::kVector, 4));
   ASSERT_OK(s.SetStreamCores(&Stream1, 1, CoreKind::kCube, 3));
-  s.SetStreamOverflowSwitch(&Stream2, 1, true);
   s.SetContextSysParam(&Context1, 1, 0, 2);
   s.RaiseOverflow(1, 0x5);
   s.RaiseOverflow(0, 0x1);
@@ -52,7 +51,6 @@ TEST(DeviceSettingsTest, DeviceCloseDropsWhatBelongedToIt) {
   s.OnDeviceClosed(1);
   EXPECT_EQ(s.DeviceCores(1, CoreKind::kVector), 48u);
   EXPECT_EQ(s.StreamCores(&Stream1, 1, CoreKind::kCube), 24u);
-  EXPECT_FALSE(s.StreamOverflowSwitch(&Stream2));
   EXPECT_FALSE(s.ContextSysParam(&Context1, 0).has_value());
   EXPECT_EQ(s.OverflowFlags(1), 0u);
   EXPECT_EQ(s.OverflowFlags(0), 1u);  // another device keeps its flags

@@ -298,6 +298,8 @@ aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode,
   return EnqueueOverflowReset(__func__, stream);
 }
 
+// The switch is the stream's ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK attribute:
+// one piece of stream state, kept by a snapshot with the stream.
 aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
   if (flag != 0 && flag != 1) {
     return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
@@ -307,12 +309,11 @@ aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
                                      ? absl::StatusOr<void*>(stream)
                                      : Runtime().CurrentDefaultStream();
   if (!handle.ok()) return ReportError(__func__, handle.status());
-  absl::StatusOr<ascend::rt::StreamInfo> info =
-      Runtime().GetStreamInfo(*handle);
-  if (!info.ok()) return ReportError(__func__, info.status());
-  Runtime().settings().SetStreamOverflowSwitch(*handle, info->device_id,
-                                               flag == 1);
-  return ACL_SUCCESS;
+  aclrtStreamAttrValue value;
+  std::memset(&value, 0, sizeof value);
+  value.overflowSwitch = flag;
+  return ACL_RESULT(Runtime().SetStreamAttribute(
+      *handle, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, value));
 }
 
 aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
@@ -321,10 +322,10 @@ aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
                                      ? absl::StatusOr<void*>(stream)
                                      : Runtime().CurrentDefaultStream();
   if (!handle.ok()) return ReportError(__func__, handle.status());
-  absl::StatusOr<ascend::rt::StreamInfo> info =
-      Runtime().GetStreamInfo(*handle);
-  if (!info.ok()) return ReportError(__func__, info.status());
-  *flag = Runtime().settings().StreamOverflowSwitch(*handle) ? 1 : 0;
+  absl::StatusOr<aclrtStreamAttrValue> value = Runtime().GetStreamAttribute(
+      *handle, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK);
+  if (!value.ok()) return ReportError(__func__, value.status());
+  *flag = value->overflowSwitch != 0 ? 1 : 0;
   return ACL_SUCCESS;
 }
 

@@ -196,6 +196,18 @@ TEST_F(SystemApiTest, OverflowStatusSample) {
   ASSERT_ACL_OK(aclrtSetStreamOverflowSwitch(stream, 1));
   ASSERT_ACL_OK(aclrtGetStreamOverflowSwitch(stream, &flag));
   EXPECT_EQ(flag, 1u);
+  // The switch is the stream's overflow-check attribute.
+  aclrtStreamAttrValue attr;
+  std::memset(&attr, 0, sizeof attr);
+  ASSERT_ACL_OK(aclrtGetStreamAttribute(
+      stream, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, &attr));
+  EXPECT_EQ(attr.overflowSwitch, 1u);
+  attr.overflowSwitch = 0;
+  ASSERT_ACL_OK(aclrtSetStreamAttribute(
+      stream, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, &attr));
+  ASSERT_ACL_OK(aclrtGetStreamOverflowSwitch(stream, &flag));
+  EXPECT_EQ(flag, 0u);
+  ASSERT_ACL_OK(aclrtSetStreamOverflowSwitch(stream, 1));
   ASSERT_ACL_OK(aclrtGetStreamOverflowSwitch(nullptr, &flag));
   EXPECT_EQ(flag, 0u);
 
