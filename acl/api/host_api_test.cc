@@ -145,7 +145,8 @@ TEST(MemoryVariantsTest, AllocateAndFreeLikeMalloc) {
 TEST(NotSupportedTest, AnswersFeatureNotSupportedAndRecordsIt) {
   (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
   uint32_t value = 12345;
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtGetGroupCount(&value));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                   aclrtGetGroupCount(&value));
   EXPECT_EQ(value, 12345u);  // untouched
   EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL),
             ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
