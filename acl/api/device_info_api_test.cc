@@ -36,6 +36,8 @@ class DeviceInfoApiTest : public ::testing::Test {
   }
 };
 
+// An invalid value within the enum's range (values outside it are undefined
+// in C++: enum_args_c_test.c passes those from C).
 template <typename E>
 E Bad(int32_t raw) {
   E value;
@@ -131,11 +133,6 @@ TEST_F(DeviceInfoApiTest, DeviceResLimitIsStoredPerDeviceAndReset) {
   // Bad input changes nothing.
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 25));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtSetDeviceResLimit(0, Bad<aclrtDevResLimitType>(2), 1));
-  EXPECT_ACL_ERROR(
-      ACL_ERROR_RT_PARAM_INVALID,
-      aclrtGetDeviceResLimit(0, Bad<aclrtDevResLimitType>(-1), &value));
   EXPECT_ACL_ERROR(
       ACL_ERROR_INVALID_PARAM,
       aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, nullptr));
@@ -200,9 +197,6 @@ TEST_F(DeviceInfoApiTest, StreamResLimitFallsBackToTheDevice) {
       ACL_ERROR_RT_PARAM_INVALID,
       aclrtSetStreamResLimit(stream, ACL_RT_DEV_RES_VECTOR_CORE, 49));
   EXPECT_ACL_ERROR(
-      ACL_ERROR_RT_PARAM_INVALID,
-      aclrtSetStreamResLimit(stream, Bad<aclrtDevResLimitType>(7), 1));
-  EXPECT_ACL_ERROR(
       ACL_ERROR_INVALID_PARAM,
       aclrtGetStreamResLimit(stream, ACL_RT_DEV_RES_CUBE_CORE, nullptr));
   aclrtStream stale = nullptr;
@@ -266,9 +260,6 @@ TEST_F(DeviceInfoApiTest, ThreadUsesAStreamsLimitsUntilUnused) {
   EXPECT_ACL_ERROR(
       ACL_ERROR_INVALID_PARAM,
       aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, nullptr));
-  EXPECT_ACL_ERROR(
-      ACL_ERROR_RT_PARAM_INVALID,
-      aclrtGetResInCurrentThread(Bad<aclrtDevResLimitType>(2), &cube));
   ASSERT_ACL_OK(aclrtDestroyStream(stream));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtUseStreamResInCurrentThread(stream));
@@ -479,7 +470,7 @@ TEST_F(DeviceInfoApiTest, DeviceLimits) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtDeviceSetLimit(Bad<aclrtDeviceLimit>(5), 1));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtDeviceGetLimit(Bad<aclrtDeviceLimit>(-1), &value));
+                   aclrtDeviceGetLimit(Bad<aclrtDeviceLimit>(7), &value));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE,
                                        static_cast<size_t>(UINT32_MAX) + 1));

@@ -33,6 +33,8 @@ class SystemApiTest : public ::testing::Test {
   }
 };
 
+// An invalid value within the enum's range (values outside it are undefined
+// in C++: enum_args_c_test.c passes those from C).
 template <typename E>
 E Bad(int32_t raw) {
   E value;
@@ -74,10 +76,6 @@ TEST_F(SystemApiTest, ProcessSysParams) {
                    aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 2));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, -1));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtSetSysParamOpt(Bad<aclSysParamOpt>(4), 0));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtGetSysParamOpt(Bad<aclSysParamOpt>(-1), &value));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, nullptr));
   ASSERT_ACL_OK(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &value));
@@ -125,7 +123,7 @@ TEST_F(SystemApiTest, SatModeIsStoredAndValidated) {
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_UNDEF));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtSetDeviceSatMode(Bad<aclrtFloatOverflowMode>(-1)));
+                   aclrtSetDeviceSatMode(Bad<aclrtFloatOverflowMode>(3)));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetDeviceSatMode(nullptr));
   ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
   EXPECT_EQ(mode, ACL_RT_OVERFLOW_MODE_INFNAN);
@@ -173,7 +171,7 @@ TEST_F(SystemApiTest, SetTsDevice) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtSetTsDevice(ACL_TS_ID_RESERVED));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtSetTsDevice(Bad<aclrtTsId>(-3)));
+                   aclrtSetTsDevice(Bad<aclrtTsId>(3)));
 }
 
 // --- Overflow
@@ -299,8 +297,6 @@ TEST_F(SystemApiTest, CannVersionFromTheInstallTree) {
                    aclsysGetCANNVersion(ACL_PKG_NAME_COMPILER, &version));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_FILE,
                    aclsysGetCANNVersion(ACL_PKG_NAME_DRIVER, &version));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclsysGetCANNVersion(Bad<aclCANNPackageName>(8), &version));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclsysGetCANNVersion(ACL_PKG_NAME_CANN, nullptr));
   ASSERT_EQ(unsetenv("ASCEND_HOME_PATH"), 0);
