@@ -182,11 +182,14 @@ std::shared_ptr<Runtime::CmoBarriers> Runtime::Barriers() {
 }
 
 bool Runtime::IsPinnedHost(const void* ptr, uint64_t size) const {
+  // Page-locked: from aclrtMallocHost, or registered with aclrtHostRegister
+  // (both in the memory registry, found in O(log n)).
   const uint64_t p = Addr(ptr);
-  ascend::MutexLock lock(&mu_);
-  for (const auto& [base, bytes] : host_allocations_) {
-    const uint64_t b = Addr(base);
-    if (p >= b && size <= bytes && p - b <= bytes - size) return true;
+  for (const std::optional<MemoryRegistry::HostFind>& found :
+       {memory_registry_.FindPinned(p), memory_registry_.FindRegistration(p)}) {
+    if (found && size <= found->size && p - found->base <= found->size - size) {
+      return true;
+    }
   }
   return false;
 }

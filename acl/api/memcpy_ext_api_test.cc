@@ -449,11 +449,26 @@ TEST_F(MemcpyExtApiTest,
   gate.Open();
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
   EXPECT_EQ(Read(device, 4096), src);
+  // Registered host memory is page-locked too: queued.
+  std::vector<uint8_t> registered = Pattern(4096, 9);
+  void* mapped = nullptr;
+  ASSERT_ACL_OK(aclrtHostRegister(registered.data(), registered.size(),
+                                  ACL_HOST_REGISTER_MAPPED, &mapped));
+  HostGate second;
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream_, &HostGate::Wait, &second));
+  ASSERT_ACL_OK(aclrtMemcpyAsyncWithCondition(device, 4096, registered.data(),
+                                              4096, ACL_MEMCPY_HOST_TO_DEVICE,
+                                              stream_));
+  EXPECT_EQ(Read(device, 4096), src);
+  second.Open();
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  EXPECT_EQ(Read(device, 4096), registered);
+  ASSERT_ACL_OK(aclrtHostUnregister(registered.data()));
   // Pageable host memory: done when the call returns.
   std::vector<uint8_t> back(4096, 0);
   ASSERT_ACL_OK(aclrtMemcpyAsyncWithCondition(
       back.data(), 4096, device, 4096, ACL_MEMCPY_DEVICE_TO_HOST, stream_));
-  EXPECT_EQ(back, src);
+  EXPECT_EQ(back, registered);
   EXPECT_ACL_OK(aclrtMemcpyAsyncWithCondition(
       nullptr, 0, nullptr, 0, ACL_MEMCPY_HOST_TO_DEVICE, stream_));
   EXPECT_ACL_ERROR(
