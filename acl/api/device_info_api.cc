@@ -3,7 +3,9 @@
 // primary-context state, available ids and device limits (DESIGN.md §5.12).
 // The stored settings live in runtime/device_settings.h.
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -196,8 +198,12 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr,
     case ACL_DEV_ATTR_NPU_ARCH:
       *value = chip.npu_arch;
       return ACL_SUCCESS;
+    case ACL_DEV_ATTR_HD_CONNECT_TYPE:
+      // Reported as a PCIe card of the host (see aclrtDeviceGetPCIBusId).
+      *value = ACL_HOST_DEVICE_CONNECT_TYPE_PCIE;
+      return ACL_SUCCESS;
     // SIMT attributes (not on this chip class), super-pod placement and the
-    // host connection and form factor (no such hardware to describe).
+    // form factor (no such hardware to describe).
     case ACL_DEV_ATTR_WARP_SIZE:
     case ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE:
     case ACL_DEV_ATTR_MAX_GRID_DIM_X:
@@ -211,7 +217,6 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr,
     case ACL_DEV_ATTR_SUPER_POD_DEVICE_ID:
     case ACL_DEV_ATTR_SUPER_POD_SERVER_ID:
     case ACL_DEV_ATTR_SUPER_POD_ID:
-    case ACL_DEV_ATTR_HD_CONNECT_TYPE:
     case ACL_DEV_ATTR_DEVICE_FORM_FACTOR:
       return ReportErrorCode(__func__, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                              "attribute " + std::to_string(raw) +
@@ -343,6 +348,61 @@ aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
   bytes[14] = static_cast<unsigned char>(id >> 8);
   bytes[15] = static_cast<unsigned char>(id);
   std::memcpy(uuid->bytes, bytes, sizeof bytes);
+  return ACL_SUCCESS;
+}
+
+// Simulated devices are reported as PCIe cards of the host (the host-device
+// connection, ACL_DEV_ATTR_HD_CONNECT_TYPE, is PCIe): device d sits at
+// 0000:BB:DD.0 with bus BB = 1 + d % 255 and device DD = d / 255 (in hex),
+// so device 0 is 0000:01:00.0. Stable, distinct per device, and the two
+// functions below are each other's inverse.
+namespace {
+
+constexpr int32_t kPciBusIdChars = 12;  // "dddd:bb:dd.f"
+
+std::string PciBusIdOf(int32_t device_id) {
+  char text[kPciBusIdChars + 1];
+  std::snprintf(text, sizeof text, "%04x:%02x:%02x.%x", 0, 1 + device_id % 255,
+                device_id / 255, 0);
+  return text;
+}
+
+}  // namespace
+
+aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char* pciBusId, int32_t len) {
+  ACL_REQUIRE_NOT_NULL(pciBusId);
+  if (len < kPciBusIdChars + 1) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                           "len " + std::to_string(len) +
+                               " is below the 13 bytes a PCI bus id needs");
+  }
+  absl::Status valid = ValidDevice(deviceId);
+  if (!valid.ok()) return ReportError(__func__, valid);
+  const std::string id = PciBusIdOf(deviceId);
+  std::memcpy(pciBusId, id.c_str(), id.size() + 1);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtDeviceGetByPCIBusId(const char* pciBusId, int32_t* deviceId) {
+  ACL_REQUIRE_NOT_NULL(pciBusId);
+  ACL_REQUIRE_NOT_NULL(deviceId);
+  unsigned domain = 0, bus = 0, device = 0, function = 0;
+  int consumed = 0;
+  if (std::sscanf(pciBusId, "%4x:%2x:%2x.%1x%n", &domain, &bus, &device,
+                  &function, &consumed) != 4 ||
+      pciBusId[consumed] != '\0') {
+    return ReportErrorCode(
+        __func__, ACL_ERROR_INVALID_PARAM,
+        std::string("\"") + pciBusId +
+            "\" is not a PCI bus id (domain:bus:device.function)");
+  }
+  const int64_t id = static_cast<int64_t>(device) * 255 + bus - 1;
+  if (domain != 0 || function != 0 || bus == 0 || bus > 255 ||
+      id >= Runtime().DeviceCount()) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_INVALID_DEVICEID,
+                           std::string("no device at PCI bus id ") + pciBusId);
+  }
+  *deviceId = static_cast<int32_t>(id);
   return ACL_SUCCESS;
 }
 

@@ -304,6 +304,49 @@ TEST_F(DeviceInfoApiTest, UuidIsStableAndDistinctPerDevice) {
   EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtDeviceGetUuid(-1, &a));
 }
 
+TEST_F(DeviceInfoApiTest, PciBusIdsNameEachDeviceOnce) {
+  int64_t connect = -1;
+  ASSERT_ACL_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_HD_CONNECT_TYPE, &connect));
+  EXPECT_EQ(connect, ACL_HOST_DEVICE_CONNECT_TYPE_PCIE);
+  char id[13] = {0};
+  ASSERT_ACL_OK(aclrtDeviceGetPCIBusId(0, id, sizeof id));
+  EXPECT_STREQ(id, "0000:01:00.0");
+  for (int32_t device = 0; device < 8; ++device) {
+    char text[32];
+    std::memset(text, 'x', sizeof text);
+    ASSERT_ACL_OK(aclrtDeviceGetPCIBusId(device, text, sizeof text));
+    EXPECT_EQ(std::strlen(text), 12u) << text;
+    int32_t back = -1;
+    ASSERT_ACL_OK(aclrtDeviceGetByPCIBusId(text, &back));
+    EXPECT_EQ(back, device) << text;
+  }
+  int32_t back = -1;
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtDeviceGetPCIBusId(0, id, 12));  // no room for the NUL
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtDeviceGetPCIBusId(0, nullptr, 13));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID,
+                   aclrtDeviceGetPCIBusId(8, id, sizeof id));
+  EXPECT_STREQ(id, "0000:01:00.0");  // unchanged by the failures
+  for (const char* bad :
+       {"", "0000:01:00", "0000:01:00.0x", "zz:01:00.0", "0000-01-00.0"}) {
+    EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                     aclrtDeviceGetByPCIBusId(bad, &back))
+        << bad;
+  }
+  for (const char* none : {"0000:00:00.0", "0000:09:00.0", "0001:01:00.0",
+                           "0000:01:00.1", "0000:01:01.0"}) {
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID,
+                     aclrtDeviceGetByPCIBusId(none, &back))
+        << none;
+  }
+  EXPECT_EQ(back, -1);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtDeviceGetByPCIBusId(nullptr, &back));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtDeviceGetByPCIBusId("0000:01:00.0", nullptr));
+}
+
 TEST_F(DeviceInfoApiTest, TopologyIsHccsBetweenEveryPair) {
   uint64_t value = 0;
   ASSERT_ACL_OK(aclrtGetDevicesTopo(0, 7, &value));

@@ -461,14 +461,6 @@ aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI,
 
 // --- Not supported by a host-memory simulator ------------------------------
 
-aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char* pciBusId, int32_t len) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtDeviceGetByPCIBusId(const char* pciBusId, int32_t* deviceId) {
-  return NotSupported(__func__);
-}
-
 aclError aclrtGetHardwareSyncAddr(void** addr) {
   return NotSupported(__func__);
 }

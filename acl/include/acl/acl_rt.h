@@ -1823,13 +1823,17 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit,
  * aclrtDeviceSetLimit; value NULL: ACL_ERROR_INVALID_PARAM (100000). */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit,
                                                  size_t *value);
-/* Not supported: simulated devices sit on no PCI bus, so there is no bus id to
- * report; returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
+/* Writes the device's PCI bus id, "domain:bus:device.function" (12
+ * characters and a NUL). Simulated devices are reported as PCIe cards of the
+ * host: device d is 0000:BB:DD.0 with BB = 1 + d % 255 and DD = d / 255 in
+ * hex (device 0: 0000:01:00.0). Errors: 100000 (NULL, or len below 13),
+ * 107001 (no such device). */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetPCIBusId(int32_t deviceId,
                                                     char *pciBusId,
                                                     int32_t len);
-/* Not supported: simulated devices sit on no PCI bus, so no bus id names one;
- * returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
+/* The device at a PCI bus id (see aclrtDeviceGetPCIBusId; hex digits in
+ * either case). Errors: 100000 (NULL, or not of the form
+ * domain:bus:device.function), 107001 (no device at that id). */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetByPCIBusId(const char *pciBusId,
                                                       int32_t *deviceId);
 /* Writes, for each of count operations, the bit mask of
