@@ -174,18 +174,20 @@ absl::StatusOr<aclrtPtrAttributes> Runtime::PointerAttributes(const void* ptr) {
   }
   if (owner.has_value()) {
     // Device memory the registry does not know (allocated by the device
-    // layer directly), or a stale pointer.
-    std::shared_ptr<device::Device> device = DeviceObject(*owner);
+    // layer directly), or a stale pointer. (A plain copy of the id: gcc 12's
+    // -Wmaybe-uninitialized misreads the optional in the tsan build.)
+    const int32_t owner_id = owner.value_or(-1);
+    std::shared_ptr<device::Device> device = DeviceObject(owner_id);
     if (!device || !device->FindAllocation(Addr(ptr)).has_value()) {
       return Error(
           ACL_ERROR_RT_PARAM_INVALID,
-          absl::StrCat("0x", absl::Hex(Addr(ptr)), " is in device ", *owner,
+          absl::StrCat("0x", absl::Hex(Addr(ptr)), " is in device ", owner_id,
                        "'s address space but not in a live "
                        "allocation (freed, or its device was "
                        "reset)"));
     }
     out.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
-    out.location.id = static_cast<uint32_t>(*owner);
+    out.location.id = static_cast<uint32_t>(owner_id);
     out.pageSize = kPage4K;
     return out;
   }
