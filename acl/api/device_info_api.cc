@@ -22,6 +22,15 @@ using ascend::rt::ReportErrorCode;
 
 namespace {
 
+constexpr int32_t kPciBusIdChars = 12;  // "dddd:bb:dd.f"
+
+std::string PciBusIdOf(int32_t device_id) {
+  char text[kPciBusIdChars + 1];
+  std::snprintf(text, sizeof text, "%04x:%02x:%02x.%x", 0, 1 + device_id % 255,
+                device_id / 255, 0);
+  return text;
+}
+
 bool IsCoreKind(int32_t raw) { return raw == 0 || raw == 1; }
 
 aclError InvalidCoreKind(const char* api, int32_t raw) {
@@ -356,19 +365,6 @@ aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
 // 0000:BB:DD.0 with bus BB = 1 + d % 255 and device DD = d / 255 (in hex),
 // so device 0 is 0000:01:00.0. Stable, distinct per device, and the two
 // functions below are each other's inverse.
-namespace {
-
-constexpr int32_t kPciBusIdChars = 12;  // "dddd:bb:dd.f"
-
-std::string PciBusIdOf(int32_t device_id) {
-  char text[kPciBusIdChars + 1];
-  std::snprintf(text, sizeof text, "%04x:%02x:%02x.%x", 0, 1 + device_id % 255,
-                device_id / 255, 0);
-  return text;
-}
-
-}  // namespace
-
 aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char* pciBusId, int32_t len) {
   ACL_REQUIRE_NOT_NULL(pciBusId);
   if (len < kPciBusIdChars + 1) {
