@@ -1,6 +1,9 @@
-// Two streams ordered by an event: stream B waits for stream A's event, and a
-// host function on each stream records the order in which they ran.
+// Two streams ordered by an event: stream B waits for an event recorded on
+// stream A after a slow host function, and a host function on each stream
+// records the order in which they ran.
 #include <atomic>
+#include <chrono>
+#include <thread>
 
 #include "common/example_utils.h"
 
@@ -10,7 +13,11 @@ std::atomic<int> g_order{0};
 int g_first = -1;
 int g_second = -1;
 
-void RecordFirst(void*) { g_first = g_order.fetch_add(1); }
+// Takes a while, so stream B would overtake it without the event.
+void RecordFirst(void*) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  g_first = g_order.fetch_add(1);
+}
 void RecordSecond(void*) { g_second = g_order.fetch_add(1); }
 
 }  // namespace
@@ -28,12 +35,13 @@ int main() {
   EXAMPLE_CHECK(aclrtCreateEvent(&start));
   EXAMPLE_CHECK(aclrtCreateEvent(&done));
 
-  // B waits for A's event before its host function runs.
-  EXAMPLE_CHECK(aclrtStreamWaitEvent(b, done));
-  EXAMPLE_CHECK(aclrtLaunchHostFunc(b, RecordSecond, nullptr));
+  // A: start, the slow host function, done. B waits for that record of
+  // done (the one latest when it asks) before its own host function runs.
   EXAMPLE_CHECK(aclrtRecordEvent(start, a));
   EXAMPLE_CHECK(aclrtLaunchHostFunc(a, RecordFirst, nullptr));
   EXAMPLE_CHECK(aclrtRecordEvent(done, a));
+  EXAMPLE_CHECK(aclrtStreamWaitEvent(b, done));
+  EXAMPLE_CHECK(aclrtLaunchHostFunc(b, RecordSecond, nullptr));
   EXAMPLE_CHECK(aclrtSynchronizeStream(b));
   EXAMPLE_CHECK(aclrtSynchronizeStream(a));
 
