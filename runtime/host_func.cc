@@ -24,8 +24,8 @@ absl::Status Runtime::LaunchHostFunc(void* stream, aclrtHostFunc fn,
         // runs it in aclrtProcessHostFunc; the stream waits for it as for
         // one it ran itself. The subscription is looked up when the task
         // runs, as a subscription may come or go while it is queued.
-        absl::StatusOr<uint64_t> thread = host_funcs_.Subscriber(key);
-        if (!thread.ok()) {
+        const std::optional<uint64_t> thread = host_funcs_.FindSubscriber(key);
+        if (!thread.has_value()) {
           fn(args);
         } else {
           auto item = host_funcs_.Post(*thread, fn, args);

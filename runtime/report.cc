@@ -48,6 +48,13 @@ absl::StatusOr<uint64_t> ReportHub::Subscriber(const void* stream) const {
   return it->second;
 }
 
+std::optional<uint64_t> ReportHub::FindSubscriber(const void* stream) const {
+  ascend::MutexLock lock(&mu_);
+  auto it = subscriber_.find(stream);
+  if (it == subscriber_.end()) return std::nullopt;
+  return it->second;
+}
+
 std::shared_ptr<ReportHub::Item> ReportHub::Post(uint64_t thread_id,
                                                  Callback fn, void* user_data) {
   auto item = std::make_shared<Item>();

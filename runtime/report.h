@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
@@ -38,6 +39,9 @@ class ReportHub {
   void ForgetStream(const void* stream);
   // The subscriber of `stream`; 107015 when there is none.
   absl::StatusOr<uint64_t> Subscriber(const void* stream) const;
+  // The same without building an error (the per-task check of host
+  // functions: a Status with a message costs more than the task).
+  std::optional<uint64_t> FindSubscriber(const void* stream) const;
 
   // Queues an item for `thread_id` and returns it.
   std::shared_ptr<Item> Post(uint64_t thread_id, Callback fn, void* user_data);
