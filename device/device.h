@@ -51,6 +51,27 @@ struct Allocation {
   uint64_t size = 0;
 };
 
+// Memory of one device shared with another process or mapped at a second
+// address: `size` bytes at `offset` (both page-aligned) of the file `fd`;
+// the range asked for starts `inner` bytes in. The receiver owns `fd` and
+// must close it.
+struct SharedMemory {
+  int fd = -1;
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  uint64_t inner = 0;
+};
+
+// One mapping of a device's virtual address window (Device::Mappings).
+struct Mapping {
+  DeviceAddr addr = 0;
+  uint64_t size = 0;
+  // The physical allocation mapped (Device::AllocatePhysical) and the offset
+  // into it; 0 for memory of another process or device (MapShared).
+  DeviceAddr physical = 0;
+  uint64_t offset = 0;
+};
+
 // Kinds of numeric resource ids a device hands out: one id space each. A new
 // kind goes before kCount; every table sized by kinds uses kResourceKindCount
 // (and static_asserts it where the size is written out).
@@ -116,7 +137,10 @@ class Device {
                                               uint64_t alignment) = 0;
   // Frees an allocation by its base address.
   virtual absl::Status Free(DeviceAddr addr) = 0;
-  // The live allocation containing `addr`, if any.
+  // The live allocation containing `addr`, if any; for a mapped address of
+  // the virtual address window, the run of adjacent mappings holding it
+  // inside its reservation (what one copy may cover). Allocations() lists
+  // no runs.
   virtual std::optional<Allocation> FindAllocation(DeviceAddr addr) const = 0;
   // Every live allocation, in ascending address order.
   virtual std::vector<Allocation> Allocations() const = 0;
@@ -191,13 +215,74 @@ class Device {
   }
 
   // --- Snapshot primitives ------------------------------------------------
-  // Closes and re-opens the device: every allocation (and its contents) and
-  // every id is dropped, but the addresses of the dropped allocations stay
-  // reserved so AllocateAt can put them back where they were.
+  // Closes and re-opens the device: every allocation (and its contents),
+  // physical allocation, mapping and id is dropped, but the addresses of the
+  // dropped allocations and reservations stay reserved so AllocateAt,
+  // AllocatePhysicalAt and ReserveAddress can put them back where they were.
   virtual absl::Status Reopen() = 0;
   // Re-establishes an allocation at exactly `addr` (zero-filled); fails with
   // kAlreadyExists if any part of the range is in use.
   virtual absl::Status AllocateAt(DeviceAddr addr, uint64_t size) = 0;
+
+  // --- Virtual memory: physical allocations, reservations, mappings -------
+  // The granularity of physical allocations, reservations and mappings; 0
+  // when the backend cannot map memory (every call below then answers
+  // kUnimplemented).
+  virtual uint64_t PhysicalGranularity() const { return 0; }
+  // Allocates `size` bytes (a multiple of the granularity) of physical
+  // memory, zero filled, and returns its id: its address in the device's
+  // memory, which nothing but the snapshot should use (the memory is used
+  // through mappings). It is also an allocation (Allocations lists it, so
+  // the snapshot saves its bytes once however often it is mapped).
+  virtual absl::StatusOr<DeviceAddr> AllocatePhysical(uint64_t size) {
+    return absl::UnimplementedError("this backend cannot map memory");
+  }
+  // Re-establishes physical allocation `id` (after Reopen), like AllocateAt.
+  virtual absl::Status AllocatePhysicalAt(DeviceAddr id, uint64_t size) {
+    return absl::UnimplementedError("this backend cannot map memory");
+  }
+  // kFailedPrecondition while it is mapped.
+  virtual absl::Status FreePhysical(DeviceAddr id) {
+    return absl::UnimplementedError("this backend cannot map memory");
+  }
+  // Reserves `size` bytes (a multiple of the granularity) of the device's
+  // virtual address space, at `at` when not 0 (kAlreadyExists when taken,
+  // kInvalidArgument when outside the space or misaligned). Nothing is
+  // accessible until mapped.
+  virtual absl::StatusOr<DeviceAddr> ReserveAddress(uint64_t size,
+                                                    DeviceAddr at) {
+    return absl::UnimplementedError("this backend cannot map memory");
+  }
+  // Releases the reservation starting at `addr`; kFailedPrecondition while
+  // any part of it is mapped.
+  virtual absl::Status ReleaseAddress(DeviceAddr addr) {
+    return absl::UnimplementedError("this backend cannot map memory");
+  }
+  // Maps [offset, offset + size) of physical allocation `id` at `addr`,
+  // inside one reservation and over nothing mapped (granularity-aligned).
+  virtual absl::Status MapPhysical(DeviceAddr addr, uint64_t size,
+                                   DeviceAddr id, uint64_t offset) {
+    return absl::UnimplementedError("this backend cannot map memory");
+  }
+  // Maps memory of another process or device (`memory.size` bytes) at
+  // `addr`, inside one reservation; the device keeps no copy of the fd.
+  virtual absl::Status MapShared(DeviceAddr addr, const SharedMemory& memory) {
+    return absl::UnimplementedError("this backend cannot share memory");
+  }
+  // Unmaps the mapping starting at `addr` (kInvalidArgument when none does).
+  virtual absl::Status Unmap(DeviceAddr addr) {
+    return absl::UnimplementedError("this backend cannot map memory");
+  }
+  // Shares [addr, addr + size), inside one live allocation or one mapping of
+  // a physical allocation, with another process or address.
+  virtual absl::StatusOr<SharedMemory> ShareMemory(DeviceAddr addr,
+                                                   uint64_t size) {
+    return absl::UnimplementedError("this backend cannot share memory");
+  }
+  // Every reservation, physical allocation and mapping, ascending.
+  virtual std::vector<Allocation> Reservations() const { return {}; }
+  virtual std::vector<Allocation> PhysicalAllocations() const { return {}; }
+  virtual std::vector<Mapping> Mappings() const { return {}; }
 
   // --- Uncorrectable memory errors (Fault::kMemoryError) ------------------
   // The ranges of this opening hit by an uncorrectable error and not yet

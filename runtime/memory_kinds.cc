@@ -492,4 +492,41 @@ absl::Status Runtime::InjectMemoryError(int32_t device_id, const void* ptr,
                                     Addr(ptr), size);
 }
 
+absl::StatusOr<std::pair<void*, uint64_t>> Runtime::AllocationRange(
+    const void* ptr) {
+  Location where = Locate(ptr);
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, ptr, "address"));
+  if (!where.device) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("0x", absl::Hex(Addr(ptr)),
+                              " is not in device memory of this process"));
+  }
+  return std::make_pair(reinterpret_cast<void*>(where.allocation.addr),
+                        where.allocation.size);
+}
+
+absl::Status Runtime::PrepareP2PMap(const void* ptr, uint64_t size,
+                                    int32_t peer) {
+  ASCEND_RETURN_IF_ERROR(ValidDeviceId(peer));
+  Location where = Locate(ptr);
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, ptr, "devPtr"));
+  if (!where.device || !RangeInAllocation(where, ptr, size) || size == 0) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("[0x", absl::Hex(Addr(ptr)), ", +", size,
+                              ") is not inside one device allocation"));
+  }
+  const int32_t owner = where.device->id();
+  if (owner == peer) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("dstDevId ", peer, " owns the memory itself"));
+  }
+  if (!PeerAccessEnabled(owner, peer)) {
+    return Error(
+        ACL_ERROR_RT_PARAM_INVALID,
+        absl::StrCat("peer access between devices ", owner, " and ", peer,
+                     " is not enabled (aclrtDeviceEnablePeerAccess)"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace ascend::rt

@@ -62,6 +62,7 @@
 #include "runtime/snapshot_participant.h"
 #include "runtime/stream.h"
 #include "runtime/stream_state.h"
+#include "runtime/vmm.h"
 
 namespace ascend::rt {
 
@@ -185,6 +186,14 @@ class Runtime {
   // Memory addressable from host and device (size rounded up to 2 MiB).
   absl::StatusOr<void*> MallocManaged(uint64_t size);
   absl::StatusOr<aclrtPtrAttributes> PointerAttributes(const void* ptr);
+  // The device allocation (or run of mappings) holding `ptr`: its start and
+  // size (aclrtMemGetAddressRange). 107000 for any other pointer.
+  absl::StatusOr<std::pair<void*, uint64_t>> AllocationRange(const void* ptr);
+  // aclrtMemP2PMap: validates that [ptr, ptr + size) is device memory of
+  // another device than `peer` with peer access between them enabled. The
+  // simulator's peer memory needs no page-table work: every device can
+  // address every other's memory at once.
+  absl::Status PrepareP2PMap(const void* ptr, uint64_t size, int32_t peer);
   // Whether every address is device memory of a type in `mem_type`
   // (ACL_RT_MEM_TYPE_* bits).
   absl::StatusOr<bool> CheckMemType(void* const* addrs, uint32_t count,
@@ -212,6 +221,9 @@ class Runtime {
   absl::Status InjectMemoryError(int32_t device_id, const void* ptr,
                                  uint64_t size);
   const MemoryRegistry& memory_registry() const { return memory_registry_; }
+
+  // --- Virtual memory management (vmm.h; DESIGN.md §5.18) -------------------
+  Vmm& vmm() { return vmm_; }
 
   // --- Host functions and report callbacks
   // ------------------------------------
@@ -550,6 +562,7 @@ class Runtime {
   // Kinds, pages, modules, registrations (memory_kinds.cc); its own lock,
   // taken after mu_ when both are held.
   MemoryRegistry memory_registry_;
+  Vmm vmm_{*this};
   absl::StatusOr<ManagedLocation> CheckManagedLocation(
       const aclrtMemManagedLocation& location, bool for_prefetch) const;
 

@@ -14,6 +14,8 @@ absl::Status RegisterBuiltinParticipants(ParticipantRegistry& registry,
   ASCEND_RETURN_IF_ERROR(
       registry.Register(rt::MakeCntNotifyParticipant(runtime)));
   ASCEND_RETURN_IF_ERROR(registry.Register(MakeDriverParticipant(runtime)));
+  // Page tables before contents: reservations, physical memory, mappings.
+  ASCEND_RETURN_IF_ERROR(registry.Register(runtime.vmm().MakeParticipant()));
   ASCEND_RETURN_IF_ERROR(
       registry.Register(MakeAllocationsParticipant(runtime)));
   ASCEND_RETURN_IF_ERROR(

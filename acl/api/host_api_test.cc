@@ -160,8 +160,9 @@ TEST(NotSupportedTest, AnswersFeatureNotSupportedAndRecordsIt) {
                    aclrtCtxGetFloatOverflowAddr(&overflow));
   EXPECT_EQ(overflow, nullptr);
   void* ptr = nullptr;
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                   aclrtReserveMemAddress(&ptr, 1 << 21, 0, nullptr, 0));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+      aclrtReserveMemAddressNoUCMemory(&ptr, 1 << 30, 0, nullptr, 0));
   EXPECT_EQ(ptr, nullptr);
   EXPECT_EQ(aclrtCreateBinary(nullptr, 0), nullptr);
 }

@@ -515,34 +515,6 @@ aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr,
 
 // --- Virtual memory and IPC (issue 16) -------------------------------------
 
-aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment,
-                                void* expectPtr, uint64_t flags) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtReleaseMemAddress(void* virPtr) { return NotSupported(__func__); }
-
-aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size,
-                             const aclrtPhysicalMemProp* prop, uint64_t flags) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMapMem(void* virPtr, size_t size, size_t offset,
-                     aclrtDrvMemHandle handle, uint64_t flags) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtUnmapMem(void* virPtr) { return NotSupported(__func__); }
-
-aclError aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset,
-                             aclrtDrvMemHandle handle, uint64_t flags) {
-  return NotSupported(__func__);
-}
-
 aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
                                          aclrtMemHandleType handleType,
                                          uint64_t flags,
@@ -578,12 +550,6 @@ aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid,
 aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle,
                                            aclrtMemSharedHandleType shareType,
                                            int32_t* pid, size_t pidNum) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop,
-                                          aclrtMemGranularityOptions option,
-                                          size_t* granularity) {
   return NotSupported(__func__);
 }
 
@@ -636,16 +602,6 @@ aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify,
   return NotSupported(__func__);
 }
 
-aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc,
-                           size_t count) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location,
-                           uint64_t* flag) {
-  return NotSupported(__func__);
-}
-
 aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
   return NotSupported(__func__);
 }
@@ -655,28 +611,9 @@ aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
   return NotSupported(__func__);
 }
 
-aclError aclrtMemRetainAllocationHandle(void* virPtr,
-                                        aclrtDrvMemHandle* handle) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle,
-                                                   aclrtPhysicalMemProp* prop) {
-  return NotSupported(__func__);
-}
-
 aclError aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size,
                                           size_t alignment, void* expectPtr,
                                           uint64_t flags) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId,
-                        uint64_t flags) {
   return NotSupported(__func__);
 }
 

@@ -1,5 +1,6 @@
 #include "device/sim/sim_backend.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -99,8 +100,13 @@ class SimBackend final : public Backend {
           absl::StrCat("simulated device ", id, " is already open"));
     }
     if (slot->memory == nullptr) {
-      ASCEND_ASSIGN_OR_RETURN(slot->memory, internal::DeviceMemory::Reserve(
-                                                config_.device_memory_bytes));
+      // The virtual address window is twice the memory (frameworks reserve
+      // the whole device's worth of addresses up front), at least 4 GiB.
+      const uint64_t va_bytes = std::max<uint64_t>(
+          2 * config_.device_memory_bytes, uint64_t{4} << 30);
+      ASCEND_ASSIGN_OR_RETURN(slot->memory,
+                              internal::DeviceMemory::Reserve(
+                                  config_.device_memory_bytes, va_bytes));
       slot->published_memory.store(slot->memory.get(),
                                    std::memory_order_release);
     }
@@ -117,7 +123,7 @@ class SimBackend final : public Backend {
       const internal::DeviceMemory* memory =
           slot->published_memory.load(std::memory_order_acquire);
       if (memory != nullptr && addr >= memory->base() &&
-          addr - memory->base() < memory->size()) {
+          addr - memory->base() < memory->size() + memory->va_size()) {
         return slot->id;
       }
     }

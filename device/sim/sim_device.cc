@@ -1,8 +1,14 @@
 #include "device/sim/sim_device.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -98,7 +104,8 @@ SimDevice::SimDevice(std::shared_ptr<DeviceSlot> slot, uint64_t capacity,
                      uint32_t max_ids_per_kind)
     : slot_(std::move(slot)),
       memory_(slot_->published_memory.load(std::memory_order_acquire)),
-      ranges_(memory_->base(), capacity) {
+      ranges_(memory_->base(), capacity),
+      va_ranges_(memory_->va_base(), memory_->va_size()) {
   MutexLock lock(&ids_mu_);
   for (int kind = 0; kind < kResourceKindCount; ++kind) {
     ids_.push_back(std::make_unique<internal::IdAllocator>(max_ids_per_kind));
@@ -109,6 +116,10 @@ SimDevice::~SimDevice() {
   {
     WriterMutexLock lock(&mu_);
     ranges_.Reset();
+    va_ranges_.Reset();
+    mappings_.clear();
+    runs_.clear();
+    physical_.clear();
     memory_->ReleaseAll();
   }
   ClearErrors(*slot_);
@@ -141,6 +152,11 @@ absl::Status SimDevice::AllocateAt(DeviceAddr addr, uint64_t size) {
 
 absl::Status SimDevice::Free(DeviceAddr addr) {
   WriterMutexLock lock(&mu_);
+  if (ABSL_PREDICT_FALSE(physical_.count(addr) != 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("0x", absl::Hex(addr),
+                     " is physical memory: free it with FreePhysical"));
+  }
   ASCEND_ASSIGN_OR_RETURN(const RangeAllocator::Block block,
                           ranges_.Free(addr));
   memory_->Release(block.addr, block.extent);
@@ -155,7 +171,7 @@ absl::Status SimDevice::Free(DeviceAddr addr) {
 std::optional<Allocation> SimDevice::FindAllocation(DeviceAddr addr) const {
   ReaderMutexLock lock(&mu_);
   std::optional<RangeAllocator::Block> block = ranges_.Find(addr);
-  if (!block.has_value()) return std::nullopt;
+  if (!block.has_value()) return FindRun(addr);
   return Allocation{block->addr, block->size};
 }
 
@@ -178,6 +194,9 @@ absl::Status SimDevice::CheckRange(DeviceAddr addr, uint64_t size,
   std::optional<RangeAllocator::Block> block = ranges_.Find(addr);
   if (ABSL_PREDICT_FALSE(!block.has_value() ||
                          size > block->size - (addr - block->addr))) {
+    if (addr >= memory_->va_base() && !runs_.empty()) {
+      return CheckMapped(addr, size, what);
+    }
     return absl::InvalidArgumentError(absl::StrCat(
         what, " range [0x", absl::Hex(addr), ", +", size,
         ") is not inside one live allocation of simulated device ", id()));
@@ -392,7 +411,319 @@ absl::Status SimDevice::Discard(DeviceAddr addr, uint64_t size) {
 
 void* SimDevice::HostPointer(DeviceAddr addr) {
   ReaderMutexLock lock(&mu_);
-  return ranges_.Find(addr).has_value() ? AsPointer(addr) : nullptr;
+  if (ranges_.Find(addr).has_value()) return AsPointer(addr);
+  return CheckMapped(addr, 0, "host pointer").ok() ? AsPointer(addr) : nullptr;
+}
+
+// --- Virtual memory --------------------------------------------------------
+//
+// Physical memory is a block of the device's memory window (so it counts
+// against the device's memory and the snapshot's "memory" participant saves
+// it once, as an allocation); a mapping maps the same pages of the window's
+// file at an address of the virtual address window.
+
+uint64_t SimDevice::PhysicalGranularity() const {
+  return memory_->shareable() ? internal::DeviceMemory::kChunkSize : 0;
+}
+
+absl::Status SimDevice::CheckMapped(DeviceAddr addr, uint64_t size,
+                                    absl::string_view what) const {
+  std::optional<Allocation> run = FindRun(addr);
+  if (!run.has_value() || size > run->size - (addr - run->addr)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        what, " range [0x", absl::Hex(addr), ", +", size,
+        ") is not inside one live allocation or mapped run of simulated "
+        "device ",
+        id()));
+  }
+  return absl::OkStatus();
+}
+
+std::optional<Allocation> SimDevice::FindRun(DeviceAddr addr) const {
+  auto it = runs_.upper_bound(addr);
+  if (it == runs_.begin()) return std::nullopt;
+  --it;
+  if (addr - it->first >= it->second) return std::nullopt;
+  return Allocation{it->first, it->second};
+}
+
+void SimDevice::AddRun(DeviceAddr addr, uint64_t size) {
+  const std::optional<RangeAllocator::Block> reservation =
+      va_ranges_.Find(addr);
+  uint64_t begin = addr;
+  uint64_t end = addr + size;
+  auto next = runs_.find(end);
+  if (next != runs_.end() && reservation.has_value() &&
+      next->first < reservation->addr + reservation->size) {
+    end += next->second;
+    runs_.erase(next);
+  }
+  auto it = runs_.lower_bound(addr);
+  if (it != runs_.begin()) {
+    auto prev = std::prev(it);
+    if (prev->first + prev->second == addr && reservation.has_value() &&
+        prev->first >= reservation->addr) {
+      begin = prev->first;
+      runs_.erase(prev);
+    }
+  }
+  runs_[begin] = end - begin;
+}
+
+void SimDevice::RemoveRun(DeviceAddr addr, uint64_t size) {
+  std::optional<Allocation> run = FindRun(addr);
+  if (!run.has_value()) return;
+  runs_.erase(run->addr);
+  if (addr > run->addr) runs_[run->addr] = addr - run->addr;
+  const uint64_t run_end = run->addr + run->size;
+  if (addr + size < run_end) runs_[addr + size] = run_end - (addr + size);
+}
+
+absl::Status SimDevice::CheckMappable(DeviceAddr addr, uint64_t size) const {
+  const uint64_t granularity = internal::DeviceMemory::kChunkSize;
+  if (size == 0 || addr % granularity != 0 || size % granularity != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "mapping [0x", absl::Hex(addr), ", +", size,
+        ") is empty or not aligned to the granularity ", granularity));
+  }
+  std::optional<RangeAllocator::Block> reservation = va_ranges_.Find(addr);
+  if (!reservation.has_value() ||
+      size > reservation->size - (addr - reservation->addr)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "mapping [0x", absl::Hex(addr), ", +", size,
+        ") is not inside one reservation of simulated device ", id()));
+  }
+  auto it = mappings_.lower_bound(addr);
+  if (it != mappings_.begin()) {
+    auto before = std::prev(it);
+    if (before->first + before->second.size > addr) it = before;
+  }
+  if (it != mappings_.end() && it->first < addr + size) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("[0x", absl::Hex(addr), ", +", size,
+                     ") overlaps the mapping at 0x", absl::Hex(it->first)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SimDevice::CommitBlock(DeviceAddr addr, uint64_t size) {
+  ASCEND_RETURN_IF_ERROR(memory_->Commit(addr, Extent(size)));
+  absl::Status placed = ranges_.AllocateAt(addr, size);
+  if (!placed.ok()) memory_->Release(addr, Extent(size));
+  return placed;
+}
+
+absl::StatusOr<DeviceAddr> SimDevice::AllocatePhysical(uint64_t size) {
+  const uint64_t granularity = PhysicalGranularity();
+  if (granularity == 0) {
+    return absl::UnimplementedError(
+        "simulated device memory is not shareable on this host (no memfd)");
+  }
+  if (size == 0 || size % granularity != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "physical size ", size, " is not a multiple of ", granularity));
+  }
+  WriterMutexLock lock(&mu_);
+  ASCEND_ASSIGN_OR_RETURN(const uint64_t addr,
+                          ranges_.FindFit(size, granularity));
+  ASCEND_RETURN_IF_ERROR(CommitBlock(addr, size));
+  physical_[addr] = 0;
+  return addr;
+}
+
+absl::Status SimDevice::AllocatePhysicalAt(DeviceAddr id, uint64_t size) {
+  if (PhysicalGranularity() == 0) {
+    return absl::UnimplementedError("simulated device memory is not shareable");
+  }
+  WriterMutexLock lock(&mu_);
+  ASCEND_RETURN_IF_ERROR(ranges_.CheckAllocateAt(id, size));
+  ASCEND_RETURN_IF_ERROR(CommitBlock(id, size));
+  physical_[id] = 0;
+  return absl::OkStatus();
+}
+
+absl::Status SimDevice::FreePhysical(DeviceAddr id) {
+  WriterMutexLock lock(&mu_);
+  auto it = physical_.find(id);
+  if (it == physical_.end()) {
+    return absl::NotFoundError(absl::StrCat(
+        "no physical allocation 0x", absl::Hex(id), " on device ", this->id()));
+  }
+  if (it->second != 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("physical allocation 0x", absl::Hex(id), " is mapped ",
+                     it->second, " time(s)"));
+  }
+  ASCEND_ASSIGN_OR_RETURN(const RangeAllocator::Block block, ranges_.Free(id));
+  physical_.erase(it);
+  memory_->Release(block.addr, block.extent);
+  if (ABSL_PREDICT_FALSE(
+          slot_->any_memory_error.load(std::memory_order_relaxed))) {
+    TakeErrors(*slot_, block.addr, block.extent);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<DeviceAddr> SimDevice::ReserveAddress(uint64_t size,
+                                                     DeviceAddr at) {
+  const uint64_t granularity = PhysicalGranularity();
+  if (granularity == 0) {
+    return absl::UnimplementedError("simulated device memory is not shareable");
+  }
+  if (size == 0 || size % granularity != 0 || at % granularity != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("reservation of ", size, " bytes at 0x", absl::Hex(at),
+                     " is not aligned to ", granularity));
+  }
+  WriterMutexLock lock(&mu_);
+  if (at == 0) return va_ranges_.Allocate(size, granularity);
+  ASCEND_RETURN_IF_ERROR(va_ranges_.AllocateAt(at, size));
+  return at;
+}
+
+absl::Status SimDevice::ReleaseAddress(DeviceAddr addr) {
+  WriterMutexLock lock(&mu_);
+  std::optional<RangeAllocator::Block> block = va_ranges_.Find(addr);
+  if (!block.has_value() || block->addr != addr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "0x", absl::Hex(addr), " is not a reservation of device ", id()));
+  }
+  auto it = mappings_.lower_bound(addr);
+  if (it != mappings_.end() && it->first < addr + block->size) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("reservation 0x", absl::Hex(addr),
+                     " is still mapped at 0x", absl::Hex(it->first)));
+  }
+  return va_ranges_.Free(addr).status();
+}
+
+absl::Status SimDevice::MapPhysical(DeviceAddr addr, uint64_t size,
+                                    DeviceAddr id, uint64_t offset) {
+  WriterMutexLock lock(&mu_);
+  ASCEND_RETURN_IF_ERROR(CheckMappable(addr, size));
+  auto physical = physical_.find(id);
+  if (physical == physical_.end()) {
+    return absl::NotFoundError(
+        absl::StrCat("no physical allocation 0x", absl::Hex(id)));
+  }
+  const std::optional<RangeAllocator::Block> block = ranges_.Find(id);
+  if (!block.has_value() || offset > block->size ||
+      size > block->size - offset ||
+      offset % internal::DeviceMemory::kChunkSize != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("[", offset, ", +", size,
+                     ") is not inside physical allocation 0x", absl::Hex(id)));
+  }
+  ASCEND_RETURN_IF_ERROR(
+      memory_->MapVa(addr, size, id - memory_->base() + offset));
+  mappings_[addr] = Mapping{addr, size, id, offset};
+  AddRun(addr, size);
+  ++physical->second;
+  return absl::OkStatus();
+}
+
+absl::Status SimDevice::MapShared(DeviceAddr addr, const SharedMemory& memory) {
+  WriterMutexLock lock(&mu_);
+  const uint64_t granularity = internal::DeviceMemory::kChunkSize;
+  const uint64_t span =
+      (memory.size + granularity - 1) / granularity * granularity;
+  ASCEND_RETURN_IF_ERROR(CheckMappable(addr, span));
+  if (memory.fd < 0 || memory.size == 0) {
+    return absl::InvalidArgumentError("no shared memory to map");
+  }
+  ASCEND_RETURN_IF_ERROR(
+      memory_->MapVa(addr, memory.size, memory.offset, memory.fd));
+  mappings_[addr] = Mapping{addr, memory.size, /*physical=*/0, memory.offset};
+  AddRun(addr, memory.size);
+  return absl::OkStatus();
+}
+
+absl::Status SimDevice::Unmap(DeviceAddr addr) {
+  WriterMutexLock lock(&mu_);
+  auto it = mappings_.find(addr);
+  if (it == mappings_.end()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "no mapping starts at 0x", absl::Hex(addr), " on device ", id()));
+  }
+  memory_->UnmapVa(addr, it->second.size);
+  RemoveRun(addr, it->second.size);
+  if (it->second.physical != 0) {
+    auto physical = physical_.find(it->second.physical);
+    if (physical != physical_.end() && physical->second > 0) {
+      --physical->second;
+    }
+  }
+  mappings_.erase(it);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SharedMemory> SimDevice::ShareMemory(DeviceAddr addr,
+                                                    uint64_t size) {
+  if (!memory_->shareable()) {
+    return absl::UnimplementedError("simulated device memory is not shareable");
+  }
+  ReaderMutexLock lock(&mu_);
+  uint64_t file_offset = 0;
+  if (ranges_.Find(addr).has_value()) {
+    ASCEND_RETURN_IF_ERROR(CheckRange(addr, size, "shared"));
+    file_offset = addr - memory_->base();
+  } else {
+    auto it = mappings_.upper_bound(addr);
+    if (it == mappings_.begin()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "0x", absl::Hex(addr), " is not device memory of device ", id()));
+    }
+    --it;
+    const Mapping& m = it->second;
+    if (addr - m.addr >= m.size || size > m.size - (addr - m.addr)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("[0x", absl::Hex(addr), ", +", size,
+                       ") is not inside one mapping of device ", id()));
+    }
+    if (m.physical == 0) {
+      return absl::FailedPreconditionError(
+          "memory imported from elsewhere cannot be shared again");
+    }
+    file_offset = m.physical - memory_->base() + m.offset + (addr - m.addr);
+  }
+  static const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  SharedMemory shared;
+  shared.offset = file_offset / page * page;
+  shared.inner = file_offset - shared.offset;
+  shared.size =
+      (shared.inner + std::max<uint64_t>(size, 1) + page - 1) / page * page;
+  shared.fd = fcntl(memory_->fd(), F_DUPFD_CLOEXEC, 0);
+  if (shared.fd < 0) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "cannot duplicate the device memory file: ", std::strerror(errno)));
+  }
+  return shared;
+}
+
+std::vector<Allocation> SimDevice::Reservations() const {
+  ReaderMutexLock lock(&mu_);
+  std::vector<Allocation> out;
+  for (const RangeAllocator::Block& b : va_ranges_.Blocks()) {
+    out.push_back(Allocation{b.addr, b.size});
+  }
+  return out;
+}
+
+std::vector<Allocation> SimDevice::PhysicalAllocations() const {
+  ReaderMutexLock lock(&mu_);
+  std::vector<Allocation> out;
+  for (const auto& [id, mapped] : physical_) {
+    std::optional<RangeAllocator::Block> block = ranges_.Find(id);
+    if (block.has_value()) out.push_back(Allocation{id, block->size});
+  }
+  return out;
+}
+
+std::vector<Mapping> SimDevice::Mappings() const {
+  ReaderMutexLock lock(&mu_);
+  std::vector<Mapping> out;
+  for (const auto& [addr, m] : mappings_) out.push_back(m);
+  return out;
 }
 
 absl::StatusOr<internal::IdAllocator*> SimDevice::Ids(ResourceKind kind) {
@@ -436,6 +767,13 @@ absl::Status SimDevice::Reopen() {
     // re-opened): putting them back costs no page faults, and their old
     // contents are never visible to a fresh allocation.
     ranges_.ReserveAll();
+    // Page tables go with the device: every mapping is dropped, and the
+    // reservations stay reserved until put back.
+    for (const auto& [addr, m] : mappings_) memory_->UnmapVa(addr, m.size);
+    mappings_.clear();
+    runs_.clear();
+    physical_.clear();
+    va_ranges_.ReserveAll();
     memory_->ForgetCommits();
   }
   ClearErrors(*slot_);

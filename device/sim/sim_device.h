@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -95,6 +96,23 @@ class SimDevice final : public Device {
   absl::Status Reopen() override;
   absl::Status AllocateAt(DeviceAddr addr, uint64_t size) override;
 
+  uint64_t PhysicalGranularity() const override;
+  absl::StatusOr<DeviceAddr> AllocatePhysical(uint64_t size) override;
+  absl::Status AllocatePhysicalAt(DeviceAddr id, uint64_t size) override;
+  absl::Status FreePhysical(DeviceAddr id) override;
+  absl::StatusOr<DeviceAddr> ReserveAddress(uint64_t size,
+                                            DeviceAddr at) override;
+  absl::Status ReleaseAddress(DeviceAddr addr) override;
+  absl::Status MapPhysical(DeviceAddr addr, uint64_t size, DeviceAddr id,
+                           uint64_t offset) override;
+  absl::Status MapShared(DeviceAddr addr, const SharedMemory& memory) override;
+  absl::Status Unmap(DeviceAddr addr) override;
+  absl::StatusOr<SharedMemory> ShareMemory(DeviceAddr addr,
+                                           uint64_t size) override;
+  std::vector<Allocation> Reservations() const override;
+  std::vector<Allocation> PhysicalAllocations() const override;
+  std::vector<Mapping> Mappings() const override;
+
   absl::StatusOr<std::vector<Allocation>> MemoryErrors() const override;
   absl::Status RepairMemoryErrors(DeviceAddr addr, uint64_t size) override;
 
@@ -115,6 +133,25 @@ class SimDevice final : public Device {
   // A memory-error status when [addr, addr + size) overlaps a range hit by
   // an uncorrectable error, else OK.
   absl::Status CheckReadable(DeviceAddr addr, uint64_t size) const;
+  // kInvalidArgument unless [addr, addr + size) lies in one reservation and
+  // every byte of it is mapped (size 0: `addr` is mapped).
+  absl::Status CheckMapped(DeviceAddr addr, uint64_t size,
+                           absl::string_view what) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // kInvalidArgument unless [addr, addr + size) is granularity-aligned,
+  // inside one reservation and overlaps no mapping.
+  absl::Status CheckMappable(DeviceAddr addr, uint64_t size) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // Records a new mapping of [addr, addr + size) in runs_ / drops it.
+  void AddRun(DeviceAddr addr, uint64_t size)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void RemoveRun(DeviceAddr addr, uint64_t size)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The run holding `addr`, if any.
+  std::optional<Allocation> FindRun(DeviceAddr addr) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  absl::Status CommitBlock(DeviceAddr addr, uint64_t size)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::StatusOr<internal::IdAllocator*> Ids(ResourceKind kind)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(ids_mu_);
 
@@ -126,6 +163,17 @@ class SimDevice final : public Device {
   // race with a Free of the memory they touch.
   mutable SharedMutex mu_;
   internal::RangeAllocator ranges_ ABSL_GUARDED_BY(mu_);
+  // The virtual address window: reservations.
+  internal::RangeAllocator va_ranges_ ABSL_GUARDED_BY(mu_);
+  // Physical allocations (blocks of ranges_) by id = address, with the
+  // number of mappings of each.
+  std::map<DeviceAddr, uint32_t> physical_ ABSL_GUARDED_BY(mu_);
+  // Mappings by address.
+  std::map<DeviceAddr, Mapping> mappings_ ABSL_GUARDED_BY(mu_);
+  // Maximal runs of adjacent mappings inside one reservation (start ->
+  // size): what one copy may cover, and what FindAllocation reports for a
+  // mapped address.
+  std::map<DeviceAddr, uint64_t> runs_ ABSL_GUARDED_BY(mu_);
 
   // Separate so id traffic never waits for a long copy.
   mutable Mutex ids_mu_;

@@ -2584,34 +2584,45 @@ ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskExtendInfo(
  * Virtual memory management and inter-process sharing
  * ------------------------------------------------------------------------- */
 
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Reserves size bytes (rounded up to the 2 MiB granularity) of the current
+ * device's virtual address space, at expectPtr when not NULL (2 MiB aligned;
+ * 107000 when taken). alignment must be 0; flags 0 or 1 (2 MiB pages either
+ * way). Nothing is accessible until aclrtMapMem maps physical memory there.
+ * A reservation is address space, not memory: aclrtGetMemInfo is unchanged. */
 ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size,
                                                     size_t alignment,
                                                     void *expectPtr,
                                                     uint64_t flags);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Releases the reservation starting at virPtr (107000 while any part of it is
+ * mapped, or for any other address). */
 ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void *virPtr);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Allocates size bytes (rounded up to the granularity) of physical memory on
+ * device prop->location.id (which must be set in this process) and returns
+ * its handle. prop: ACL_MEM_ALLOCATION_TYPE_PINNED device memory; host
+ * physical memory and 1 GiB pages answer 207000. flags must be 0. The memory
+ * counts against the device in aclrtGetMemInfo. */
 ACL_FUNC_VISIBILITY aclError
 aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
                     const aclrtPhysicalMemProp *prop, uint64_t flags);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Drops a reference to a physical allocation (aclrtMallocPhysical,
+ * aclrtMemRetainAllocationHandle, aclrtMemImportFromShareableHandle); the
+ * memory goes when no reference and no mapping is left, and while another
+ * process still maps an exported allocation. 107000 for a freed handle. */
 ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Maps [offset, offset + size) of a physical allocation at virPtr, inside one
+ * reservation of the same device and over nothing mapped (all multiples of
+ * the granularity); the mapping device gets read-write access. One physical
+ * allocation may be mapped at several addresses: each shows the same bytes.
+ * Copies, memsets, host functions and stream tasks use mapped addresses as
+ * they use aclrtMalloc memory, across adjacent mappings of a reservation. */
 ACL_FUNC_VISIBILITY aclError aclrtMapMem(void *virPtr, size_t size,
                                          size_t offset,
                                          aclrtDrvMemHandle handle,
                                          uint64_t flags);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Unmaps the mapping starting at virPtr; the reservation stays. */
 ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void *virPtr);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* As aclrtMapMem, with no access right recorded for the mapping device
+ * (aclrtMemSetAccess grants it). */
 ACL_FUNC_VISIBILITY aclError aclrtMemMapNoAccess(void *virPtr, size_t size,
                                                  size_t offset,
                                                  aclrtDrvMemHandle handle,
@@ -2644,8 +2655,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(
 ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandleV2(
     void *shareableHandle, aclrtMemSharedHandleType shareType, int32_t *pid,
     size_t pidNum);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The granularity of physical allocations, reservations and mappings for
+ * prop: 2 MiB for both options on the simulator. */
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(
     aclrtPhysicalMemProp *prop, aclrtMemGranularityOptions option,
     size_t *granularity);
@@ -2696,13 +2707,14 @@ ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify,
  * (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPidInterServer(
     aclrtNotify notify, aclrtServerPid *serverPids, size_t num);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Records the access rights of devices to whole mappings covering
+ * [virPtr, virPtr + size). The simulator records them (aclrtMemGetAccess,
+ * the snapshot) but does not enforce them. */
 ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void *virPtr, size_t size,
                                                aclrtMemAccessDesc *desc,
                                                size_t count);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The access right of location to the mapping holding virPtr
+ * (ACL_RT_MEM_ACCESS_FLAGS_NONE when none was recorded). */
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAccess(void *virPtr,
                                                aclrtMemLocation *location,
                                                uint64_t *flag);
@@ -2714,37 +2726,38 @@ aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle);
  * (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
                                                      aclrtEvent *event);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The handle of the physical allocation mapped at virPtr, with one more
+ * reference (release it with aclrtFreePhysical). */
 ACL_FUNC_VISIBILITY aclError
 aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The properties a physical allocation was made with. */
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationPropertiesFromHandle(
     aclrtDrvMemHandle handle, aclrtPhysicalMemProp *prop);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000): CANN offers it on Atlas A3 only;
+ * the simulated Ascend910B1 is an Atlas A2 part. */
 ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddressNoUCMemory(void **virPtr,
                                                               size_t size,
                                                               size_t alignment,
                                                               void *expectPtr,
                                                               uint64_t flags);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The start and size of the device allocation holding ptr, or of the mapping
+ * holding a mapped address. 107000 for other pointers. */
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAddressRange(void *ptr, void **pbase,
                                                      size_t *psize);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Validates that [devPtr, devPtr + size) is memory of another device than
+ * dstDevId with peer access enabled between them; the simulator's devices
+ * address each other's memory directly, so there are no page tables to build.
+ * flags must be 0. */
 ACL_FUNC_VISIBILITY aclError aclrtMemP2PMap(void *devPtr, size_t size,
                                             int32_t dstDevId, uint64_t flags);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000): link selection between the two
+ * dies of an Atlas A3 part; a simulated device has one die. */
 ACL_FUNC_VISIBILITY aclError aclrtMemMapSelectedLink(void *virPtrDst,
                                                      size_t size,
                                                      void *virPtrSrc,
                                                      uint32_t linkIdx);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000): link selection between the two
+ * dies of an Atlas A3 part; a simulated device has one die. */
 ACL_FUNC_VISIBILITY aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle,
                                                 aclrtMemLinkType adviceLink);
 

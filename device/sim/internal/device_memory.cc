@@ -23,17 +23,12 @@ namespace {
 
 void* AsPointer(uint64_t addr) { return reinterpret_cast<void*>(addr); }
 
-// Returns [addr, addr + size) to the kernel; it reads as zero afterwards.
-// MADV_DONTNEED cannot fail on a private anonymous mapping we own, and
-// zero-filled fresh allocations depend on it, so failure is fatal.
-void DropPages(uint64_t addr, uint64_t size) {
-  if (madvise(AsPointer(addr), size, MADV_DONTNEED) != 0) {
-    std::fprintf(stderr,
-                 "fatal: madvise(MADV_DONTNEED) failed on simulated device "
-                 "memory: %s\n",
-                 std::strerror(errno));
-    std::abort();
-  }
+// Fatal: zero-filled fresh allocations depend on dropping pages, and
+// neither call below can fail on a mapping and a file we own.
+[[noreturn]] void DropFailed(const char* what) {
+  std::fprintf(stderr, "fatal: %s failed on simulated device memory: %s\n",
+               what, std::strerror(errno));
+  std::abort();
 }
 
 // Linux 5.14; older headers lack the name, older kernels answer EINVAL.
@@ -74,7 +69,7 @@ void AppendRange(std::vector<std::pair<uint64_t, uint64_t>>& ranges,
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<DeviceMemory>> DeviceMemory::Reserve(
-    uint64_t capacity) {
+    uint64_t capacity, uint64_t va_capacity) {
   if (capacity == 0) {
     return absl::InvalidArgumentError("device memory capacity must not be 0");
   }
@@ -83,8 +78,10 @@ absl::StatusOr<std::unique_ptr<DeviceMemory>> DeviceMemory::Reserve(
         absl::StrCat("cannot reserve ", capacity, " bytes of address space"));
   }
   const uint64_t size = (capacity + kChunkSize - 1) / kChunkSize * kChunkSize;
+  const uint64_t va_size =
+      (va_capacity + kChunkSize - 1) / kChunkSize * kChunkSize;
   // Over-reserve by one chunk and trim, so the window is chunk-aligned.
-  const uint64_t span = size + kChunkSize;
+  const uint64_t span = size + va_size + kChunkSize;
   void* raw = mmap(nullptr, span, PROT_NONE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (raw == MAP_FAILED) {
@@ -96,17 +93,80 @@ absl::StatusOr<std::unique_ptr<DeviceMemory>> DeviceMemory::Reserve(
   const uint64_t start = reinterpret_cast<uint64_t>(raw);
   const uint64_t base = (start + kChunkSize - 1) / kChunkSize * kChunkSize;
   if (base > start) munmap(raw, base - start);
-  const uint64_t tail = start + span - (base + size);
-  if (tail > 0) munmap(AsPointer(base + size), tail);
-  return std::unique_ptr<DeviceMemory>(new DeviceMemory(base, size));
+  const uint64_t tail = start + span - (base + size + va_size);
+  if (tail > 0) munmap(AsPointer(base + size + va_size), tail);
+  // The memory itself is a sparse shared-memory file mapped over the
+  // window, so that other addresses (virtual memory mappings) and other
+  // processes (shared handles) can map the same bytes. Without memfd the
+  // window stays anonymous: everything works except sharing and mapping.
+  int fd = memfd_create("aclsim-device-memory", MFD_CLOEXEC);
+  if (fd >= 0 &&
+      (ftruncate(fd, static_cast<off_t>(size)) != 0 ||
+       mmap(AsPointer(base), size, PROT_NONE,
+            MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fd, 0) == MAP_FAILED)) {
+    close(fd);
+    fd = -1;
+    (void)mmap(AsPointer(base), size, PROT_NONE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+  }
+  return std::unique_ptr<DeviceMemory>(
+      new DeviceMemory(base, size, va_size, fd));
 }
 
-DeviceMemory::DeviceMemory(uint64_t base, uint64_t size)
+DeviceMemory::DeviceMemory(uint64_t base, uint64_t size, uint64_t va_size,
+                           int fd)
     : base_(base),
       size_(size),
+      va_size_(va_size),
+      fd_(fd),
       chunk_users_(new std::atomic<uint32_t>[size / kChunkSize]()) {}
 
-DeviceMemory::~DeviceMemory() { munmap(AsPointer(base_), size_); }
+DeviceMemory::~DeviceMemory() {
+  munmap(AsPointer(base_), size_ + va_size_);
+  if (fd_ >= 0) close(fd_);
+}
+
+void DeviceMemory::DropPages(uint64_t addr, uint64_t size) {
+  if (fd_ < 0) {
+    if (madvise(AsPointer(addr), size, MADV_DONTNEED) != 0) {
+      DropFailed("madvise(MADV_DONTNEED)");
+    }
+    return;
+  }
+  // The file holds the bytes: punching the hole frees the pages for every
+  // mapping of them (other addresses, other processes) at once.
+  if (fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                static_cast<off_t>(addr - base_),
+                static_cast<off_t>(size)) != 0) {
+    DropFailed("fallocate(FALLOC_FL_PUNCH_HOLE)");
+  }
+}
+
+absl::Status DeviceMemory::MapVa(uint64_t va, uint64_t size,
+                                 uint64_t file_offset, int fd) {
+  if (fd < 0) fd = fd_;
+  if (fd < 0) {
+    return absl::UnimplementedError(
+        "simulated device memory is not backed by a file");
+  }
+  void* got = mmap(AsPointer(va), size, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_FIXED, fd, static_cast<off_t>(file_offset));
+  if (got == MAP_FAILED) {
+    const int error = errno;
+    UnmapVa(va, size);
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "cannot map simulated physical memory: ", std::strerror(error)));
+  }
+  return absl::OkStatus();
+}
+
+void DeviceMemory::UnmapVa(uint64_t va, uint64_t size) {
+  // Replacing the mapping cannot fail for lack of memory (PROT_NONE,
+  // MAP_NORESERVE); if the kernel refused anyway the range would stay
+  // readable, losing only stray-access detection.
+  (void)mmap(AsPointer(va), size, PROT_NONE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+}
 
 absl::Status DeviceMemory::Commit(uint64_t addr, uint64_t size) {
   const uint64_t first = (addr - base_) / kChunkSize;
@@ -162,6 +222,7 @@ void DeviceMemory::Release(uint64_t addr, uint64_t size) {
 void DeviceMemory::ReleaseAll() {
   DropPages(base_, size_);
   Protect(base_, size_);
+  if (va_size_ > 0) UnmapVa(base_ + size_, va_size_);
   ForgetUsers();
 }
 
@@ -179,6 +240,7 @@ std::vector<std::pair<uint64_t, uint64_t>> DeviceMemory::PresentRanges(
     uint64_t addr, uint64_t size) const {
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
   if (size == 0) return ranges;
+  if (fd_ >= 0) return FileDataRanges(addr, size);
   const uint64_t page = PageSize();
   const uint64_t first = addr / page;
   const uint64_t last = (addr + size - 1) / page;
@@ -203,6 +265,30 @@ std::vector<std::pair<uint64_t, uint64_t>> DeviceMemory::PresentRanges(
       AppendRange(ranges, begin, end);
     }
     p += n;
+  }
+  return ranges;
+}
+
+// The file knows which of its pages hold data, whoever wrote them (through
+// this window, a virtual memory mapping, or another process).
+std::vector<std::pair<uint64_t, uint64_t>> DeviceMemory::FileDataRanges(
+    uint64_t addr, uint64_t size) const {
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  const off_t end = static_cast<off_t>(addr - base_ + size);
+  off_t at = static_cast<off_t>(addr - base_);
+  while (at < end) {
+    const off_t data = lseek(fd_, at, SEEK_DATA);
+    if (data < 0) {
+      if (errno == ENXIO) break;                     // no data after `at`
+      AppendRange(ranges, base_ + at, base_ + end);  // cannot tell
+      break;
+    }
+    if (data >= end) break;
+    off_t hole = lseek(fd_, data, SEEK_HOLE);
+    if (hole < 0 || hole > end) hole = end;
+    AppendRange(ranges, base_ + static_cast<uint64_t>(data),
+                base_ + static_cast<uint64_t>(hole));
+    at = hole;
   }
   return ranges;
 }

@@ -1,7 +1,10 @@
 // The host memory behind one simulated device: a window of address space
 // reserved with mmap(PROT_NONE, MAP_NORESERVE), so a 64 GiB device costs
 // nothing until its pages are touched, and a stray access to memory that is
-// not allocated faults as it would on hardware.
+// not allocated faults as it would on hardware. The bytes live in a sparse
+// shared-memory file (memfd) mapped over the window, so the same physical
+// memory can be mapped at other addresses of the device's virtual address
+// window (which follows the memory window) and in other processes.
 //
 //   ASSIGN_OR_RETURN(auto memory, DeviceMemory::Reserve(64ull << 30));
 //   RETURN_IF_ERROR(memory->Commit(addr, size));   // allocation: readable
@@ -51,8 +54,12 @@ class DeviceMemory {
   // Reserves at least `capacity` bytes (rounded up to kChunkSize), aligned to
   // kChunkSize. kInvalidArgument for 0; kResourceExhausted when the address
   // space cannot be reserved.
+  //
+  // `va_capacity` more bytes (rounded up likewise) follow the window: the
+  // device's virtual address space, where reservations are made and
+  // physical memory is mapped (MapVa). They are never committed.
   static absl::StatusOr<std::unique_ptr<DeviceMemory>> Reserve(
-      uint64_t capacity);
+      uint64_t capacity, uint64_t va_capacity = 0);
 
   DeviceMemory(const DeviceMemory&) = delete;
   DeviceMemory& operator=(const DeviceMemory&) = delete;
@@ -61,6 +68,22 @@ class DeviceMemory {
   // The window's first address and its length (a multiple of kChunkSize).
   uint64_t base() const { return base_; }
   uint64_t size() const { return size_; }
+  // The virtual address window, right after the memory window.
+  uint64_t va_base() const { return base_ + size_; }
+  uint64_t va_size() const { return va_size_; }
+  // Whether the memory is a file that other addresses and processes can
+  // map (memfd): false only where the kernel refused one.
+  bool shareable() const { return fd_ >= 0; }
+  // The file (owned by this object; dup it to hand it out), or -1.
+  int fd() const { return fd_; }
+
+  // Maps [file_offset, file_offset + size) of `fd` (-1: this memory's own
+  // file) at `va`, readable and writable, replacing what was mapped there.
+  // Page-aligned arguments. On failure the range is left inaccessible.
+  absl::Status MapVa(uint64_t va, uint64_t size, uint64_t file_offset,
+                     int fd = -1);
+  // Makes [va, va + size) inaccessible again (page-aligned).
+  void UnmapVa(uint64_t va, uint64_t size);
 
   // Makes [addr, addr + size) (inside the window, size > 0) readable and
   // writable. The bytes read as zero. kResourceExhausted when the kernel
@@ -101,7 +124,13 @@ class DeviceMemory {
   void Discard(uint64_t addr, uint64_t size);
 
  private:
-  DeviceMemory(uint64_t base, uint64_t size);
+  DeviceMemory(uint64_t base, uint64_t size, uint64_t va_size, int fd);
+
+  // Makes [addr, addr + size) (page-aligned) read as zero and returns its
+  // pages to the kernel.
+  void DropPages(uint64_t addr, uint64_t size);
+  std::vector<std::pair<uint64_t, uint64_t>> FileDataRanges(
+      uint64_t addr, uint64_t size) const;
 
   uint32_t Users(uint64_t chunk) const {
     return chunk_users_[chunk].load(std::memory_order_relaxed);
@@ -113,6 +142,8 @@ class DeviceMemory {
 
   const uint64_t base_;
   const uint64_t size_;
+  const uint64_t va_size_;
+  const int fd_;
   // Number of committed ranges overlapping each chunk. Written only by the
   // owner's serialised calls; atomic so that ZeroAll may read it.
   std::unique_ptr<std::atomic<uint32_t>[]> chunk_users_;

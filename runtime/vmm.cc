@@ -1,0 +1,628 @@
+#include "runtime/vmm.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "acl/acl_rt.h"
+#include "acl/error_codes/rt_error_codes.h"
+#include "device/base/mutex.h"
+#include "device/base/status_macros.h"
+#include "device/device.h"
+#include "runtime/base/error.h"
+#include "runtime/base/handle.h"
+#include "runtime/runtime.h"
+#include "runtime/snapshot_participant.h"
+
+namespace ascend::rt {
+namespace {
+
+using device::DeviceAddr;
+
+DeviceAddr Addr(const void* p) { return reinterpret_cast<DeviceAddr>(p); }
+void* Ptr(DeviceAddr a) { return reinterpret_cast<void*>(a); }
+
+constexpr uint64_t kHugeGranularity = uint64_t{2} << 20;
+
+bool IsDeviceAttr(int32_t attr) {
+  switch (attr) {
+    case ACL_HBM_MEM_HUGE:
+    case ACL_HBM_MEM_NORMAL:
+    case ACL_HBM_MEM_P2P_HUGE:
+    case ACL_HBM_MEM_P2P_NORMAL:
+    case ACL_MEM_NORMAL:
+    case ACL_MEM_HUGE:
+    case ACL_MEM_P2P_NORMAL:
+    case ACL_MEM_P2P_HUGE:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsHuge1gAttr(int32_t attr) {
+  return attr == ACL_HBM_MEM_HUGE1G || attr == ACL_MEM_HUGE1G ||
+         attr == ACL_HBM_MEM_P2P_HUGE1G || attr == ACL_MEM_P2P_HUGE1G;
+}
+
+bool IsHostAttr(int32_t attr) {
+  return attr == ACL_DDR_MEM_HUGE || attr == ACL_DDR_MEM_NORMAL ||
+         attr == ACL_DDR_MEM_P2P_HUGE || attr == ACL_DDR_MEM_P2P_NORMAL;
+}
+
+bool IsAccessFlags(int32_t flags) {
+  return flags == ACL_RT_MEM_ACCESS_FLAGS_NONE ||
+         flags == ACL_RT_MEM_ACCESS_FLAGS_READ ||
+         flags == ACL_RT_MEM_ACCESS_FLAGS_READWRITE;
+}
+
+uint64_t RoundUp(uint64_t value, uint64_t granularity) {
+  return (value + granularity - 1) / granularity * granularity;
+}
+
+// Device-layer failures in the codes CANN's driver calls answer with.
+absl::Status DeviceError(const absl::Status& status, absl::string_view what) {
+  std::string message = absl::StrCat(what, ": ", status.message());
+  switch (status.code()) {
+    case absl::StatusCode::kResourceExhausted:
+      return Error(ACL_ERROR_RT_MEMORY_ALLOCATION, message);
+    case absl::StatusCode::kUnimplemented:
+      return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, message);
+    default:
+      return Error(ACL_ERROR_RT_PARAM_INVALID, message);
+  }
+}
+
+}  // namespace
+
+absl::Status Vmm::ValidateProp(const aclrtPhysicalMemProp& prop) const {
+  const int32_t handle_type = static_cast<int32_t>(prop.handleType);
+  if (handle_type != ACL_MEM_HANDLE_TYPE_NONE &&
+      handle_type != ACL_MEM_HANDLE_TYPE_POSIX) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("prop.handleType ", handle_type,
+                              " is not an aclrtMemHandleType"));
+  }
+  if (static_cast<int32_t>(prop.allocationType) !=
+      ACL_MEM_ALLOCATION_TYPE_PINNED) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("prop.allocationType ",
+                              static_cast<int32_t>(prop.allocationType),
+                              " is not ACL_MEM_ALLOCATION_TYPE_PINNED"));
+  }
+  const int32_t location = static_cast<int32_t>(prop.location.type);
+  const int32_t attr = static_cast<int32_t>(prop.memAttr);
+  if (location == ACL_MEM_LOCATION_TYPE_HOST ||
+      location == ACL_MEM_LOCATION_TYPE_HOST_NUMA) {
+    if (!IsHostAttr(attr) && !IsDeviceAttr(attr)) {
+      return Error(ACL_ERROR_INVALID_PARAM,
+                   absl::StrCat("prop.memAttr ", attr,
+                                " is not a memory attribute for host memory"));
+    }
+    return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                 "host physical memory is not simulated: the simulator's "
+                 "physical memory is device memory");
+  }
+  if (location != ACL_MEM_LOCATION_TYPE_DEVICE) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("prop.location.type ", location,
+                              " is not a location physical memory can have"));
+  }
+  if (IsHuge1gAttr(attr)) {
+    return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                 "1 GiB pages are not simulated");
+  }
+  if (!IsDeviceAttr(attr)) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("prop.memAttr ", attr,
+                              " is not a memory attribute for device memory"));
+  }
+  if (prop.location.id >= static_cast<uint32_t>(runtime_.DeviceCount())) {
+    return Error(ACL_ERROR_RT_INVALID_DEVICEID,
+                 absl::StrCat("prop.location.id ", prop.location.id,
+                              " is not a device"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<uint64_t> Vmm::Granularity(const aclrtPhysicalMemProp& prop,
+                                          bool recommended) const {
+  ASCEND_RETURN_IF_ERROR(ValidateProp(prop));
+  (void)recommended;  // one page size: both answers are the same
+  return kHugeGranularity;
+}
+
+Vmm::DeviceTables& Vmm::TablesLocked(int32_t device_id, uint64_t generation) {
+  DeviceTables& tables = devices_[device_id];
+  if (tables.generation != generation) {
+    tables = DeviceTables{};
+    tables.generation = generation;
+  }
+  return tables;
+}
+
+Vmm::DeviceTables Vmm::Tables(int32_t device_id) const {
+  ascend::MutexLock lock(&mu_);
+  auto it = devices_.find(device_id);
+  if (it == devices_.end() ||
+      it->second.generation != runtime_.DeviceGeneration(device_id)) {
+    return DeviceTables{};
+  }
+  return it->second;
+}
+
+absl::StatusOr<Vmm::Found> Vmm::FindHandleLocked(void* handle) {
+  for (auto& [device_id, tables] : devices_) {
+    if (tables.physical.count(handle) == 0) continue;
+    std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
+    if (!device || tables.generation != runtime_.DeviceGeneration(device_id)) {
+      break;  // its device was reset: the handle went with it
+    }
+    return Found{device_id, std::move(device), &tables};
+  }
+  return Error(ACL_ERROR_RT_PARAM_INVALID,
+               absl::StrCat("0x", absl::Hex(Addr(handle)),
+                            " is not a live physical memory handle"));
+}
+
+absl::StatusOr<Vmm::Found> Vmm::FindAddressLocked(DeviceAddr va) {
+  for (auto& [device_id, tables] : devices_) {
+    auto it = tables.reservations.upper_bound(va);
+    if (it == tables.reservations.begin()) continue;
+    --it;
+    if (va - it->first >= it->second.size) continue;
+    std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
+    if (!device || tables.generation != runtime_.DeviceGeneration(device_id)) {
+      break;
+    }
+    return Found{device_id, std::move(device), &tables};
+  }
+  return Error(ACL_ERROR_RT_PARAM_INVALID,
+               absl::StrCat("0x", absl::Hex(va),
+                            " is not inside a reservation of a live device"));
+}
+
+absl::StatusOr<void*> Vmm::MallocPhysical(uint64_t size,
+                                          const aclrtPhysicalMemProp& prop) {
+  ASCEND_RETURN_IF_ERROR(ValidateProp(prop));
+  if (size == 0) {
+    return Error(ACL_ERROR_INVALID_PARAM, "physical size must not be 0");
+  }
+  const int32_t device_id = static_cast<int32_t>(prop.location.id);
+  std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
+  if (!device) {
+    return Error(ACL_ERROR_RT_CONTEXT_NULL,
+                 absl::StrCat("device ", device_id,
+                              " is not set in this process (aclrtSetDevice)"));
+  }
+  const uint64_t granularity = device->PhysicalGranularity();
+  if (granularity == 0) {
+    return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                 "this device backend cannot map memory");
+  }
+  // CANN rounds a size that is not a multiple of the granularity up.
+  const uint64_t rounded = RoundUp(size, granularity);
+  ascend::MutexLock lock(&mu_);
+  absl::StatusOr<DeviceAddr> id = device->AllocatePhysical(rounded);
+  if (!id.ok()) {
+    return DeviceError(
+        id.status(),
+        absl::StrCat("cannot allocate ", rounded,
+                     " bytes of physical memory on device ", device_id));
+  }
+  void* handle = ObjectHandle().value();
+  DeviceTables& tables =
+      TablesLocked(device_id, runtime_.DeviceGeneration(device_id));
+  PhysicalRecord& record = tables.physical[handle];
+  record.handle = handle;
+  record.id = *id;
+  record.size = rounded;
+  record.prop = prop;
+  return handle;
+}
+
+absl::Status Vmm::MaybeFreeLocked(Found& found, void* handle) {
+  auto it = found.tables->physical.find(handle);
+  if (it == found.tables->physical.end()) return absl::OkStatus();
+  PhysicalRecord& record = it->second;
+  if (record.references > 0 || record.mappings > 0) return absl::OkStatus();
+  absl::Status freed = found.device->FreePhysical(record.id);
+  found.tables->physical.erase(it);
+  if (!freed.ok()) return DeviceError(freed, "cannot free physical memory");
+  return absl::OkStatus();
+}
+
+absl::Status Vmm::FreePhysical(void* handle) {
+  ascend::MutexLock lock(&mu_);
+  ASCEND_ASSIGN_OR_RETURN(Found found, FindHandleLocked(handle));
+  PhysicalRecord& record = found.tables->physical[handle];
+  if (record.references == 0) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 "the physical memory handle was already freed (it stays "
+                 "until its last mapping is unmapped)");
+  }
+  --record.references;
+  return MaybeFreeLocked(found, handle);
+}
+
+absl::StatusOr<void*> Vmm::Reserve(uint64_t size, void* expect,
+                                   uint64_t flags) {
+  if (size == 0) {
+    return Error(ACL_ERROR_INVALID_PARAM, "reservation size must not be 0");
+  }
+  // torch_npu passes 1 (its huge-page flag); both ask for 2 MiB pages.
+  if (flags > 1) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("flags ", flags, " is not 0 or 1"));
+  }
+  ASCEND_ASSIGN_OR_RETURN(const int32_t device_id, runtime_.GetDevice());
+  std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
+  if (!device) {
+    return Error(ACL_ERROR_RT_CONTEXT_NULL, "the current device is not open");
+  }
+  const uint64_t granularity = device->PhysicalGranularity();
+  if (granularity == 0) {
+    return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                 "this device backend cannot reserve address space");
+  }
+  const uint64_t rounded = RoundUp(size, granularity);
+  if (expect != nullptr && Addr(expect) % granularity != 0) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("expectPtr 0x", absl::Hex(Addr(expect)),
+                              " is not aligned to ", granularity));
+  }
+  ascend::MutexLock lock(&mu_);
+  absl::StatusOr<DeviceAddr> va = device->ReserveAddress(rounded, Addr(expect));
+  if (!va.ok()) {
+    return DeviceError(
+        va.status(),
+        absl::StrCat("cannot reserve ", rounded,
+                     " bytes of address space on device ", device_id));
+  }
+  DeviceTables& tables =
+      TablesLocked(device_id, runtime_.DeviceGeneration(device_id));
+  tables.reservations[*va] = ReservationRecord{*va, rounded, flags};
+  return Ptr(*va);
+}
+
+absl::Status Vmm::Release(void* va) {
+  ascend::MutexLock lock(&mu_);
+  ASCEND_ASSIGN_OR_RETURN(Found found, FindAddressLocked(Addr(va)));
+  auto it = found.tables->reservations.find(Addr(va));
+  if (it == found.tables->reservations.end()) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 "not the start of a reservation (aclrtReserveMemAddress)");
+  }
+  auto mapped = found.tables->mappings.lower_bound(Addr(va));
+  if (mapped != found.tables->mappings.end() &&
+      mapped->first < it->first + it->second.size) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("the reservation is still mapped at 0x",
+                              absl::Hex(mapped->first), " (aclrtUnmapMem)"));
+  }
+  absl::Status released = found.device->ReleaseAddress(Addr(va));
+  if (!released.ok()) return DeviceError(released, "cannot release");
+  found.tables->reservations.erase(it);
+  return absl::OkStatus();
+}
+
+absl::Status Vmm::Map(void* va, uint64_t size, uint64_t offset, void* handle,
+                      uint64_t access) {
+  if (size == 0) {
+    return Error(ACL_ERROR_INVALID_PARAM, "mapping size must not be 0");
+  }
+  ascend::MutexLock lock(&mu_);
+  ASCEND_ASSIGN_OR_RETURN(Found where, FindAddressLocked(Addr(va)));
+  ASCEND_ASSIGN_OR_RETURN(Found owner, FindHandleLocked(handle));
+  PhysicalRecord& record = owner.tables->physical[handle];
+  if (record.references == 0) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 "the physical memory handle was freed");
+  }
+  if (owner.device_id != where.device_id) {
+    return Error(
+        ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+        absl::StrCat("physical memory of device ", owner.device_id,
+                     " mapped into a reservation of device ", where.device_id,
+                     " is not simulated (map it on its own device)"));
+  }
+  const uint64_t granularity = where.device->PhysicalGranularity();
+  if (Addr(va) % granularity != 0 || size % granularity != 0 ||
+      offset % granularity != 0) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("virPtr, size and offset must be multiples of "
+                              "the granularity ",
+                              granularity));
+  }
+  if (offset > record.size || size > record.size - offset) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("[", offset, ", +", size,
+                              ") is not inside the physical allocation of ",
+                              record.size, " bytes"));
+  }
+  absl::Status mapped =
+      where.device->MapPhysical(Addr(va), size, record.id, offset);
+  if (!mapped.ok()) return DeviceError(mapped, "cannot map");
+  ++record.mappings;
+  MappingRecord& m = where.tables->mappings[Addr(va)];
+  m = MappingRecord{Addr(va), size, offset, handle, {}};
+  m.access[where.device_id] = access;
+  return absl::OkStatus();
+}
+
+absl::Status Vmm::Unmap(void* va) {
+  ascend::MutexLock lock(&mu_);
+  ASCEND_ASSIGN_OR_RETURN(Found found, FindAddressLocked(Addr(va)));
+  auto it = found.tables->mappings.find(Addr(va));
+  if (it == found.tables->mappings.end()) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 "not the start of a mapping (aclrtMapMem)");
+  }
+  absl::Status unmapped = found.device->Unmap(Addr(va));
+  if (!unmapped.ok()) return DeviceError(unmapped, "cannot unmap");
+  void* handle = it->second.handle;
+  found.tables->mappings.erase(it);
+  auto physical = found.tables->physical.find(handle);
+  if (physical != found.tables->physical.end()) {
+    if (physical->second.mappings > 0) --physical->second.mappings;
+    return MaybeFreeLocked(found, handle);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Vmm::SetAccess(void* va, uint64_t size,
+                            const std::vector<aclrtMemAccessDesc>& descs) {
+  if (size == 0) {
+    return Error(ACL_ERROR_INVALID_PARAM, "size must not be 0");
+  }
+  for (const aclrtMemAccessDesc& d : descs) {
+    const int32_t flags = static_cast<int32_t>(d.flags);
+    if (!IsAccessFlags(flags)) {
+      return Error(
+          ACL_ERROR_INVALID_PARAM,
+          absl::StrCat("flags ", flags, " is not aclrtMemAccessFlags"));
+    }
+    if (static_cast<int32_t>(d.location.type) != ACL_MEM_LOCATION_TYPE_DEVICE) {
+      return Error(ACL_ERROR_INVALID_PARAM,
+                   "access rights are set for device locations");
+    }
+    if (d.location.id >= static_cast<uint32_t>(runtime_.DeviceCount())) {
+      return Error(
+          ACL_ERROR_RT_INVALID_DEVICEID,
+          absl::StrCat("location.id ", d.location.id, " is not a device"));
+    }
+  }
+  ascend::MutexLock lock(&mu_);
+  ASCEND_ASSIGN_OR_RETURN(Found found, FindAddressLocked(Addr(va)));
+  // Every byte of the range must be mapped, by whole mappings.
+  std::vector<MappingRecord*> covered;
+  DeviceAddr at = Addr(va);
+  const DeviceAddr end = Addr(va) + size;
+  while (at < end) {
+    auto it = found.tables->mappings.find(at);
+    if (it == found.tables->mappings.end()) {
+      return Error(ACL_ERROR_RT_PARAM_INVALID,
+                   absl::StrCat("[0x", absl::Hex(Addr(va)), ", +", size,
+                                ") is not a run of whole mappings (0x",
+                                absl::Hex(at), " starts none)"));
+    }
+    covered.push_back(&it->second);
+    at += it->second.size;
+  }
+  if (at != end) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 "size ends inside a mapping: set access for whole mappings");
+  }
+  for (MappingRecord* m : covered) {
+    for (const aclrtMemAccessDesc& d : descs) {
+      m->access[static_cast<int32_t>(d.location.id)] =
+          static_cast<uint64_t>(d.flags);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<uint64_t> Vmm::GetAccess(
+    void* va, const aclrtMemLocation& location) const {
+  if (static_cast<int32_t>(location.type) != ACL_MEM_LOCATION_TYPE_DEVICE) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 "access rights are kept for device locations");
+  }
+  ascend::MutexLock lock(&mu_);
+  ASCEND_ASSIGN_OR_RETURN(Found found,
+                          const_cast<Vmm*>(this)->FindAddressLocked(Addr(va)));
+  auto it = found.tables->mappings.upper_bound(Addr(va));
+  if (it == found.tables->mappings.begin()) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID, "the address is not mapped");
+  }
+  --it;
+  if (Addr(va) - it->first >= it->second.size) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID, "the address is not mapped");
+  }
+  auto right = it->second.access.find(static_cast<int32_t>(location.id));
+  return right == it->second.access.end()
+             ? uint64_t{ACL_RT_MEM_ACCESS_FLAGS_NONE}
+             : right->second;
+}
+
+absl::StatusOr<void*> Vmm::Retain(void* va) {
+  ascend::MutexLock lock(&mu_);
+  ASCEND_ASSIGN_OR_RETURN(Found found, FindAddressLocked(Addr(va)));
+  auto it = found.tables->mappings.upper_bound(Addr(va));
+  if (it == found.tables->mappings.begin() ||
+      Addr(va) - std::prev(it)->first >= std::prev(it)->second.size) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID, "the address is not mapped");
+  }
+  void* handle = std::prev(it)->second.handle;
+  auto physical = found.tables->physical.find(handle);
+  if (physical == found.tables->physical.end()) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 "the memory mapped there has no handle in this process");
+  }
+  ++physical->second.references;
+  return handle;
+}
+
+absl::StatusOr<aclrtPhysicalMemProp> Vmm::Properties(void* handle) const {
+  ascend::MutexLock lock(&mu_);
+  ASCEND_ASSIGN_OR_RETURN(Found found,
+                          const_cast<Vmm*>(this)->FindHandleLocked(handle));
+  const PhysicalRecord& record = found.tables->physical.at(handle);
+  if (record.references == 0) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 "the physical memory handle was freed");
+  }
+  return record.prop;
+}
+
+std::optional<std::pair<void*, uint64_t>> Vmm::MappingRange(
+    const void* ptr) const {
+  ascend::MutexLock lock(&mu_);
+  absl::StatusOr<Found> found =
+      const_cast<Vmm*>(this)->FindAddressLocked(Addr(ptr));
+  if (!found.ok()) return std::nullopt;
+  auto it = found->tables->mappings.upper_bound(Addr(ptr));
+  if (it == found->tables->mappings.begin()) return std::nullopt;
+  --it;
+  if (Addr(ptr) - it->first >= it->second.size) return std::nullopt;
+  return std::make_pair(Ptr(it->first), it->second.size);
+}
+
+// --- The snapshot participant ----------------------------------------------
+//
+// Save copies the device's tables; Restore (after the device was re-opened,
+// before "allocations" and "memory") puts back every reservation at its
+// address, every physical allocation at its id and every mapping, so that
+// every device address the process holds is valid again before any content
+// is copied. The contents of physical memory are allocations of the device
+// and travel with "memory", once each however often they are mapped.
+namespace {
+
+class SavedVmm final : public SavedState {
+ public:
+  SavedVmm(Runtime& runtime, int32_t device_id, Vmm::DeviceTables tables)
+      : runtime_(runtime), device_id_(device_id), tables_(std::move(tables)) {}
+
+  absl::Status Restore() const override {
+    std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id_);
+    if (!device) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("device ", device_id_, " is not open"));
+    }
+    // Put back only what is missing: a retried Restore finds part of it.
+    std::map<DeviceAddr, uint64_t> reserved;
+    for (const device::Allocation& r : device->Reservations()) {
+      reserved[r.addr] = r.size;
+    }
+    for (const auto& [addr, r] : tables_.reservations) {
+      if (reserved.count(addr) != 0) continue;
+      ASCEND_RETURN_IF_ERROR(device->ReserveAddress(r.size, addr).status());
+    }
+    std::map<DeviceAddr, uint64_t> physical;
+    for (const device::Allocation& p : device->PhysicalAllocations()) {
+      physical[p.addr] = p.size;
+    }
+    for (const auto& [handle, p] : tables_.physical) {
+      if (physical.count(p.id) != 0) continue;
+      ASCEND_RETURN_IF_ERROR(device->AllocatePhysicalAt(p.id, p.size));
+    }
+    std::map<DeviceAddr, device::Mapping> mapped;
+    for (const device::Mapping& m : device->Mappings()) mapped[m.addr] = m;
+    for (const auto& [addr, m] : tables_.mappings) {
+      if (mapped.count(addr) != 0) continue;
+      const auto physical_it = tables_.physical.find(m.handle);
+      if (physical_it == tables_.physical.end()) {
+        return absl::InternalError("a saved mapping names no saved handle");
+      }
+      ASCEND_RETURN_IF_ERROR(
+          device->MapPhysical(addr, m.size, physical_it->second.id, m.offset));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  Runtime& runtime_;
+  const int32_t device_id_;
+  const Vmm::DeviceTables tables_;
+};
+
+class VmmParticipant final : public SnapshotParticipant {
+ public:
+  explicit VmmParticipant(Vmm& vmm, Runtime& runtime)
+      : vmm_(vmm), runtime_(runtime) {}
+
+  absl::string_view name() const override { return "vmm"; }
+
+  absl::StatusOr<std::unique_ptr<SavedState>> Save(int32_t device_id) override {
+    std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
+    if (!device) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("device ", device_id, " is not open"));
+    }
+    Vmm::DeviceTables tables = vmm_.Tables(device_id);
+    // Memory of another process mapped here is not ours to save, and our
+    // page tables could not be restored around it (CANN: a restore fails
+    // while another process occupies the device).
+    for (const device::Mapping& m : device->Mappings()) {
+      if (m.physical == 0) {
+        return absl::FailedPreconditionError(absl::StrFormat(
+            "device %d maps memory of another process at 0x%x (+%u): close "
+            "the import before a backup",
+            device_id, m.addr, m.size));
+      }
+    }
+    return std::unique_ptr<SavedState>(
+        new SavedVmm(runtime_, device_id, std::move(tables)));
+  }
+
+  absl::StatusOr<std::string> Describe(int32_t device_id) const override {
+    std::string text;
+    const Vmm::DeviceTables tables = vmm_.Tables(device_id);
+    for (const auto& [addr, r] : tables.reservations) {
+      absl::StrAppendFormat(&text, "reservation [0x%x, +%u) flags %u\n", addr,
+                            r.size, r.flags);
+    }
+    for (const auto& [handle, p] : tables.physical) {
+      absl::StrAppendFormat(&text,
+                            "physical %p id 0x%x size %u refs %d maps %u\n",
+                            handle, p.id, p.size, p.references, p.mappings);
+    }
+    for (const auto& [addr, m] : tables.mappings) {
+      absl::StrAppendFormat(&text, "mapping [0x%x, +%u) -> %p + %u access",
+                            addr, m.size, m.handle, m.offset);
+      for (const auto& [dev, flags] : m.access) {
+        absl::StrAppendFormat(&text, " %d:%u", dev, flags);
+      }
+      text += "\n";
+    }
+    std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
+    if (device) {
+      for (const device::Mapping& m : device->Mappings()) {
+        absl::StrAppendFormat(&text,
+                              "device mapping [0x%x, +%u) -> 0x%x + %u\n",
+                              m.addr, m.size, m.physical, m.offset);
+      }
+    }
+    return text;
+  }
+
+ private:
+  Vmm& vmm_;
+  Runtime& runtime_;
+};
+
+}  // namespace
+
+std::unique_ptr<SnapshotParticipant> Vmm::MakeParticipant() {
+  return std::make_unique<VmmParticipant>(*this, runtime_);
+}
+
+}  // namespace ascend::rt
