@@ -147,6 +147,34 @@ void ParticipantConformanceTest::Populate(uint32_t seed) {
       allocations_.push_back(ptr);
       sizes_.push_back(size);
     }
+    // Virtual memory: one physical allocation mapped twice (one mapping
+    // with an access right for the other device), one unmapped, and an
+    // empty reservation. The mapped bytes change with the allocations.
+    // (Only where the backend maps memory: the npu subset has no VMM.)
+    if (runtime().DeviceObject(device)->PhysicalGranularity() == 0) continue;
+    aclrtPhysicalMemProp prop{};
+    prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    prop.memAttr = ACL_HBM_MEM_HUGE;
+    prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = static_cast<uint32_t>(device);
+    constexpr uint64_t kGranule = uint64_t{2} << 20;
+    ASSERT_OK_AND_ASSIGN(void* physical,
+                         runtime().vmm().MallocPhysical(2 * kGranule, prop));
+    ASSERT_OK(runtime().vmm().MallocPhysical(kGranule, prop).status());
+    ASSERT_OK_AND_ASSIGN(void* a,
+                         runtime().vmm().Reserve(2 * kGranule, nullptr, 0));
+    ASSERT_OK_AND_ASSIGN(void* b,
+                         runtime().vmm().Reserve(kGranule, nullptr, 0));
+    ASSERT_OK(runtime().vmm().Reserve(4 * kGranule, nullptr, 1).status());
+    ASSERT_OK(runtime().vmm().Map(a, 2 * kGranule, 0, physical));
+    ASSERT_OK(runtime().vmm().Map(b, kGranule, kGranule, physical));
+    aclrtMemAccessDesc desc{};
+    desc.flags = ACL_RT_MEM_ACCESS_FLAGS_READ;
+    desc.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    desc.location.id = static_cast<uint32_t>(kDevices[0]);
+    ASSERT_OK(runtime().vmm().SetAccess(b, kGranule, {desc}));
+    allocations_.push_back(static_cast<char*>(a) + 4096);
+    sizes_.push_back(kGranule + 77);
   }
   Change(seed);
 }
