@@ -1,5 +1,7 @@
 #include "runtime/vmm.h"
 
+#include <unistd.h>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -14,6 +16,7 @@
 #include "absl/strings/str_format.h"
 #include "acl/acl_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
+#include "device/base/fd_broker.h"
 #include "device/base/mutex.h"
 #include "device/base/status_macros.h"
 #include "device/device.h"
@@ -211,6 +214,7 @@ absl::StatusOr<void*> Vmm::MallocPhysical(uint64_t size,
   // CANN rounds a size that is not a multiple of the granularity up.
   const uint64_t rounded = RoundUp(size, granularity);
   ascend::MutexLock lock(&mu_);
+  SweepLocked();
   absl::StatusOr<DeviceAddr> id = device->AllocatePhysical(rounded);
   if (!id.ok()) {
     return DeviceError(
@@ -234,6 +238,21 @@ absl::Status Vmm::MaybeFreeLocked(Found& found, void* handle) {
   if (it == found.tables->physical.end()) return absl::OkStatus();
   PhysicalRecord& record = it->second;
   if (record.references > 0 || record.mappings > 0) return absl::OkStatus();
+  if (record.imported_fd >= 0) {
+    close(record.imported_fd);
+    ipc::FdBroker::Get().Release(record.owner_pid, record.owner_export);
+    found.tables->physical.erase(it);
+    return absl::OkStatus();
+  }
+  // Another process still maps it: it goes when that process lets go
+  // (SweepLocked), as CANN destroys a shared handle after its last user.
+  if (record.export_id != 0 &&
+      ipc::FdBroker::Get().ActiveImports(record.export_id) > 0) {
+    return absl::OkStatus();
+  }
+  if (record.export_id != 0) {
+    (void)ipc::FdBroker::Get().Withdraw(record.export_id);
+  }
   absl::Status freed = found.device->FreePhysical(record.id);
   found.tables->physical.erase(it);
   if (!freed.ok()) return DeviceError(freed, "cannot free physical memory");
@@ -242,6 +261,7 @@ absl::Status Vmm::MaybeFreeLocked(Found& found, void* handle) {
 
 absl::Status Vmm::FreePhysical(void* handle) {
   ascend::MutexLock lock(&mu_);
+  SweepLocked();
   ASCEND_ASSIGN_OR_RETURN(Found found, FindHandleLocked(handle));
   PhysicalRecord& record = found.tables->physical[handle];
   if (record.references == 0) {
@@ -349,7 +369,12 @@ absl::Status Vmm::Map(void* va, uint64_t size, uint64_t offset, void* handle,
                               record.size, " bytes"));
   }
   absl::Status mapped =
-      where.device->MapPhysical(Addr(va), size, record.id, offset);
+      record.imported_fd >= 0
+          ? where.device->MapShared(
+                Addr(va),
+                device::SharedMemory{record.imported_fd,
+                                     record.imported_offset + offset, size, 0})
+          : where.device->MapPhysical(Addr(va), size, record.id, offset);
   if (!mapped.ok()) return DeviceError(mapped, "cannot map");
   ++record.mappings;
   MappingRecord& m = where.tables->mappings[Addr(va)];
@@ -567,6 +592,7 @@ class VmmParticipant final : public SnapshotParticipant {
       return absl::FailedPreconditionError(
           absl::StrCat("device ", device_id, " is not open"));
     }
+    ASCEND_RETURN_IF_ERROR(vmm_.CheckNotShared(device_id));
     Vmm::DeviceTables tables = vmm_.Tables(device_id);
     // Memory of another process mapped here is not ours to save, and our
     // page tables could not be restored around it (CANN: a restore fails

@@ -81,6 +81,30 @@ class Vmm {
   // simulator does not have (host physical memory, 1 GiB pages).
   absl::Status ValidateProp(const aclrtPhysicalMemProp& prop) const;
 
+  // --- Sharing between processes (vmm_share.cc) ---------------------------
+  // aclrtMemExportToShareableHandle: one shareable handle per physical
+  // allocation, (pid << 32) | export id; `check_pid`: only whitelisted
+  // processes may import it.
+  absl::StatusOr<uint64_t> ExportPhysical(void* handle, bool check_pid);
+  absl::Status AllowShareablePids(uint64_t shareable,
+                                  const std::vector<int32_t>& pids);
+  // aclrtMemImportFromShareableHandle: a handle on `device_id` (set in this
+  // process) for physical memory another process exported.
+  absl::StatusOr<void*> ImportPhysical(uint64_t shareable, int32_t device_id);
+  // aclrtIpcMemGetExportKey and the rest of the aclrtIpcMem* family: device
+  // memory (an allocation or a mapping) shared under a key.
+  absl::StatusOr<std::string> IpcExport(void* ptr, uint64_t size,
+                                        bool check_pid);
+  absl::Status IpcAllowPids(const std::string& key,
+                            const std::vector<int32_t>& pids);
+  absl::Status IpcSetAttr(const std::string& key, uint64_t attr);
+  // Maps the memory of `key` into a fresh reservation of the current device.
+  absl::StatusOr<void*> IpcImport(const std::string& key);
+  absl::Status IpcClose(const std::string& key);
+  // Why the device cannot be backed up while memory is shared with another
+  // process (imported here, or exported and imported there); OK otherwise.
+  absl::Status CheckNotShared(int32_t device_id) const;
+
   // The snapshot participant ("vmm"): registered before "allocations".
   std::unique_ptr<SnapshotParticipant> MakeParticipant();
 
@@ -92,6 +116,14 @@ class Vmm {
     aclrtPhysicalMemProp prop{};
     int32_t references = 1;
     uint32_t mappings = 0;
+    // Exported to other processes: the broker's export id (0: not).
+    uint32_t export_id = 0;
+    // Imported from another process (then `id` is 0): the memory file
+    // (owned by the record), the allocation's offset in it, its exporter.
+    int imported_fd = -1;
+    uint64_t imported_offset = 0;
+    int32_t owner_pid = 0;
+    uint32_t owner_export = 0;
   };
   struct ReservationRecord {
     device::DeviceAddr addr = 0;
@@ -133,9 +165,29 @@ class Vmm {
   absl::Status MaybeFreeLocked(Found& found, void* handle)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
+  // Frees what waited for other processes to stop using it.
+  void SweepLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  struct IpcExportRecord {
+    int32_t device_id = -1;
+    uint32_t export_id = 0;
+    device::DeviceAddr addr = 0;
+    uint64_t size = 0;
+    uint64_t attr = 0;
+  };
+  struct IpcImportRecord {
+    int32_t device_id = -1;
+    uint64_t generation = 0;
+    device::DeviceAddr reservation = 0;
+    int32_t owner_pid = 0;
+    uint32_t owner_export = 0;
+  };
+
   Runtime& runtime_;
   mutable Mutex mu_;
   std::map<int32_t, DeviceTables> devices_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, IpcExportRecord> ipc_exports_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, IpcImportRecord> ipc_imports_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace ascend::rt

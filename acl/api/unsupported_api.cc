@@ -515,67 +515,6 @@ aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr,
 
 // --- Virtual memory and IPC (issue 16) -------------------------------------
 
-aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
-                                         aclrtMemHandleType handleType,
-                                         uint64_t flags,
-                                         uint64_t* shareableHandle) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle,
-                                           uint64_t flags,
-                                           aclrtMemSharedHandleType shareType,
-                                           void* shareableHandle) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle,
-                                           int32_t deviceId,
-                                           aclrtDrvMemHandle* handle) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle,
-                                             aclrtMemSharedHandleType shareType,
-                                             uint64_t flags,
-                                             aclrtDrvMemHandle* handle) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid,
-                                         size_t pidNum) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle,
-                                           aclrtMemSharedHandleType shareType,
-                                           int32_t* pid, size_t pidNum) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtDeviceGetBareTgid(int32_t* pid) { return NotSupported(__func__); }
-
-aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key,
-                                 size_t len, uint64_t flags) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtIpcMemClose(const char* key) { return NotSupported(__func__); }
-
-aclError aclrtIpcMemImportByKey(void** devPtr, const char* key,
-                                uint64_t flags) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type,
-                            uint64_t attr) {
-  return NotSupported(__func__);
-}
-
 aclError aclrtIpcMemImportPidInterServer(const char* key,
                                          aclrtServerPid* serverPids,
                                          size_t num) {

@@ -1,6 +1,11 @@
 // ACL entry points of virtual memory management (runtime/vmm.h; DESIGN.md
 // §5.17): physical memory, reservations, mappings, access rights.
+#include <unistd.h>
+
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -23,6 +28,38 @@ aclError BadFlags(const char* api, uint64_t flags) {
       api, ACL_ERROR_INVALID_PARAM,
       absl::StrCat("flags ", flags, " is reserved and must be 0"));
 }
+
+aclError BadExportFlags(const char* api, uint64_t flags) {
+  return ascend::rt::ReportErrorCode(
+      api, ACL_ERROR_INVALID_PARAM,
+      absl::StrCat("flags ", flags, " is not one of the documented values"));
+}
+
+aclError NoPids(const char* api) {
+  return ascend::rt::ReportErrorCode(api, ACL_ERROR_INVALID_PARAM,
+                                     "the pid count must not be 0");
+}
+
+// A key as CANN's callers pass it: a NUL-terminated string of at most
+// kIpcKeyLength bytes.
+constexpr size_t kIpcKeyLength = 65;
+std::string KeyOf(const char* key) {
+  return std::string(key, strnlen(key, kIpcKeyLength));
+}
+
+// Shareable handles of the default type work within this machine; fabric
+// handles cross servers, which a simulator on one host cannot.
+#define ACL_CHECK_SHARE_TYPE(share_type)                                    \
+  do {                                                                      \
+    const int32_t acl_share_raw_ = RawEnum(share_type);                     \
+    if (acl_share_raw_ == ACL_MEM_SHARE_HANDLE_TYPE_FABRIC) {               \
+      return ascend::acl::NotSupported(__func__);                           \
+    }                                                                       \
+    if (acl_share_raw_ != ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT) {              \
+      return InvalidEnum(__func__, "shareType", "aclrtMemSharedHandleType", \
+                         acl_share_raw_);                                   \
+    }                                                                       \
+  } while (false)
 
 }  // namespace
 
@@ -160,6 +197,165 @@ aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId,
   ACL_REQUIRE_NOT_NULL(devPtr);
   if (flags != 0) return BadFlags(__func__, flags);
   return ACL_RESULT(Runtime().PrepareP2PMap(devPtr, size, dstDevId));
+}
+
+// --- Sharing between processes ----------------------------------------------
+
+aclError aclrtDeviceGetBareTgid(int32_t* pid) {
+  ACL_REQUIRE_NOT_NULL(pid);
+  // No container translation on the simulator: the process's own pid is
+  // what another process on this host whitelists.
+  *pid = static_cast<int32_t>(getpid());
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
+                                         aclrtMemHandleType handleType,
+                                         uint64_t flags,
+                                         uint64_t* shareableHandle) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(handle);
+  ACL_REQUIRE_NOT_NULL(shareableHandle);
+  const int32_t raw = RawEnum(handleType);
+  if (raw != ACL_MEM_HANDLE_TYPE_NONE && raw != ACL_MEM_HANDLE_TYPE_POSIX) {
+    return InvalidEnum(__func__, "handleType", "aclrtMemHandleType", raw);
+  }
+  if (flags > ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION) {
+    return BadExportFlags(__func__, flags);
+  }
+  ACL_RETURN_VALUE(
+      shareableHandle,
+      Runtime().vmm().ExportPhysical(
+          handle, flags != ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+}
+
+aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle,
+                                           uint64_t flags,
+                                           aclrtMemSharedHandleType shareType,
+                                           void* shareableHandle) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(handle);
+  ACL_REQUIRE_NOT_NULL(shareableHandle);
+  ACL_CHECK_SHARE_TYPE(shareType);
+  if (flags > ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION) {
+    return BadExportFlags(__func__, flags);
+  }
+  ACL_RETURN_VALUE(
+      static_cast<uint64_t*>(shareableHandle),
+      Runtime().vmm().ExportPhysical(
+          handle, flags != ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+}
+
+aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid,
+                                         size_t pidNum) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(pid);
+  if (pidNum == 0) return NoPids(__func__);
+  return ACL_RESULT(Runtime().vmm().AllowShareablePids(
+      shareableHandle, std::vector<int32_t>(pid, pid + pidNum)));
+}
+
+aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle,
+                                           aclrtMemSharedHandleType shareType,
+                                           int32_t* pid, size_t pidNum) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(shareableHandle);
+  ACL_REQUIRE_NOT_NULL(pid);
+  ACL_CHECK_SHARE_TYPE(shareType);
+  if (pidNum == 0) return NoPids(__func__);
+  uint64_t value = 0;
+  std::memcpy(&value, shareableHandle, sizeof value);
+  return ACL_RESULT(Runtime().vmm().AllowShareablePids(
+      value, std::vector<int32_t>(pid, pid + pidNum)));
+}
+
+aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle,
+                                           int32_t deviceId,
+                                           aclrtDrvMemHandle* handle) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(handle);
+  ACL_RETURN_VALUE(handle,
+                   Runtime().vmm().ImportPhysical(shareableHandle, deviceId));
+}
+
+aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle,
+                                             aclrtMemSharedHandleType shareType,
+                                             uint64_t flags,
+                                             aclrtDrvMemHandle* handle) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(shareableHandle);
+  ACL_REQUIRE_NOT_NULL(handle);
+  ACL_CHECK_SHARE_TYPE(shareType);
+  if (flags != 0) return BadFlags(__func__, flags);
+  uint64_t value = 0;
+  std::memcpy(&value, shareableHandle, sizeof value);
+  // The handle goes to the current device, as the V1 call's deviceId names.
+  absl::StatusOr<int32_t> device = Runtime().GetDevice();
+  if (!device.ok()) return ACL_RESULT(device.status());
+  ACL_RETURN_VALUE(handle, Runtime().vmm().ImportPhysical(value, *device));
+}
+
+aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key,
+                                 size_t len, uint64_t flags) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(devPtr);
+  ACL_REQUIRE_NOT_NULL(key);
+  if (len < kIpcKeyLength) {
+    return ascend::rt::ReportErrorCode(
+        __func__, ACL_ERROR_INVALID_PARAM,
+        absl::StrCat("len ", len, " is below the key length ", kIpcKeyLength));
+  }
+  if (flags > ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION) {
+    return BadExportFlags(__func__, flags);
+  }
+  absl::StatusOr<std::string> exported = Runtime().vmm().IpcExport(
+      devPtr, size, flags != ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION);
+  if (!exported.ok()) return ACL_RESULT(exported.status());
+  std::snprintf(key, kIpcKeyLength, "%s", exported->c_str());
+  return ACL_SUCCESS;
+}
+
+aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(key);
+  ACL_REQUIRE_NOT_NULL(pid);
+  if (num == 0) return NoPids(__func__);
+  return ACL_RESULT(Runtime().vmm().IpcAllowPids(
+      KeyOf(key), std::vector<int32_t>(pid, pid + num)));
+}
+
+aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type,
+                            uint64_t attr) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(key);
+  const int32_t raw = RawEnum(type);
+  if (raw != ACL_RT_IPC_MEM_ATTR_ACCESS_LINK) {
+    return InvalidEnum(__func__, "type", "aclrtIpcMemAttrType", raw);
+  }
+  if (attr != ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_SIO &&
+      attr != ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS) {
+    return ascend::rt::ReportErrorCode(
+        __func__, ACL_ERROR_INVALID_PARAM,
+        absl::StrCat("attr ", attr, " is not an access link (SIO 0, HCCS 1)"));
+  }
+  return ACL_RESULT(Runtime().vmm().IpcSetAttr(KeyOf(key), attr));
+}
+
+aclError aclrtIpcMemImportByKey(void** devPtr, const char* key,
+                                uint64_t flags) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(devPtr);
+  ACL_REQUIRE_NOT_NULL(key);
+  if (flags > ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS) {
+    return BadExportFlags(__func__, flags);
+  }
+  ACL_RETURN_VALUE(devPtr, Runtime().vmm().IpcImport(KeyOf(key)));
+}
+
+aclError aclrtIpcMemClose(const char* key) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(key);
+  return ACL_RESULT(Runtime().vmm().IpcClose(KeyOf(key)));
 }
 
 }  // extern "C"

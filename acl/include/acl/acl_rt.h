@@ -2627,31 +2627,39 @@ ACL_FUNC_VISIBILITY aclError aclrtMemMapNoAccess(void *virPtr, size_t size,
                                                  size_t offset,
                                                  aclrtDrvMemHandle handle,
                                                  uint64_t flags);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Exports a physical allocation for other processes of this host:
+ * *shareableHandle names it (one per allocation; exporting again is 107000).
+ * flags: ACL_RT_VMM_EXPORT_FLAG_DEFAULT (only processes named by
+ * aclrtMemSetPidToShareableHandle may import) or
+ * ..._DISABLE_PID_VALIDATION (any process may). Freed with
+ * aclrtFreePhysical, the memory stays while another process maps it. */
 ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(
     aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags,
     uint64_t *shareableHandle);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* aclrtMemExportToShareableHandle with the handle written to *(uint64_t *)
+ * shareableHandle for ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT; fabric handles
+ * (across servers) answer 207000. */
 ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandleV2(
     aclrtDrvMemHandle handle, uint64_t flags,
     aclrtMemSharedHandleType shareType, void *shareableHandle);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* A handle on deviceId (set in this process) for physical memory another
+ * process exported; map it with aclrtMapMem, free it with aclrtFreePhysical.
+ * 207006 when the exporter's whitelist does not name this process, 107000
+ * for an unknown or withdrawn handle, a dead exporter, or a handle this
+ * process exported itself. */
 ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(
     uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle *handle);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* aclrtMemImportFromShareableHandle of *(uint64_t *)shareableHandle onto the
+ * current device; flags must be 0; fabric handles answer 207000. */
 ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandleV2(
     void *shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags,
     aclrtDrvMemHandle *handle);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Adds pid[0..pidNum) to the whitelist of a shareable handle this process
+ * exported. */
 ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(
     uint64_t shareableHandle, int32_t *pid, size_t pidNum);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* aclrtMemSetPidToShareableHandle of *(uint64_t *)shareableHandle; fabric
+ * handles answer 207000. */
 ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandleV2(
     void *shareableHandle, aclrtMemSharedHandleType shareType, int32_t *pid,
     size_t pidNum);
@@ -2660,33 +2668,36 @@ ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandleV2(
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(
     aclrtPhysicalMemProp *prop, aclrtMemGranularityOptions option,
     size_t *granularity);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The pid other processes whitelist for this one: getpid() on the simulator
+ * (no container translation). */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Shares [devPtr, devPtr + size), inside one allocation or mapping, with
+ * other processes under the key written to key (len at least 65). flags:
+ * ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT (whitelist with
+ * aclrtIpcMemSetImportPid) or ..._DISABLE_PID_VALIDATION. */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size,
                                                      char *key, size_t len,
                                                      uint64_t flags);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Closes key: unmaps it in an importing process; withdraws it in the
+ * exporting one (imports made stay valid). */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char *key);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Maps the memory of key, exported by another process (or this one), into
+ * this process's current device and returns its address there. 207006 when
+ * the whitelist does not name this process. */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void **devPtr,
                                                     const char *key,
                                                     uint64_t flags);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Adds pid[0..num) to the whitelist of a key this process exported. */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key,
                                                      int32_t *pid, size_t num);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Records the die-to-die link (ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_SIO or _HCCS)
+ * of a key this process exported; a simulated device has one die, so the
+ * choice changes nothing. */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char *key,
                                                 aclrtIpcMemAttrType type,
                                                 uint64_t attr);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000): whitelists processes of other
+ * servers (Atlas A3 super-nodes); the simulator shares within one host. */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportPidInterServer(
     const char *key, aclrtServerPid *serverPids, size_t num);
 /* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
