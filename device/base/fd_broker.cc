@@ -1,0 +1,582 @@
+// The fd broker: see fd_broker.h for the mechanism.
+#include "device/base/fd_broker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <random>
+#include <set>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "device/base/mutex.h"
+
+namespace ascend::ipc {
+namespace {
+
+enum class Op : uint32_t { kFetch = 1, kRelease = 2 };
+
+struct Request {
+  uint32_t op = 0;
+  uint32_t id = 0;
+  uint32_t kind = 0;
+  uint32_t reserved = 0;
+};
+
+struct ReplyHeader {
+  int32_t code = 0;  // an absl::StatusCode
+  int32_t owner_pid = 0;
+  uint32_t metadata_len = 0;
+  uint32_t reserved = 0;
+};
+
+// The abstract-namespace address of process `pid`'s broker.
+socklen_t BrokerAddress(int32_t pid, sockaddr_un* addr) {
+  std::memset(addr, 0, sizeof(*addr));
+  addr->sun_family = AF_UNIX;
+  const std::string name = absl::StrCat("aclsim-broker-", pid);
+  // sun_path[0] stays 0: the abstract namespace.
+  std::memcpy(addr->sun_path + 1, name.data(), name.size());
+  return static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 +
+                                name.size());
+}
+
+void CloseFd(int fd) {
+  if (fd >= 0) (void)close(fd);  // close is not retried on EINTR (Linux)
+}
+
+// Sends one datagram (header + optional payload + optional fd).
+bool SendMessage(int sock, const void* head, size_t head_len, const void* body,
+                 size_t body_len, int fd_to_pass, int flags) {
+  iovec iov[2];
+  iov[0].iov_base = const_cast<void*>(head);
+  iov[0].iov_len = head_len;
+  iov[1].iov_base = const_cast<void*>(body);
+  iov[1].iov_len = body_len;
+  msghdr msg{};
+  msg.msg_iov = iov;
+  msg.msg_iovlen = body_len > 0 ? 2 : 1;
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+  if (fd_to_pass >= 0) {
+    std::memset(control, 0, sizeof(control));
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof(control);
+    cmsghdr* cmsg = CMSG_FIRSTHDR(&msg);
+    cmsg->cmsg_level = SOL_SOCKET;
+    cmsg->cmsg_type = SCM_RIGHTS;
+    cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(cmsg), &fd_to_pass, sizeof(int));
+  }
+  for (;;) {
+    const ssize_t n = sendmsg(sock, &msg, flags | MSG_NOSIGNAL);
+    if (n >= 0) return static_cast<size_t>(n) == head_len + body_len;
+    if (errno != EINTR) return false;
+  }
+}
+
+// Waits until `fd` is readable or `deadline` passes (false then).
+bool PollReadable(int fd, absl::Time deadline) {
+  for (;;) {
+    const absl::Duration left = deadline - absl::Now();
+    if (left <= absl::ZeroDuration()) return false;
+    pollfd p{fd, POLLIN, 0};
+    const int ms = static_cast<int>(
+        std::min<int64_t>(absl::ToInt64Milliseconds(left) + 1, 1000));
+    const int r = poll(&p, 1, ms);
+    if (r > 0) return true;
+    if (r < 0 && errno != EINTR) return false;
+  }
+}
+
+}  // namespace
+
+struct FdBroker::Impl {
+  struct Export {
+    ExportKind kind;
+    int fd;
+    std::string metadata;
+    bool check_pid;
+    std::set<int32_t> pids;
+    int32_t active = 0;
+  };
+  // A server-side connection from one importing process.
+  struct ServerConn {
+    int fd;
+    int32_t pid;
+    absl::flat_hash_map<uint32_t, int32_t> held;  // id -> imports not released
+  };
+  // An importer-side connection to one exporting process.
+  struct ClientConn {
+    ascend::Mutex mu;
+    int fd ABSL_GUARDED_BY(mu) = -1;
+  };
+
+  Impl() : pid(getpid()) {
+    std::random_device rd;
+    // A random start per process (see fd_broker.h), leaving room to grow.
+    next_id = 1 + (static_cast<uint32_t>(rd()) & 0x3fffffffU);
+  }
+
+  absl::Status StartServerLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
+  void Serve();
+  void HandleRequest(ServerConn& conn, const Request& req);
+  void DropConn(ServerConn& conn);
+  absl::StatusOr<Imported> FetchOnce(ClientConn& conn, int32_t pid, uint32_t id,
+                                     ExportKind kind, bool* retry);
+  std::shared_ptr<ClientConn> ConnTo(int32_t pid);
+
+  const pid_t pid;
+  mutable ascend::Mutex mu;
+  uint32_t next_id ABSL_GUARDED_BY(mu);
+  absl::flat_hash_map<uint32_t, Export> exports ABSL_GUARDED_BY(mu);
+  bool serving ABSL_GUARDED_BY(mu) = false;
+  int listen_fd ABSL_GUARDED_BY(mu) = -1;
+  int stop_fd ABSL_GUARDED_BY(mu) = -1;
+  absl::flat_hash_map<int32_t, std::shared_ptr<ClientConn>> clients
+      ABSL_GUARDED_BY(mu);
+};
+
+FdBroker::FdBroker() : impl_(nullptr) {}
+
+FdBroker& FdBroker::Get() {
+  static FdBroker* broker = new FdBroker();
+  static std::mutex* init_mu = new std::mutex();
+  static std::atomic<Impl*>* current = new std::atomic<Impl*>(nullptr);
+  Impl* impl = current->load(std::memory_order_acquire);
+  if (impl == nullptr || impl->pid != getpid()) {
+    std::lock_guard<std::mutex> lock(*init_mu);
+    impl = current->load(std::memory_order_acquire);
+    if (impl == nullptr || impl->pid != getpid()) {
+      // A forked child does not inherit the parent's server thread: it gets
+      // a broker of its own (the parent's is abandoned, its fds closed).
+      if (impl != nullptr) {
+        impl->mu.Lock();
+        CloseFd(impl->listen_fd);
+        CloseFd(impl->stop_fd);
+        impl->listen_fd = impl->stop_fd = -1;
+        impl->mu.Unlock();
+      }
+      impl = new (std::nothrow) Impl();
+      current->store(impl, std::memory_order_release);
+    }
+  }
+  broker->impl_.store(impl, std::memory_order_release);
+  return *broker;
+}
+
+bool FdBroker::ProcessAlive(int32_t pid) {
+  if (pid <= 0) return false;
+  return kill(pid, 0) == 0 || errno == EPERM;
+}
+
+absl::Status FdBroker::Impl::StartServerLocked() {
+  if (serving) return absl::OkStatus();
+  const int sock =
+      socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (sock < 0) {
+    return absl::InternalError(
+        absl::StrCat("broker socket: ", std::strerror(errno)));
+  }
+  sockaddr_un addr;
+  const socklen_t len = BrokerAddress(pid, &addr);
+  if (bind(sock, reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
+      listen(sock, 64) != 0) {
+    const int err = errno;
+    CloseFd(sock);
+    return absl::InternalError(
+        absl::StrCat("broker bind/listen: ", std::strerror(err)));
+  }
+  const int stop = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (stop < 0) {
+    CloseFd(sock);
+    return absl::InternalError("broker eventfd failed");
+  }
+  listen_fd = sock;
+  stop_fd = stop;
+  try {
+    std::thread([this] { Serve(); }).detach();
+  } catch (...) {
+    CloseFd(sock);
+    CloseFd(stop);
+    listen_fd = stop_fd = -1;
+    return absl::InternalError("broker thread could not start");
+  }
+  serving = true;
+  return absl::OkStatus();
+}
+
+void FdBroker::Impl::DropConn(ServerConn& conn) {
+  {
+    ascend::MutexLock lock(&mu);
+    for (const auto& [id, count] : conn.held) {
+      auto it = exports.find(id);
+      if (it != exports.end()) it->second.active -= count;
+    }
+  }
+  conn.held.clear();
+  CloseFd(conn.fd);
+  conn.fd = -1;
+}
+
+void FdBroker::Impl::HandleRequest(ServerConn& conn, const Request& req) {
+  ReplyHeader reply;
+  reply.owner_pid = pid;
+  if (req.op == static_cast<uint32_t>(Op::kRelease)) {
+    auto held = conn.held.find(req.id);
+    if (held != conn.held.end() && held->second > 0) {
+      if (--held->second == 0) conn.held.erase(held);
+      ascend::MutexLock lock(&mu);
+      auto it = exports.find(req.id);
+      if (it != exports.end()) --it->second.active;
+    }
+    if (!SendMessage(conn.fd, &reply, sizeof(reply), nullptr, 0, -1,
+                     MSG_DONTWAIT)) {
+      DropConn(conn);
+    }
+    return;
+  }
+  if (req.op != static_cast<uint32_t>(Op::kFetch)) {
+    DropConn(conn);  // not our protocol
+    return;
+  }
+  int fd = -1;
+  std::string metadata;
+  {
+    ascend::MutexLock lock(&mu);
+    auto it = exports.find(req.id);
+    if (it == exports.end()) {
+      reply.code = static_cast<int32_t>(absl::StatusCode::kNotFound);
+    } else if (static_cast<uint32_t>(it->second.kind) != req.kind) {
+      reply.code = static_cast<int32_t>(absl::StatusCode::kInvalidArgument);
+    } else if (it->second.check_pid && conn.pid != pid &&
+               it->second.pids.count(conn.pid) == 0) {
+      reply.code = static_cast<int32_t>(absl::StatusCode::kPermissionDenied);
+    } else {
+      fd = fcntl(it->second.fd, F_DUPFD_CLOEXEC, 0);
+      if (fd < 0) {
+        reply.code = static_cast<int32_t>(absl::StatusCode::kInternal);
+      } else {
+        metadata = it->second.metadata;
+        ++it->second.active;  // undone below if the reply cannot go
+      }
+    }
+  }
+  reply.metadata_len = static_cast<uint32_t>(metadata.size());
+  const bool sent = SendMessage(conn.fd, &reply, sizeof(reply), metadata.data(),
+                                metadata.size(), fd, MSG_DONTWAIT);
+  if (fd >= 0) {
+    CloseFd(fd);
+    if (sent) {
+      ++conn.held[req.id];
+    } else {
+      ascend::MutexLock lock(&mu);
+      auto it = exports.find(req.id);
+      if (it != exports.end()) --it->second.active;
+    }
+  }
+  if (!sent) DropConn(conn);
+}
+
+void FdBroker::Impl::Serve() {
+  int lfd, sfd;
+  {
+    ascend::MutexLock lock(&mu);
+    lfd = listen_fd;
+    sfd = stop_fd;
+  }
+  std::vector<ServerConn> conns;
+  std::vector<pollfd> fds;
+  for (;;) {
+    fds.clear();
+    fds.push_back({lfd, POLLIN, 0});
+    fds.push_back({sfd, POLLIN, 0});
+    for (const ServerConn& c : conns) fds.push_back({c.fd, POLLIN, 0});
+    const int r = poll(fds.data(), fds.size(), -1);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return;
+    }
+    if (fds[1].revents != 0) return;  // stopped (abandoned after a fork)
+    // Connections first (indices line up with `conns` before any accept).
+    for (size_t i = 0; i < conns.size(); ++i) {
+      const short ev = fds[i + 2].revents;
+      if (ev == 0) continue;
+      ServerConn& conn = conns[i];
+      if ((ev & POLLIN) != 0) {
+        Request req;
+        ssize_t n;
+        do {
+          n = recv(conn.fd, &req, sizeof(req), MSG_DONTWAIT);
+        } while (n < 0 && errno == EINTR);
+        if (n == static_cast<ssize_t>(sizeof(req))) {
+          HandleRequest(conn, req);
+          continue;
+        }
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) continue;
+      }
+      DropConn(conn);  // closed, broken or a malformed message
+    }
+    conns.erase(std::remove_if(conns.begin(), conns.end(),
+                               [](const ServerConn& c) { return c.fd < 0; }),
+                conns.end());
+    if ((fds[0].revents & POLLIN) != 0) {
+      for (;;) {
+        const int c =
+            accept4(lfd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (c < 0) {
+          if (errno == EINTR) continue;
+          break;  // EAGAIN: none left; anything else: try at the next poll
+        }
+        ucred cred{};
+        socklen_t len = sizeof(cred);
+        if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
+          CloseFd(c);
+          continue;
+        }
+        conns.push_back(ServerConn{c, static_cast<int32_t>(cred.pid), {}});
+      }
+    }
+  }
+}
+
+absl::StatusOr<uint32_t> FdBroker::Publish(ExportKind kind, int fd,
+                                           std::string metadata,
+                                           bool check_pid) {
+  Impl* const impl = impl_.load(std::memory_order_acquire);
+  if (impl == nullptr) return absl::ResourceExhaustedError("no broker");
+  if (metadata.size() > kMaxMetadata) {
+    return absl::InvalidArgumentError("broker metadata too long");
+  }
+  ascend::MutexLock lock(&impl->mu);
+  const absl::Status started = impl->StartServerLocked();
+  if (!started.ok()) return started;
+  const int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  if (dup < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot publish fd ", fd, ": ", std::strerror(errno)));
+  }
+  uint32_t id = impl->next_id++;
+  while (id == 0 || impl->exports.contains(id)) id = impl->next_id++;
+  try {
+    impl->exports.emplace(
+        id, Impl::Export{kind, dup, std::move(metadata), check_pid, {}, 0});
+  } catch (const std::bad_alloc&) {
+    CloseFd(dup);
+    return absl::ResourceExhaustedError("out of memory");
+  }
+  return id;
+}
+
+absl::Status FdBroker::AllowPids(uint32_t id, absl::Span<const int32_t> pids) {
+  Impl* const impl = impl_.load(std::memory_order_acquire);
+  if (impl == nullptr) return absl::ResourceExhaustedError("no broker");
+  ascend::MutexLock lock(&impl->mu);
+  auto it = impl->exports.find(id);
+  if (it == impl->exports.end()) {
+    return absl::NotFoundError(absl::StrCat("no export ", id));
+  }
+  try {
+    it->second.pids.insert(pids.begin(), pids.end());
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError("out of memory");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FdBroker::Withdraw(uint32_t id) {
+  Impl* const impl = impl_.load(std::memory_order_acquire);
+  if (impl == nullptr) return absl::ResourceExhaustedError("no broker");
+  ascend::MutexLock lock(&impl->mu);
+  auto it = impl->exports.find(id);
+  if (it == impl->exports.end()) {
+    return absl::NotFoundError(absl::StrCat("no export ", id));
+  }
+  CloseFd(it->second.fd);
+  impl->exports.erase(it);
+  return absl::OkStatus();
+}
+
+bool FdBroker::Exists(uint32_t id) const {
+  Impl* const impl = impl_.load(std::memory_order_acquire);
+  if (impl == nullptr) return false;
+  ascend::MutexLock lock(&impl->mu);
+  return impl->exports.contains(id);
+}
+
+int32_t FdBroker::ActiveImports(uint32_t id) const {
+  Impl* const impl = impl_.load(std::memory_order_acquire);
+  if (impl == nullptr) return 0;
+  ascend::MutexLock lock(&impl->mu);
+  auto it = impl->exports.find(id);
+  return it == impl->exports.end() ? 0 : it->second.active;
+}
+
+std::shared_ptr<FdBroker::Impl::ClientConn> FdBroker::Impl::ConnTo(
+    int32_t target) {
+  ascend::MutexLock lock(&mu);
+  std::shared_ptr<ClientConn>& conn = clients[target];
+  if (!conn) conn = std::make_shared<ClientConn>();
+  return conn;
+}
+
+// One attempt over `conn` (connected here if needed). `*retry`: the
+// connection was an old one found broken, worth one more try on a new one.
+absl::StatusOr<Imported> FdBroker::Impl::FetchOnce(ClientConn& conn,
+                                                   int32_t target, uint32_t id,
+                                                   ExportKind kind,
+                                                   bool* retry) {
+  *retry = false;
+  ascend::MutexLock lock(&conn.mu);
+  const bool fresh = conn.fd < 0;
+  if (fresh) {
+    const int sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+    if (sock < 0) return absl::UnavailableError("socket failed");
+    sockaddr_un addr;
+    const socklen_t len = BrokerAddress(target, &addr);
+    int r;
+    do {
+      r = connect(sock, reinterpret_cast<sockaddr*>(&addr), len);
+    } while (r != 0 && errno == EINTR);
+    if (r != 0) {
+      CloseFd(sock);
+      return absl::UnavailableError(
+          absl::StrCat("process ", target, " runs no fd broker (or is gone)"));
+    }
+    conn.fd = sock;
+  }
+  auto broken = [&](const char* what) -> absl::Status {
+    CloseFd(conn.fd);
+    conn.fd = -1;
+    *retry = !fresh;
+    return absl::UnavailableError(
+        absl::StrCat("broker of process ", target, ": ", what));
+  };
+  Request req;
+  req.op = static_cast<uint32_t>(Op::kFetch);
+  req.id = id;
+  req.kind = static_cast<uint32_t>(kind);
+  if (!SendMessage(conn.fd, &req, sizeof(req), nullptr, 0, -1, 0)) {
+    return broken("request not sent");
+  }
+  if (!PollReadable(conn.fd, absl::Now() + FdBroker::kReplyTimeout)) {
+    return broken("no reply");
+  }
+  ReplyHeader reply;
+  std::string metadata(FdBroker::kMaxMetadata, '\0');
+  iovec iov[2] = {{&reply, sizeof(reply)}, {metadata.data(), metadata.size()}};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+  msghdr msg{};
+  msg.msg_iov = iov;
+  msg.msg_iovlen = 2;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof(control);
+  ssize_t n;
+  do {
+    n = recvmsg(conn.fd, &msg, MSG_CMSG_CLOEXEC);
+  } while (n < 0 && errno == EINTR);
+  int fd = -1;
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr;
+       c = CMSG_NXTHDR(&msg, c)) {
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+        c->cmsg_len >= CMSG_LEN(sizeof(int))) {
+      std::memcpy(&fd, CMSG_DATA(c), sizeof(int));
+    }
+  }
+  if (n < static_cast<ssize_t>(sizeof(reply)) ||
+      reply.metadata_len > n - sizeof(reply)) {
+    CloseFd(fd);
+    return broken("malformed or no reply");
+  }
+  if (reply.code != 0) {
+    CloseFd(fd);
+    const std::string what =
+        absl::StrCat("export ", id, " of process ", target);
+    switch (static_cast<absl::StatusCode>(reply.code)) {
+      case absl::StatusCode::kNotFound:
+        return absl::NotFoundError(absl::StrCat("no ", what));
+      case absl::StatusCode::kPermissionDenied:
+        return absl::PermissionDeniedError(
+            absl::StrCat("this process is not whitelisted for ", what));
+      case absl::StatusCode::kInvalidArgument:
+        return absl::InvalidArgumentError(
+            absl::StrCat(what, " is of another kind"));
+      default:
+        return absl::InternalError(absl::StrCat(what, " could not be sent"));
+    }
+  }
+  if (fd < 0) return absl::InternalError("the reply carried no fd");
+  metadata.resize(reply.metadata_len);
+  return Imported{fd, std::move(metadata), reply.owner_pid};
+}
+
+absl::StatusOr<Imported> FdBroker::Fetch(int32_t pid, uint32_t id,
+                                         ExportKind kind) {
+  Impl* const impl = impl_.load(std::memory_order_acquire);
+  if (impl == nullptr) return absl::ResourceExhaustedError("no broker");
+  if (pid <= 0) {
+    return absl::UnavailableError(absl::StrCat("no process ", pid));
+  }
+  try {
+    std::shared_ptr<Impl::ClientConn> conn = impl->ConnTo(pid);
+    bool retry = false;
+    absl::StatusOr<Imported> got =
+        impl->FetchOnce(*conn, pid, id, kind, &retry);
+    if (!got.ok() && retry) {
+      got = impl->FetchOnce(*conn, pid, id, kind, &retry);
+    }
+    return got;
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError("out of memory");
+  }
+}
+
+void FdBroker::Release(int32_t pid, uint32_t id) {
+  Impl* const impl = impl_.load(std::memory_order_acquire);
+  if (impl == nullptr || pid <= 0) return;
+  std::shared_ptr<Impl::ClientConn> conn;
+  {
+    ascend::MutexLock lock(&impl->mu);
+    auto it = impl->clients.find(pid);
+    if (it == impl->clients.end()) return;
+    conn = it->second;
+  }
+  ascend::MutexLock lock(&conn->mu);
+  if (conn->fd < 0) return;  // that connection died: nothing is held there
+  Request req;
+  req.op = static_cast<uint32_t>(Op::kRelease);
+  req.id = id;
+  bool ok = SendMessage(conn->fd, &req, sizeof(req), nullptr, 0, -1, 0) &&
+            PollReadable(conn->fd, absl::Now() + kReplyTimeout);
+  if (ok) {
+    ReplyHeader reply;
+    ssize_t n;
+    do {
+      n = recv(conn->fd, &reply, sizeof(reply), 0);
+    } while (n < 0 && errno == EINTR);
+    ok = n == static_cast<ssize_t>(sizeof(reply));
+  }
+  if (!ok) {
+    CloseFd(conn->fd);
+    conn->fd = -1;
+  }
+}
+
+}  // namespace ascend::ipc
