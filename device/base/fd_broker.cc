@@ -462,7 +462,8 @@ absl::StatusOr<Imported> FdBroker::Impl::FetchOnce(ClientConn& conn,
     }
     conn.fd = sock;
   }
-  auto broken = [&](const char* what) -> absl::Status {
+  auto broken = [&](const char* what)
+                    ABSL_EXCLUSIVE_LOCKS_REQUIRED(conn.mu) -> absl::Status {
     CloseFd(conn.fd);
     conn.fd = -1;
     *retry = !fresh;
