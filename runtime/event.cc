@@ -69,11 +69,11 @@ uint64_t Event::LatestRecord() const {
 bool Event::WaitFor(uint64_t seq, absl::Time deadline) const {
   if (shared_ != nullptr) {
     // Records of other processes change the page, not our mutex: sleep on
-    // the page's futex. An event whose exporter died counts as complete, so
-    // no wait hangs on a record that can no longer complete (§5.17).
+    // the page's futex. Records only dead processes could complete do not
+    // hold a wait (§5.17).
     for (;;) {
       const uint32_t seen = shared_->Changes();
-      if (shared_->completed() >= seq || !shared_->OwnerAlive()) return true;
+      if (shared_->completed() >= seq || !shared_->LivePending()) return true;
       if (absl::Now() >= deadline) return false;
       shared_->WaitForChange(seen, deadline);
     }
@@ -92,7 +92,10 @@ bool Event::WaitFor(uint64_t seq, absl::Time deadline) const {
 }
 
 bool Event::IsComplete() const {
-  if (shared_ != nullptr) return shared_->completed() >= shared_->recorded();
+  if (shared_ != nullptr) {
+    return shared_->completed() >= shared_->recorded() ||
+           !shared_->LivePending();
+  }
   ascend::MutexLock lock(&mu_);
   return IsDoneLocked(recorded_);
 }

@@ -12,7 +12,8 @@
 // An IPC event (ACL_EVENT_IPC, DESIGN.md §5.17) keeps its record state in a
 // page shared with other processes instead: records are counted there, a
 // record's completion raises the newest completed record, and a wait for
-// record N ends once any record at or after N completed.
+// record N ends once any record at or after N completed, or once no live
+// process has a record pending.
 #ifndef ASCENDCL_RUNTIME_EVENT_H_
 #define ASCENDCL_RUNTIME_EVENT_H_
 

@@ -31,6 +31,7 @@ namespace {
 
 constexpr uint32_t kPageMagic = 0x41435349;  // "ACSI"
 constexpr size_t kPageSize = 4096;
+constexpr int kRecorderSlots = 64;
 // The longest a waiter sleeps before it looks at its deadline and the
 // exporter's liveness again.
 constexpr absl::Duration kWaitSlice = absl::Milliseconds(20);
@@ -44,10 +45,18 @@ struct SharedSyncPage::Layout {
   std::atomic<uint32_t> magic;
   std::atomic<uint32_t> changes;  // the futex word
   std::atomic<uint32_t> signaled;
-  std::atomic<uint32_t> reserved;
+  // Records begun by processes that found no free slot below.
+  std::atomic<uint32_t> untracked_pending;
   std::atomic<uint64_t> recorded;
   std::atomic<uint64_t> completed;
+  // Records begun and not completed yet, per recording process: a waiter
+  // stops waiting for records only dead processes could complete.
+  struct Slot {
+    std::atomic<int32_t> pid;
+    std::atomic<int32_t> pending;
+  } slots[kRecorderSlots];
 };
+static_assert(sizeof(SharedSyncPage::Layout) <= kPageSize);
 static_assert(std::atomic<uint64_t>::is_always_lock_free);
 static_assert(std::atomic<uint32_t>::is_always_lock_free);
 
@@ -150,11 +159,59 @@ void SharedSyncPage::Wake() {
           0);
 }
 
+int SharedSyncPage::RecorderSlot() {
+  int slot = slot_.load(std::memory_order_acquire);
+  if (slot != kNoSlot) return slot;
+  const int32_t self = static_cast<int32_t>(getpid());
+  slot = kUntracked;
+  for (int i = 0; i < kRecorderSlots; ++i) {
+    int32_t pid = page_->slots[i].pid.load(std::memory_order_acquire);
+    if (pid == 0 && page_->slots[i].pid.compare_exchange_strong(
+                        pid, self, std::memory_order_acq_rel)) {
+      pid = self;
+    }
+    if (pid == self) {
+      slot = i;
+      break;
+    }
+  }
+  int expected = kNoSlot;
+  if (!slot_.compare_exchange_strong(expected, slot)) return expected;
+  return slot;
+}
+
 uint64_t SharedSyncPage::BeginRecord() {
+  const int slot = RecorderSlot();
+  if (slot >= 0) {
+    page_->slots[slot].pending.fetch_add(1, std::memory_order_acq_rel);
+  } else {
+    page_->untracked_pending.fetch_add(1, std::memory_order_acq_rel);
+  }
   return page_->recorded.fetch_add(1, std::memory_order_acq_rel) + 1;
 }
 
+bool SharedSyncPage::LivePending() const {
+  if (page_->untracked_pending.load(std::memory_order_acquire) != 0) {
+    return true;  // unknown recorders count as alive
+  }
+  for (int i = 0; i < kRecorderSlots; ++i) {
+    const int32_t pid = page_->slots[i].pid.load(std::memory_order_acquire);
+    if (pid == 0) break;  // slots are claimed in order
+    if (page_->slots[i].pending.load(std::memory_order_acquire) > 0 &&
+        ipc::FdBroker::ProcessAlive(pid)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void SharedSyncPage::CompleteRecord(uint64_t seq) {
+  const int slot = RecorderSlot();
+  if (slot >= 0) {
+    page_->slots[slot].pending.fetch_sub(1, std::memory_order_acq_rel);
+  } else {
+    page_->untracked_pending.fetch_sub(1, std::memory_order_acq_rel);
+  }
   uint64_t cur = page_->completed.load(std::memory_order_acquire);
   while (cur < seq && !page_->completed.compare_exchange_weak(
                           cur, seq, std::memory_order_acq_rel)) {

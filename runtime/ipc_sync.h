@@ -5,7 +5,7 @@
 // The page holds an event's record counters or a notify's flag, and a
 // change counter that every update bumps; a waiter sleeps on that counter
 // with a process-shared futex (bounded by short slices, so a waiter also
-// notices deadlines, cancellations and a dead exporter).
+// notices deadlines, cancellations and processes that died).
 #ifndef ASCENDCL_RUNTIME_IPC_SYNC_H_
 #define ASCENDCL_RUNTIME_IPC_SYNC_H_
 
@@ -39,6 +39,9 @@ class SharedSyncPage {
   void CompleteRecord(uint64_t seq);
   uint64_t recorded() const;
   uint64_t completed() const;
+  // Whether a live process has a record begun and not completed (records
+  // of processes that died will never complete).
+  bool LivePending() const;
   // --- Notify state: a one-shot flag. --------------------------------------
   void SetSignaled(bool on);
   bool signaled() const;
@@ -59,21 +62,27 @@ class SharedSyncPage {
   bool imported() const { return imported_; }
   // True while the exporting process lives (always true in the exporter).
   bool OwnerAlive() const;
+
+  struct Layout;  // the page's contents (ipc_sync.cc)
   // Publishes the page under `kind` (an ipc::ExportKind) once; later calls
   // return the same id. `check_pid` as FdBroker::Publish.
   absl::StatusOr<uint32_t> Publish(uint32_t kind, bool check_pid);
 
  private:
-  struct Layout;
+  static constexpr int kNoSlot = -2;     // not looked for yet
+  static constexpr int kUntracked = -1;  // every slot taken by others
   SharedSyncPage(int fd, Layout* layout, int32_t owner_pid, uint32_t export_id,
                  bool imported);
   void Wake();
+  // This process's recorder slot on the page (kUntracked when full).
+  int RecorderSlot();
 
   const int fd_;
   Layout* const page_;
   const int32_t owner_pid_;
   std::atomic<uint32_t> export_id_;
   const bool imported_;
+  std::atomic<int> slot_{kNoSlot};
 };
 
 // Handles and keys (DESIGN.md §5.17): where an exported object lives.

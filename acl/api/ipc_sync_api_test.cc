@@ -270,8 +270,8 @@ TEST_F(IpcSyncApiTest, EventAcrossProcesses) {
   ASSERT_ACL_OK(aclrtDestroyNotify(gate));
 }
 
-// An exporter that dies with a record pending: waits here end (the event
-// counts as complete) instead of hanging.
+// An exporter that dies with a record pending: waits here end (its record
+// can never complete) instead of hanging.
 TEST_F(IpcSyncApiTest, DeadExporterReleasesWaits) {
   Peer peer;
   ASSERT_GT(peer.pid(), 0);
@@ -299,6 +299,35 @@ TEST_F(IpcSyncApiTest, DeadExporterReleasesWaits) {
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtIpcOpenEventHandle(Unhex(hex), &again));
   ASSERT_ACL_OK(aclrtDestroyEvent(opened));
+}
+
+// An importer that dies with a record pending does not hold the
+// exporter's waits either; records of live processes still do.
+TEST_F(IpcSyncApiTest, DeadImporterRecordDoesNotHoldWaits) {
+  aclrtEvent event = NewIpcEvent();
+  aclrtIpcEventHandle handle{};
+  ASSERT_ACL_OK(aclrtIpcGetEventHandle(event, &handle));
+  Peer peer;
+  ASSERT_GT(peer.pid(), 0);
+  ASSERT_EQ(peer.Ask("open_event " + Hex(handle)), "0");
+  ASSERT_EQ(peer.Ask("record_blocked"), "0");
+  // A pending record of this process, behind a blocked stream, too.
+  aclrtNotify gate = nullptr;
+  ASSERT_ACL_OK(aclrtCreateNotify(&gate, 0));
+  ASSERT_ACL_OK(aclrtWaitAndResetNotify(gate, stream_, 0));
+  ASSERT_ACL_OK(aclrtRecordEvent(event, stream_));
+  EXPECT_EQ(Status(event), ACL_EVENT_RECORDED_STATUS_NOT_READY);
+  peer.Kill();
+  // Ours still holds the wait...
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
+                   aclrtSynchronizeEventWithTimeout(event, 100));
+  EXPECT_EQ(Status(event), ACL_EVENT_RECORDED_STATUS_NOT_READY);
+  // ...the dead peer's does not.
+  ASSERT_ACL_OK(aclrtRecordNotify(gate, side_));
+  ASSERT_ACL_OK(aclrtSynchronizeEventWithTimeout(event, 10000));
+  EXPECT_EQ(Status(event), ACL_EVENT_RECORDED_STATUS_COMPLETE);
+  ASSERT_ACL_OK(aclrtDestroyEvent(event));
+  ASSERT_ACL_OK(aclrtDestroyNotify(gate));
 }
 
 // Lock → Backup → device memory loss → Restore → Unlock: the IPC event

@@ -2732,9 +2732,9 @@ ACL_FUNC_VISIBILITY aclError
 aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle);
 /* Opens the IPC event behind `handle` as an event of this process on the
  * current device: stream waits, synchronisation and status queries see the
- * records of every process, and records made here are seen there. When
- * the exporting process dies, waits on the opened event end at once (it
- * counts as complete). NULL event → ACL_ERROR_INVALID_PARAM; not a handle,
+ * records of every process, and records made here are seen there. A
+ * record of a process that died no longer holds waits (it cannot
+ * complete). NULL event → ACL_ERROR_INVALID_PARAM; not a handle,
  * a destroyed event or a gone process → ACL_ERROR_RT_PARAM_INVALID. */
 ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
                                                      aclrtEvent *event);
