@@ -13,6 +13,7 @@
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
 #include "runtime/id_participant.h"
+#include "runtime/ipc_sync.h"
 #include "runtime/resource_kinds.h"
 #include "runtime/runtime.h"
 
@@ -39,12 +40,14 @@ std::string Event::DescribeState(const State& state) {
 }
 
 uint64_t Event::BeginRecord() {
+  if (shared_ != nullptr) return shared_->BeginRecord();
   ascend::MutexLock lock(&mu_);
   pending_.insert(++recorded_);
   return recorded_;
 }
 
 void Event::Complete(uint64_t seq) {
+  if (shared_ != nullptr) return shared_->CompleteRecord(seq);
   ascend::MutexLock lock(&mu_);
   if (pending_.erase(seq) == 0) return;  // not a pending record
   if (seq > newest_completed_) {
@@ -58,11 +61,23 @@ bool Event::IsDoneLocked(uint64_t seq) const {
 }
 
 uint64_t Event::LatestRecord() const {
+  if (shared_ != nullptr) return shared_->recorded();
   ascend::MutexLock lock(&mu_);
   return recorded_;
 }
 
 bool Event::WaitFor(uint64_t seq, absl::Time deadline) const {
+  if (shared_ != nullptr) {
+    // Records of other processes change the page, not our mutex: sleep on
+    // the page's futex. Records only dead processes could complete do not
+    // hold a wait (§5.17).
+    for (;;) {
+      const uint32_t seen = shared_->Changes();
+      if (shared_->completed() >= seq || !shared_->LivePending()) return true;
+      if (absl::Now() >= deadline) return false;
+      shared_->WaitForChange(seen, deadline);
+    }
+  }
   ascend::MutexLock lock(&mu_);
   struct Args {
     const Event* e;
@@ -77,6 +92,10 @@ bool Event::WaitFor(uint64_t seq, absl::Time deadline) const {
 }
 
 bool Event::IsComplete() const {
+  if (shared_ != nullptr) {
+    return shared_->completed() >= shared_->recorded() ||
+           !shared_->LivePending();
+  }
   ascend::MutexLock lock(&mu_);
   return IsDoneLocked(recorded_);
 }
@@ -87,6 +106,7 @@ void Event::Reset() {
 }
 
 std::optional<absl::Time> Event::Timestamp() const {
+  if (shared_ != nullptr) return std::nullopt;  // IPC events keep none
   ascend::MutexLock lock(&mu_);
   if (!IsDoneLocked(recorded_)) return std::nullopt;
   return timestamp_;
@@ -108,6 +128,9 @@ bool Event::WaitsDone() const {
 }
 
 Event::State Event::SaveState() const {
+  if (shared_ != nullptr) {
+    return State{shared_->recorded(), {}, shared_->completed(), std::nullopt};
+  }
   ascend::MutexLock lock(&mu_);
   return State{recorded_,
                std::vector<uint64_t>(pending_.begin(), pending_.end()),
@@ -115,6 +138,9 @@ Event::State Event::SaveState() const {
 }
 
 void Event::RestoreState(const State& state) {
+  // An IPC event's state is host memory shared with other processes, which
+  // a device loss does not touch and which they may have changed since.
+  if (shared_ != nullptr) return;
   ascend::MutexLock lock(&mu_);
   recorded_ = state.recorded;
   pending_.clear();
@@ -305,10 +331,20 @@ absl::StatusOr<void*> Runtime::CreateEventEx(uint32_t flags) {
                               "ACL_EVENT_TIME_LINE nor ACL_EVENT_IPC alone"));
   }
   ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
+  std::shared_ptr<SharedSyncPage> shared;
+  if (ipc_alone) {
+    absl::StatusOr<std::shared_ptr<SharedSyncPage>> page =
+        SharedSyncPage::Create();
+    if (!page.ok()) {
+      return Error(ACL_ERROR_RT_NO_EVENT_RESOURCE, page.status().message());
+    }
+    shared = *std::move(page);
+  }
   ascend::MutexLock lock(&mu_);
   ASCEND_ASSIGN_OR_RETURN(uint32_t id,
                           AllocateIdLocked(device_id, ObjectKind::kEvent));
-  auto event = std::make_shared<Event>(device_id, id, flags, /*extended=*/true);
+  auto event = std::make_shared<Event>(device_id, id, flags, /*extended=*/true,
+                                       std::move(shared));
   RegisterLocked(event, device_id, id);
   return event->handle();
 }

@@ -8,13 +8,21 @@
 // released only when record N itself has run, not when a later record of the
 // same event (on another, idler stream) has. The event is complete when its
 // latest record has run; a never-recorded event is complete (DESIGN.md §5.4).
+//
+// An IPC event (ACL_EVENT_IPC, DESIGN.md §5.17) keeps its record state in a
+// page shared with other processes instead: records are counted there, a
+// record's completion raises the newest completed record, and a wait for
+// record N ends once any record at or after N completed, or once no live
+// process has a record pending.
 #ifndef ASCENDCL_RUNTIME_EVENT_H_
 #define ASCENDCL_RUNTIME_EVENT_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -27,20 +35,30 @@
 
 namespace ascend::rt {
 
+class SharedSyncPage;
+
 class Event {
  public:
   static constexpr ObjectKind kKind = ObjectKind::kEvent;
 
   // `extended`: created by aclrtCreateEventExWithFlag, whose events some
   // calls refuse (DESIGN.md §5.13).
-  Event(int32_t device_id, uint32_t id, uint32_t flags, bool extended = false)
-      : device_id_(device_id), id_(id), flags_(flags), extended_(extended) {}
+  // `shared`: the page of an IPC event (its own, or one opened from another
+  // process); null for every other event.
+  Event(int32_t device_id, uint32_t id, uint32_t flags, bool extended = false,
+        std::shared_ptr<SharedSyncPage> shared = nullptr)
+      : device_id_(device_id),
+        id_(id),
+        flags_(flags),
+        extended_(extended),
+        shared_(std::move(shared)) {}
 
   int32_t device_id() const { return device_id_; }
   uint32_t id() const { return id_; }
   uint32_t flags() const { return flags_; }
   bool extended() const { return extended_; }
   void* handle() const { return handle_.value(); }  // the aclrtEvent
+  SharedSyncPage* shared() const { return shared_.get(); }
 
   // A new record; the returned sequence completes when Complete(seq) runs.
   uint64_t BeginRecord();
@@ -86,6 +104,7 @@ class Event {
   const uint32_t id_;
   const uint32_t flags_;
   const bool extended_;
+  const std::shared_ptr<SharedSyncPage> shared_;
   const ObjectHandle handle_;
   mutable ascend::Mutex mu_;
   uint64_t waits_pending_ ABSL_GUARDED_BY(mu_) = 0;

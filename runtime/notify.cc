@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -13,6 +14,7 @@
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
 #include "runtime/id_participant.h"
+#include "runtime/ipc_sync.h"
 #include "runtime/resource_kinds.h"
 #include "runtime/runtime.h"
 
@@ -34,17 +36,52 @@ std::string Notify::DescribeState(State signaled) {
   return signaled ? "recorded" : "clear";
 }
 
+Notify::Notify(int32_t device_id, uint32_t id,
+               std::shared_ptr<SharedSyncPage> shared)
+    : device_id_(device_id), id_(id), shared_(std::move(shared)) {}
+
+std::shared_ptr<SharedSyncPage> Notify::shared() const {
+  ascend::MutexLock lock(&mu_);
+  return shared_;
+}
+
+bool Notify::Share(std::shared_ptr<SharedSyncPage> page) {
+  ascend::MutexLock lock(&mu_);
+  if (shared_ != nullptr) return false;
+  page->SetSignaled(signaled_);
+  shared_ = std::move(page);
+  return true;
+}
+
 void Notify::Record() {
   ascend::MutexLock lock(&mu_);
+  if (shared_ != nullptr) return shared_->SetSignaled(true);
   signaled_ = true;
 }
 
 void Notify::Reset() {
   ascend::MutexLock lock(&mu_);
+  if (shared_ != nullptr) return shared_->SetSignaled(false);
   signaled_ = false;
 }
 
 absl::Status Notify::WaitAndReset(absl::Time deadline) {
+  std::shared_ptr<SharedSyncPage> page = shared();
+  if (page != nullptr) {
+    for (;;) {
+      const uint32_t seen = page->Changes();
+      if (page->TakeSignal()) return absl::OkStatus();
+      {
+        ascend::MutexLock lock(&mu_);
+        if (cancelled_) return absl::CancelledError("notify wait cancelled");
+      }
+      if (absl::Now() >= deadline) {
+        return absl::DeadlineExceededError(
+            absl::StrCat("notify ", id_, " was not recorded in time"));
+      }
+      page->WaitForChange(seen, deadline);
+    }
+  }
   ascend::MutexLock lock(&mu_);
   bool ok =
       mu_.AwaitWithDeadline(absl::Condition(
@@ -69,11 +106,15 @@ void Notify::Cancel() {
 
 Notify::State Notify::SaveState() const {
   ascend::MutexLock lock(&mu_);
+  if (shared_ != nullptr) return shared_->signaled();
   return signaled_;
 }
 
 void Notify::RestoreState(State signaled) {
   ascend::MutexLock lock(&mu_);
+  // Shared host memory survives a device loss, and other processes may
+  // have recorded since the Backup: leave it.
+  if (shared_ != nullptr) return;
   signaled_ = signaled;
 }
 

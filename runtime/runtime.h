@@ -307,6 +307,19 @@ class Runtime {
   // A stream handle resolved (null: the current default stream).
   absl::StatusOr<std::shared_ptr<Stream>> FindStream(void* stream);
 
+  // --- IPC events and notifies (ipc_sync.cc, DESIGN.md §5.17) -------------
+  // The handle of an ACL_EVENT_IPC event (107000 for any other event),
+  // exported at the first call; an opened event reports its origin's.
+  absl::Status IpcGetEventHandle(void* event, char handle[64]);
+  // An event of this process on the shared state of `handle`'s event.
+  absl::StatusOr<void*> IpcOpenEventHandle(const char handle[64]);
+  // Exports `notify` (once) and writes its key (NUL-terminated) to `key`.
+  absl::Status NotifyGetExportKey(void* notify, char* key, size_t len,
+                                  uint64_t flags);
+  absl::Status NotifySetImportPids(void* notify, const int32_t* pids,
+                                   size_t num);
+  absl::StatusOr<void*> NotifyImportByKey(const char* key, uint64_t flags);
+
   // --- Faults (simulator)
   // -----------------------------------------------------
   absl::Status InjectFault(int32_t device_id, device::Fault fault);

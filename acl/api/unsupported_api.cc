@@ -491,6 +491,14 @@ aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo,
   return NotSupported(__func__);
 }
 
+// Cross-server pid whitelists: a simulator process runs on one machine, with
+// no super-pod servers to share a notify with.
+aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify,
+                                            aclrtServerPid* serverPids,
+                                            size_t num) {
+  return NotSupported(__func__);
+}
+
 // --- Pending (issue 15) ----------------------------------------------------
 
 aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId,
@@ -518,41 +526,6 @@ aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr,
 aclError aclrtIpcMemImportPidInterServer(const char* key,
                                          aclrtServerPid* serverPids,
                                          size_t num) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len,
-                                 uint64_t flags) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key,
-                                uint64_t flags) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify,
-                                            aclrtServerPid* serverPids,
-                                            size_t num) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
-                                 aclrtEvent* event) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size,
-                                          size_t alignment, void* expectPtr,
-                                          uint64_t flags) {
   return NotSupported(__func__);
 }
 

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -48,11 +49,27 @@ struct ReplyHeader {
   uint32_t reserved = 0;
 };
 
+// This process's pid namespace (the inode of /proc/self/ns/pid; 0 when it
+// cannot be read). Pids mean something only within one namespace, while
+// abstract socket names are shared by every process of the network
+// namespace, which sandboxes and containers often leave shared: the name
+// carries both.
+uint64_t PidNamespace() {
+  static const uint64_t ns = [] {
+    struct stat st;
+    return stat("/proc/self/ns/pid", &st) == 0
+               ? static_cast<uint64_t>(st.st_ino)
+               : uint64_t{0};
+  }();
+  return ns;
+}
+
 // The abstract-namespace address of process `pid`'s broker.
 socklen_t BrokerAddress(int32_t pid, sockaddr_un* addr) {
   std::memset(addr, 0, sizeof(*addr));
   addr->sun_family = AF_UNIX;
-  const std::string name = absl::StrCat("aclsim-broker-", pid);
+  const std::string name =
+      absl::StrCat("aclsim-broker-", PidNamespace(), "-", pid);
   // sun_path[0] stays 0: the abstract namespace.
   std::memcpy(addr->sun_path + 1, name.data(), name.size());
   return static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 +
@@ -460,9 +477,21 @@ absl::StatusOr<Imported> FdBroker::Impl::FetchOnce(ClientConn& conn,
       return absl::UnavailableError(
           absl::StrCat("process ", target, " runs no fd broker (or is gone)"));
     }
+    // The listener must be the process asked for (as this namespace sees
+    // it), not a namesake elsewhere.
+    ucred cred{};
+    socklen_t cred_len = sizeof(cred);
+    if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) != 0 ||
+        cred.pid != target) {
+      CloseFd(sock);
+      return absl::UnavailableError(
+          absl::StrCat("the broker named for process ", target,
+                       " belongs to another process"));
+    }
     conn.fd = sock;
   }
-  auto broken = [&](const char* what) -> absl::Status {
+  auto broken = [&](const char* what)
+                    ABSL_EXCLUSIVE_LOCKS_REQUIRED(conn.mu) -> absl::Status {
     CloseFd(conn.fd);
     conn.fd = -1;
     *retry = !fresh;

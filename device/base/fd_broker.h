@@ -5,7 +5,11 @@
 // Mechanism. Each process has one broker (an immortal singleton: it is
 // leaked on purpose, so process exit never waits for it or runs its
 // destructor). The first Publish binds a unix SOCK_SEQPACKET socket in the
-// abstract namespace, "\0aclsim-broker-<pid>", and starts a server thread
+// abstract namespace, "\0aclsim-broker-<pid namespace>-<pid>" (abstract
+// names are per network namespace, pids per pid namespace: a sandbox or
+// container sharing the first but not the second must not collide; an
+// importer also checks with SO_PEERCRED that the listener is the pid it
+// asked for), and starts a server thread
 // that polls the listening socket, its client connections and an eventfd
 // (the stop signal, used only when a forked child abandons its parent's
 // broker). An abstract name needs no file and vanishes with the process, so

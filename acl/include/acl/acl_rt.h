@@ -2700,22 +2700,38 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char *key,
  * servers (Atlas A3 super-nodes); the simulator shares within one host. */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportPidInterServer(
     const char *key, aclrtServerPid *serverPids, size_t num);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Makes a notify an IPC notify and writes its key (a NUL-terminated string;
+ * `len` at least 65) for aclrtNotifyImportByKey in another process of this
+ * machine: the notify's flag moves to memory shared with the importers.
+ * `flags`: ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT (only pids whitelisted with
+ * aclrtNotifySetImportPid may import) or
+ * ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION. NULL notify or key →
+ * ACL_ERROR_INVALID_PARAM; a stale notify, len < 65 or another flag →
+ * ACL_ERROR_RT_PARAM_INVALID; a notify exported (or imported) already →
+ * ACL_ERROR_RT_INTERNAL_ERROR. */
 ACL_FUNC_VISIBILITY aclError aclrtNotifyGetExportKey(aclrtNotify notify,
                                                      char *key, size_t len,
                                                      uint64_t flags);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Opens the IPC notify behind `key` (from aclrtNotifyGetExportKey, here or
+ * in another process of this machine) as a notify of this process on the
+ * current device: records and waits on either side act on the one shared
+ * flag. `flags` 0..3 (ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS among
+ * them) change nothing on the simulator. NULL → ACL_ERROR_INVALID_PARAM;
+ * another flag, a malformed key, an exporter gone or a destroyed notify →
+ * ACL_ERROR_RT_PARAM_INVALID; this process not whitelisted →
+ * ACL_ERROR_RT_NO_PERMISSION. */
 ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify *notify,
                                                     const char *key,
                                                     uint64_t flags);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Adds `num` pids (aclrtDeviceGetBareTgid, or getpid on the simulator) to
+ * the whitelist of a notify this process exported with pid validation.
+ * NULL → ACL_ERROR_INVALID_PARAM; a stale notify, one not exported by this
+ * process, or num 0 → ACL_ERROR_RT_PARAM_INVALID. */
 ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify,
                                                      int32_t *pid, size_t num);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Cross-server whitelists: not supported on the simulator, whose processes
+ * share notifies within one machine; returns
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPidInterServer(
     aclrtNotify notify, aclrtServerPid *serverPids, size_t num);
 /* Records the access rights of devices to whole mappings covering
@@ -2729,12 +2745,20 @@ ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void *virPtr, size_t size,
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAccess(void *virPtr,
                                                aclrtMemLocation *location,
                                                uint64_t *flag);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The handle of an event created with ACL_EVENT_IPC, for
+ * aclrtIpcOpenEventHandle in another process of this machine (or this
+ * one): the event's record state lives in memory shared with the openers.
+ * Repeated calls give the same handle; an opened event gives its origin's.
+ * NULL → ACL_ERROR_INVALID_PARAM; a stale event or one without
+ * ACL_EVENT_IPC → ACL_ERROR_RT_PARAM_INVALID. */
 ACL_FUNC_VISIBILITY aclError
 aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle);
-/* Planned with issue 16; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Opens the IPC event behind `handle` as an event of this process on the
+ * current device: stream waits, synchronisation and status queries see the
+ * records of every process, and records made here are seen there. A
+ * record of a process that died no longer holds waits (it cannot
+ * complete). NULL event → ACL_ERROR_INVALID_PARAM; not a handle,
+ * a destroyed event or a gone process → ACL_ERROR_RT_PARAM_INVALID. */
 ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
                                                      aclrtEvent *event);
 /* The handle of the physical allocation mapped at virPtr, with one more

@@ -1,0 +1,53 @@
+// ACL entry points: IPC events and IPC notifies, shared between processes of
+// one machine through the fd broker (DESIGN.md §5.17).
+#include <cstdint>
+
+#include "acl/acl_rt.h"
+#include "acl/api/api_util.h"
+
+using ascend::acl::Runtime;
+
+extern "C" {
+
+aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(handle);
+  ACL_REQUIRE_NOT_NULL(event);
+  aclrtIpcEventHandle out;
+  const aclError code =
+      ACL_RESULT(Runtime().IpcGetEventHandle(event, out.reserved));
+  if (code == ACL_SUCCESS) *handle = out;
+  return code;
+}
+
+aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
+                                 aclrtEvent* event) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(event);
+  ACL_RETURN_VALUE(event, Runtime().IpcOpenEventHandle(handle.reserved));
+}
+
+aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len,
+                                 uint64_t flags) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(notify);
+  ACL_REQUIRE_NOT_NULL(key);
+  return ACL_RESULT(Runtime().NotifyGetExportKey(notify, key, len, flags));
+}
+
+aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(notify);
+  ACL_REQUIRE_NOT_NULL(pid);
+  return ACL_RESULT(Runtime().NotifySetImportPids(notify, pid, num));
+}
+
+aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key,
+                                uint64_t flags) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(notify);
+  ACL_REQUIRE_NOT_NULL(key);
+  ACL_RETURN_VALUE(notify, Runtime().NotifyImportByKey(key, flags));
+}
+
+}  // extern "C"
