@@ -529,6 +529,12 @@ aclError aclrtIpcMemImportPidInterServer(const char* key,
   return NotSupported(__func__);
 }
 
+aclError aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size,
+                                          size_t alignment, void* expectPtr,
+                                          uint64_t flags) {
+  return NotSupported(__func__);
+}
+
 aclError aclrtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc,
                                  uint32_t linkIdx) {
   return NotSupported(__func__);
