@@ -210,8 +210,13 @@ absl::StatusOr<bool> Runtime::CheckMemType(void* const* addrs, uint32_t count,
                               "ACL_RT_MEM_TYPE_DVPP and ACL_RT_MEM_TYPE_RSVD"));
   }
   for (uint32_t i = 0; i < count; ++i) {
-    // The simulator has neither DVPP memory nor reserved ranges here: only
-    // device allocations (managed memory is not device memory) match DEV.
+    // Addresses of reservations (aclrtReserveMemAddress, mapped or not)
+    // match RSVD; device allocations (managed memory is not device memory)
+    // match DEV; the simulator has no DVPP memory.
+    if (vmm_.Reserved(addrs[i])) {
+      if ((mem_type & ACL_RT_MEM_TYPE_RSVD) == 0) return false;
+      continue;
+    }
     const MemoryRegistry::Classified found =
         memory_registry_.Classify(Addr(addrs[i]), /*device_only=*/true);
     const bool device_memory =

@@ -508,6 +508,11 @@ absl::StatusOr<aclrtPhysicalMemProp> Vmm::Properties(void* handle) const {
   return record.prop;
 }
 
+bool Vmm::Reserved(const void* ptr) const {
+  ascend::MutexLock lock(&mu_);
+  return const_cast<Vmm*>(this)->FindAddressLocked(Addr(ptr)).ok();
+}
+
 std::optional<std::pair<void*, uint64_t>> Vmm::MappingRange(
     const void* ptr) const {
   ascend::MutexLock lock(&mu_);

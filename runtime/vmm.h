@@ -73,6 +73,8 @@ class Vmm {
   // more reference (released by aclrtFreePhysical).
   absl::StatusOr<void*> Retain(void* va);
   absl::StatusOr<aclrtPhysicalMemProp> Properties(void* handle) const;
+  // Whether `ptr` lies in a reservation of a live device (mapped or not).
+  bool Reserved(const void* ptr) const;
   // aclrtMemGetAddressRange for a mapped address: the mapping holding it.
   std::optional<std::pair<void*, uint64_t>> MappingRange(const void* ptr) const;
 

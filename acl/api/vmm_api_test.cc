@@ -246,6 +246,19 @@ TEST_F(VmmApiTest, CopiesSpanAdjacentMappingsButNotGaps) {
   int host = 0;
   EXPECT_EQ(aclrtMemGetAddressRange(&host, &range_base, &range_size),
             ACL_ERROR_RT_PARAM_INVALID);
+  // Reserved addresses are RSVD memory, mapped or not; plain ones DEV.
+  void* reserved[] = {base, base + 2 * kTwoMiB};
+  uint32_t matches = 9;
+  ASSERT_ACL_OK(
+      aclrtCheckMemType(reserved, 2, ACL_RT_MEM_TYPE_RSVD, &matches, 0));
+  EXPECT_EQ(matches, 1u);
+  ASSERT_ACL_OK(
+      aclrtCheckMemType(reserved, 2, ACL_RT_MEM_TYPE_DEV, &matches, 0));
+  EXPECT_EQ(matches, 0u);
+  aclrtPtrAttributes attributes{};
+  ASSERT_ACL_OK(aclrtPointerGetAttributes(base + 8, &attributes));
+  EXPECT_EQ(attributes.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+  EXPECT_EQ(attributes.location.id, 0u);
   ASSERT_ACL_OK(aclrtFree(plain));
   ASSERT_ACL_OK(aclrtUnmapMem(base));
   ASSERT_ACL_OK(aclrtUnmapMem(base + kTwoMiB));
