@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -130,6 +131,70 @@ TEST(DeviceMemoryTest, ForgetCommitsKeepsPagesAndContentsForThePutBack) {
   memory->Release(addr, size);
   EXPECT_EQ(ResidentPages(addr, size), 0u);
   EXPECT_EQ(ResidentPages(memory->base(), memory->size()), 0u);
+}
+
+// The file behind the window, mapped a second time in the virtual address
+// window: what a physical allocation's mapping sees.
+TEST(DeviceMemoryTest, ReleaseAndDiscardZeroTheFileForEveryMapping) {
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<DeviceMemory> memory,
+                       DeviceMemory::Reserve(4 * kChunk, 4 * kChunk));
+  ASSERT_TRUE(memory->shareable()) << "the host refused a memfd";
+  EXPECT_EQ(memory->va_base(), memory->base() + memory->size());
+  EXPECT_EQ(memory->va_size(), 4 * kChunk);
+  const uint64_t addr = memory->base() + kChunk;
+  const uint64_t alias = memory->va_base() + 2 * kChunk;
+  ASSERT_OK(memory->Commit(addr, 2 * kChunk));
+  ASSERT_OK(memory->MapVa(alias, 2 * kChunk, kChunk));
+  std::memset(Bytes(addr), 0x5A, 2 * kChunk);
+  EXPECT_EQ(Bytes(alias)[0], 0x5A);
+  EXPECT_EQ(Bytes(alias)[2 * kChunk - 1], 0x5A);
+  Bytes(alias)[12345] = 0x77;
+  EXPECT_EQ(Bytes(addr)[12345], 0x77);
+  // Discard: whole pages punched out of the file, partial ends zeroed.
+  memory->Discard(addr + 100, kChunk);
+  EXPECT_TRUE(AllZero(alias + 100, kChunk));
+  EXPECT_EQ(Bytes(alias)[99], 0x5A);
+  EXPECT_EQ(Bytes(alias)[kChunk + 100], 0x5A);
+  // Release of the whole range: the pages leave the file, so the alias
+  // reads zero (and costs nothing) though the window is protected again.
+  memory->Release(addr, 2 * kChunk);
+  EXPECT_EQ(ResidentPages(alias, 2 * kChunk), 0u);
+  EXPECT_TRUE(memory->PresentRanges(addr, 2 * kChunk).empty());
+  // (Reading a hole of the file brings in pages: shared memory has no
+  // shared zero page.)
+  EXPECT_TRUE(AllZero(alias, 2 * kChunk));
+  memory->UnmapVa(alias, 2 * kChunk);
+}
+
+TEST(DeviceMemoryTest, PresentRangesComeFromTheFileWhoeverWrote) {
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<DeviceMemory> memory,
+                       DeviceMemory::Reserve(8 * kChunk, 8 * kChunk));
+  ASSERT_TRUE(memory->shareable()) << "the host refused a memfd";
+  const uint64_t addr = memory->base() + 2 * kChunk;
+  ASSERT_OK(memory->Commit(addr, 4 * kChunk));
+  EXPECT_TRUE(memory->PresentRanges(memory->base(), memory->size()).empty());
+  // Written through the alias only.
+  const uint64_t alias = memory->va_base();
+  ASSERT_OK(memory->MapVa(alias, 4 * kChunk, 2 * kChunk));
+  Bytes(alias + 3 * kChunk)[8] = 1;
+  const std::vector<std::pair<uint64_t, uint64_t>> ranges =
+      memory->PresentRanges(memory->base(), memory->size());
+  ASSERT_EQ(ranges.size(), 1u);
+  EXPECT_LE(ranges[0].first, addr + 3 * kChunk + 8);
+  EXPECT_GT(ranges[0].second, addr + 3 * kChunk + 8);
+  EXPECT_GE(ranges[0].first, addr + 3 * kChunk);
+  EXPECT_LE(ranges[0].second, addr + 4 * kChunk);
+  // Clipped to the range asked about.
+  const std::vector<std::pair<uint64_t, uint64_t>> clipped =
+      memory->PresentRanges(addr + 3 * kChunk + 8, 1);
+  ASSERT_EQ(clipped.size(), 1u);
+  EXPECT_LE(clipped[0].first, addr + 3 * kChunk + 8);
+  EXPECT_LE(clipped[0].second - clipped[0].first, kChunk);
+  EXPECT_TRUE(memory->PresentRanges(addr, 3 * kChunk).empty());
+  // ZeroAll empties the file for the alias too.
+  memory->ZeroAll();
+  EXPECT_EQ(Bytes(alias + 3 * kChunk)[8], 0);
+  memory->UnmapVa(alias, 4 * kChunk);
 }
 
 bool KernelPopulatesOnRequest() {
