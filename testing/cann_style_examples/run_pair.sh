@@ -2,7 +2,8 @@
 # The body of the two-process examples' run.sh, in the shape of CANN's
 # sharing examples: builds proc_a and proc_b against the tree, then for each
 # mode given runs both at once (they meet through ./file) and checks that the
-# value B read ("Destination data") is the one A wrote ("Source data").
+# value one read ("Destination data") is the one the other wrote ("Source
+# data").
 #
 #   bash ../run_pair.sh withpid withoutpid
 set -euo pipefail
@@ -37,12 +38,15 @@ for mode in "$@"; do
     echo "[FAILURE] $mode: proc_a exited $status_a, proc_b exited $status_b"
     exit 1
   fi
-  source_value=$(sed -n 's/.*Source data: *//p' "output_a_$mode.txt" | head -1)
-  destination_value=$(sed -n 's/.*Destination data: *//p' "output_b_$mode.txt" | head -1)
+  # One process writes ("Source data"), the other reads ("Destination data").
+  source_value=$(cat "output_a_$mode.txt" "output_b_$mode.txt" |
+    sed -n 's/.*Source data: *//p' | head -1)
+  destination_value=$(cat "output_a_$mode.txt" "output_b_$mode.txt" |
+    sed -n 's/.*Destination data: *//p' | head -1)
   if [[ -n "$source_value" && "$source_value" == "$destination_value" ]]; then
-    echo "[SUCCESS] $mode: B read what A wrote: $source_value"
+    echo "[SUCCESS] $mode: the reader read what the writer wrote: $source_value"
   else
-    echo "[FAILURE] $mode: A wrote '$source_value', B read '$destination_value'"
+    echo "[FAILURE] $mode: wrote '$source_value', read '$destination_value'"
     exit 1
   fi
 done
