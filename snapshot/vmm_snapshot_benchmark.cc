@@ -387,12 +387,15 @@ int main(int argc, char** argv) {
   }
   if (g_first_plain_s > 0 && g_first_mapped_s > 0) {
     const double ratio = g_first_plain_s / g_first_mapped_s;
+    // Only the first set's Backup is the process's first (it pays the
+    // process's first touches), so this is shown, not judged: each first
+    // Backup is judged against its own fresh-memory memcpy above.
     std::printf(
-        "RATIO first Backups (%s set first, so biased towards the other) "
+        "INFO first Backups (%s set first, so biased towards the other) "
         "in physical allocations vs aclrtMalloc memory: %.2f GB/s vs %.2f "
-        "GB/s = %.2fx (target >= 0.8x) %s\n",
+        "GB/s = %.2fx (not a target)\n",
         g_first_plain ? "plain" : "mapped", gb / g_first_mapped_s,
-        gb / g_first_plain_s, ratio, ratio >= 0.8 ? "MET" : "MISSED");
+        gb / g_first_plain_s, ratio);
   } else {
     std::printf("RATIO first Backup of the process: not measured\n");
     ok = false;
