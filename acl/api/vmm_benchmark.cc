@@ -167,26 +167,4 @@ BENCHMARK(BM_MallocFreePhysical)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 
-// The console output, plus whether any benchmark reported an error.
-class ErrorTrackingReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs) failed_ = failed_ || run.error_occurred;
-    ConsoleReporter::ReportRuns(runs);
-  }
-  bool failed() const { return failed_; }
-
- private:
-  bool failed_ = false;
-};
-
 }  // namespace
-
-int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  ErrorTrackingReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  return reporter.failed() ? 1 : 0;
-}
