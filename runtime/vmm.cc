@@ -146,6 +146,7 @@ absl::StatusOr<uint64_t> Vmm::Granularity(const aclrtPhysicalMemProp& prop,
 Vmm::DeviceTables& Vmm::TablesLocked(int32_t device_id, uint64_t generation) {
   DeviceTables& tables = devices_[device_id];
   if (tables.generation != generation) {
+    LetGoLocked(tables);
     tables = DeviceTables{};
     tables.generation = generation;
   }

@@ -167,15 +167,24 @@ class Vmm {
   absl::Status MaybeFreeLocked(Found& found, void* handle)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  // Frees what waited for other processes to stop using it.
+  // Frees what waited for other processes to stop using it, and lets go of
+  // what devices reset since took with them (DropStaleLocked).
   void SweepLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // A device reset dropped its memory and mappings; what this process held
+  // of other processes for it (imported files) is closed and released, and
+  // its exports are withdrawn.
+  void DropStaleLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Closes, releases and withdraws what `tables` holds of other processes.
+  static void LetGoLocked(DeviceTables& tables);
 
   struct IpcExportRecord {
     int32_t device_id = -1;
+    uint64_t generation = 0;
     uint32_t export_id = 0;
     device::DeviceAddr addr = 0;
     uint64_t size = 0;
     uint64_t attr = 0;
+    bool withdrawn = false;  // its device was reset
   };
   struct IpcImportRecord {
     int32_t device_id = -1;
@@ -183,6 +192,9 @@ class Vmm {
     device::DeviceAddr reservation = 0;
     int32_t owner_pid = 0;
     uint32_t owner_export = 0;
+    // Its device was reset: the mapping and the broker's import are gone,
+    // only aclrtIpcMemClose is left to forget it.
+    bool released = false;
   };
 
   Runtime& runtime_;

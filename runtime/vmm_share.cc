@@ -97,7 +97,47 @@ absl::StatusOr<std::pair<int32_t, uint32_t>> ParseKey(const std::string& key) {
 
 }  // namespace
 
+void Vmm::LetGoLocked(DeviceTables& tables) {
+  for (auto& [handle, r] : tables.physical) {
+    if (r.imported_fd >= 0) {
+      close(r.imported_fd);
+      r.imported_fd = -1;
+      ipc::FdBroker::Get().Release(r.owner_pid, r.owner_export);
+    }
+    if (r.export_id != 0) {
+      (void)ipc::FdBroker::Get().Withdraw(r.export_id);
+      r.export_id = 0;
+    }
+  }
+}
+
+void Vmm::DropStaleLocked() {
+  for (auto it = devices_.begin(); it != devices_.end();) {
+    if (it->second.generation != runtime_.DeviceGeneration(it->first)) {
+      LetGoLocked(it->second);
+      it = devices_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  // Keys stay known until aclrtIpcMemClose, which then only forgets them.
+  for (auto& [key, r] : ipc_imports_) {
+    if (!r.released && r.generation != runtime_.DeviceGeneration(r.device_id)) {
+      ipc::FdBroker::Get().Release(r.owner_pid, r.owner_export);
+      r.released = true;
+    }
+  }
+  for (auto& [key, r] : ipc_exports_) {
+    if (!r.withdrawn &&
+        r.generation != runtime_.DeviceGeneration(r.device_id)) {
+      (void)ipc::FdBroker::Get().Withdraw(r.export_id);
+      r.withdrawn = true;
+    }
+  }
+}
+
 void Vmm::SweepLocked() {
+  DropStaleLocked();
   for (auto& [device_id, tables] : devices_) {
     if (tables.generation != runtime_.DeviceGeneration(device_id)) continue;
     std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
@@ -267,7 +307,10 @@ absl::StatusOr<std::string> Vmm::IpcExport(void* ptr, uint64_t size,
   }
   std::string key = absl::StrCat(kKeyPrefix, getpid(), "-", *id);
   ascend::MutexLock lock(&mu_);
-  ipc_exports_[key] = IpcExportRecord{*device_id, *id, Addr(ptr), size, 0};
+  SweepLocked();
+  ipc_exports_[key] = IpcExportRecord{
+      *device_id, runtime_.DeviceGeneration(*device_id), *id, Addr(ptr), size,
+      0};
   return key;
 }
 
@@ -368,11 +411,15 @@ absl::Status Vmm::IpcClose(const std::string& key) {
       (void)device->Unmap(record.reservation);
       (void)device->ReleaseAddress(record.reservation);
     }
-    ipc::FdBroker::Get().Release(record.owner_pid, record.owner_export);
+    if (!record.released) {
+      ipc::FdBroker::Get().Release(record.owner_pid, record.owner_export);
+    }
     return absl::OkStatus();
   }
   if (auto it = ipc_exports_.find(key); it != ipc_exports_.end()) {
-    (void)ipc::FdBroker::Get().Withdraw(it->second.export_id);
+    if (!it->second.withdrawn) {
+      (void)ipc::FdBroker::Get().Withdraw(it->second.export_id);
+    }
     ipc_exports_.erase(it);
     return absl::OkStatus();
   }
@@ -413,7 +460,8 @@ absl::Status Vmm::CheckNotShared(int32_t device_id) const {
     }
   }
   for (const auto& [key, r] : ipc_exports_) {
-    if (r.device_id == device_id &&
+    if (r.device_id == device_id && !r.withdrawn &&
+        r.generation == runtime_.DeviceGeneration(device_id) &&
         ipc::FdBroker::Get().ActiveImports(r.export_id) > 0) {
       return absl::FailedPreconditionError(
           absl::StrCat("IPC memory \"", key, "\" of device ", device_id,

@@ -358,6 +358,31 @@ TEST_F(VmmShareTest, FreedExportStaysWhileImported) {
   EXPECT_EQ(free_now, free_before + kTwoMiB);
 }
 
+// A device reset takes the device's memory with it: its exports are
+// withdrawn (no process can import them any more), and the key is still
+// closed without error.
+TEST_F(VmmShareTest, ResetWithdrawsTheDevicesExports) {
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  char key[65] = {};
+  ASSERT_ACL_OK(aclrtIpcMemGetExportKey(
+      dev, 4096, key, sizeof key,
+      ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+  ASSERT_ACL_OK(aclrtResetDeviceForce(0));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  // The next VMM call notices the reset.
+  aclrtPhysicalMemProp prop = DeviceProp();
+  aclrtDrvMemHandle handle = nullptr;
+  ASSERT_ACL_OK(aclrtMallocPhysical(&handle, kTwoMiB, &prop, 0));
+  ASSERT_ACL_OK(aclrtFreePhysical(handle));
+  Peer peer("ipc", key, 4096, 0, 1);
+  peer.Go();
+  peer.LetGo();
+  EXPECT_EQ(peer.Wait(), 4);
+  ASSERT_ACL_OK(aclrtIpcMemClose(key));
+  EXPECT_EQ(aclrtIpcMemClose(key), ACL_ERROR_RT_PARAM_INVALID);
+}
+
 TEST_F(VmmShareTest, ImportFromADeadProcessFails) {
   pid_t child = fork();
   if (child == 0) _exit(0);
