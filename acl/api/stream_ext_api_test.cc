@@ -669,6 +669,13 @@ TEST_F(StreamExtApiTest, SubscribedHostFunctionsRunOnTheSubscribedThread) {
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
   EXPECT_EQ(first.thread.load(), worker_id.load());
   EXPECT_EQ(second.thread.load(), worker_id.load());
+  // The stream's synchronize returns once the host functions ran; the
+  // worker counts each when aclrtProcessHostFunc has returned, a moment
+  // later. With nothing left to run, its next calls time out.
+  for (int i = 0; i < 2000 && (processed.load() < 2 || timeouts.load() == 0);
+       ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   EXPECT_EQ(processed.load(), 2);
 
   EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SUBSCRIBE,
