@@ -304,7 +304,7 @@ TEST_F(VmmShareTest, BackupRefusesMemoryAnotherProcessMaps) {
     Peer peer("physical", std::to_string(shareable), kTwoMiB, 0x42, 0x43);
     peer.Go();
     // Wait until the peer wrote (it imported by then).
-    for (int i = 0; i < 500 && ByteAt(va) != 0x43; ++i) usleep(10000);
+    for (int i = 0; i < 3000 && ByteAt(va) != 0x43; ++i) usleep(10000);
     ASSERT_EQ(ByteAt(va), 0x43);
     ASSERT_ACL_OK(aclrtSnapShotProcessLock(getpid(), nullptr));
     EXPECT_EQ(aclrtSnapShotProcessBackup(getpid(), nullptr),
@@ -315,7 +315,7 @@ TEST_F(VmmShareTest, BackupRefusesMemoryAnotherProcessMaps) {
   }
   // The broker saw the connection close: nobody maps it any more.
   aclError backup = ACL_ERROR_SNAPSHOT_BACKUP_FAILED;
-  for (int i = 0; i < 200 && backup != ACL_SUCCESS; ++i) {
+  for (int i = 0; i < 1000 && backup != ACL_SUCCESS; ++i) {
     ASSERT_ACL_OK(aclrtSnapShotProcessLock(getpid(), nullptr));
     backup = aclrtSnapShotProcessBackup(getpid(), nullptr);
     ASSERT_ACL_OK(aclrtSnapShotProcessUnlock(getpid(), nullptr));
@@ -338,7 +338,7 @@ TEST_F(VmmShareTest, FreedExportStaysWhileImported) {
   ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_before, &total));
   Peer peer("physical", std::to_string(shareable), kTwoMiB, 0x61, 0x62);
   peer.Go();
-  for (int i = 0; i < 500 && ByteAt(va) != 0x62; ++i) usleep(10000);
+  for (int i = 0; i < 3000 && ByteAt(va) != 0x62; ++i) usleep(10000);
   ASSERT_EQ(ByteAt(va), 0x62);
   Unmap(va, handle);
   size_t free_now = 0;
@@ -349,7 +349,7 @@ TEST_F(VmmShareTest, FreedExportStaysWhileImported) {
   // The next VMM call frees what no process uses any more.
   aclrtDrvMemHandle other = nullptr;
   aclrtPhysicalMemProp prop = DeviceProp();
-  for (int i = 0; i < 200 && free_now != free_before + kTwoMiB; ++i) {
+  for (int i = 0; i < 1000 && free_now != free_before + kTwoMiB; ++i) {
     ASSERT_ACL_OK(aclrtMallocPhysical(&other, kTwoMiB, &prop, 0));
     ASSERT_ACL_OK(aclrtFreePhysical(other));
     ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_now, &total));
