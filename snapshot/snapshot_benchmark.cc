@@ -46,11 +46,14 @@
 #include "runtime/global_state.h"
 #include "runtime/rt_snapshot.h"
 #include "runtime/runtime.h"
+#include "snapshot/benchmark_pairs.h"
 #include "snapshot/callback_registry.h"
 #include "snapshot/coordinator.h"
 
 namespace {
 
+using ::ascend::snapshot::PairStats;
+using ::ascend::snapshot::Summarize;
 using Clock = std::chrono::steady_clock;
 
 constexpr int kAllocations = 4;
@@ -507,26 +510,18 @@ class RecordingReporter : public benchmark::ConsoleReporter {
 bool PrintRatio(const RecordingReporter& r, const char* label,
                 const std::string& op, const std::string& baseline,
                 double target) {
-  const std::vector<std::pair<double, double>>& pairs = g_pairs[op];
+  const std::optional<PairStats> stats = Summarize(g_pairs[op]);
   double t = 0;
   double base = 0;
-  if (pairs.empty() || !r.Find("BM_" + op, &t) || !r.Find(baseline, &base) ||
-      t <= 0 || base <= 0) {
+  if (!stats.has_value() || !r.Find("BM_" + op, &t) ||
+      !r.Find(baseline, &base) || t <= 0 || base <= 0) {
     std::printf("RATIO %s: not measured\n", label);
     return false;
   }
-  std::vector<double> ratios;
-  double op_total = 0;
-  double base_total = 0;
-  for (const auto& [memcpy_s, op_s] : pairs) {
-    ratios.push_back(memcpy_s / op_s);
-    op_total += op_s;
-    base_total += memcpy_s;
-  }
-  std::sort(ratios.begin(), ratios.end());
-  const size_t n = ratios.size();
-  const double median =
-      n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
+  const size_t n = stats->count;
+  const double median = stats->median;
+  const double op_total = stats->op_total_s;
+  const double base_total = stats->baseline_total_s;
   const double gb = static_cast<double>(g_bytes) / 1e9;
   std::printf(
       "RATIO %s: %.2f GB/s vs all-core memcpy %.2f GB/s, median of %zu "
@@ -541,17 +536,13 @@ bool PrintRatio(const RecordingReporter& r, const char* label,
 // The median ratio of the (baseline, operation) pairs of `op`.
 bool PrintPairRatio(const char* label, const std::string& op,
                     const char* baseline, double target) {
-  const std::vector<std::pair<double, double>>& pairs = g_pairs[op];
-  if (pairs.empty()) {
+  const std::optional<PairStats> stats = Summarize(g_pairs[op]);
+  if (!stats.has_value()) {
     std::printf("RATIO %s: not measured\n", label);
     return false;
   }
-  std::vector<double> ratios;
-  for (const auto& [base_s, op_s] : pairs) ratios.push_back(base_s / op_s);
-  std::sort(ratios.begin(), ratios.end());
-  const size_t n = ratios.size();
-  const double median =
-      n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
+  const size_t n = stats->count;
+  const double median = stats->median;
   std::printf(
       "RATIO %s: median of %zu back-to-back pairs = %.2fx of %s (target >= "
       "%.1fx) %s\n",

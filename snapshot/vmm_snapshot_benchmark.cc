@@ -47,11 +47,14 @@
 #include "device/sim/sim_backend.h"
 #include "runtime/global_state.h"
 #include "runtime/runtime.h"
+#include "snapshot/benchmark_pairs.h"
 #include "snapshot/callback_registry.h"
 #include "snapshot/coordinator.h"
 
 namespace {
 
+using ::ascend::snapshot::PairStats;
+using ::ascend::snapshot::Summarize;
 using Clock = std::chrono::steady_clock;
 
 constexpr uint64_t kGranule = uint64_t{2} << 20;
@@ -302,29 +305,21 @@ BENCHMARK(BM_BackupRestore)
 
 // The median of plain / mapped over the pairs of `op`, with throughputs.
 bool PrintPairRatio(const char* label, const std::string& op, double target) {
-  const std::vector<std::pair<double, double>>& pairs = g_pairs[op];
-  if (pairs.empty()) {
+  const std::optional<PairStats> stats = Summarize(g_pairs[op]);
+  if (!stats.has_value()) {
     std::printf("RATIO %s: not measured\n", label);
     return false;
   }
-  std::vector<double> ratios;
-  double plain_total = 0;
-  double mapped_total = 0;
-  for (const auto& [plain_s, mapped_s] : pairs) {
-    ratios.push_back(plain_s / mapped_s);
-    plain_total += plain_s;
-    mapped_total += mapped_s;
-  }
-  std::sort(ratios.begin(), ratios.end());
-  const size_t n = ratios.size();
-  const double median =
-      n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
+  const size_t n = stats->count;
+  const double median = stats->median;
+  const double plain_total = stats->baseline_total_s;
+  const double mapped_total = stats->op_total_s;
   const double gb = static_cast<double>(g_bytes) / 1e9 * static_cast<double>(n);
   std::printf(
       "RATIO %s: %.2f GB/s vs %.2f GB/s in aclrtMalloc memory, median of %zu "
       "back-to-back pairs = %.2fx (target >= %.1fx) %s; range %.2f-%.2fx\n",
       label, gb / mapped_total, gb / plain_total, n, median, target,
-      median >= target ? "MET" : "MISSED", ratios.front(), ratios.back());
+      median >= target ? "MET" : "MISSED", stats->min, stats->max);
   return true;
 }
 
