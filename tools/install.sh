@@ -23,7 +23,15 @@
 #   PREFIX/tikcpp/ascendc_kernel_cmake/ascendc.cmake
 #                                          what CANN's example CMakeLists include
 #                                          ($ASCENDC_CMAKE_DIR): host-only programs
-#                                          build; kernel rules stop with a message
+#                                          build, and the AscendC kernel rules
+#                                          (ascendc_library, ascendc_fatbin_library)
+#                                          build kernels for the simulator
+#   PREFIX/tikcpp/ascendc_kernel_cmake/ascendc_sim_rewrite.cmake
+#                                          the rules' source rewriting (<<<>>>
+#                                          launches, asm("trap"))
+#   PREFIX/tikcpp/ascendc_sim/include/kernel_operator.h
+#                                          the AscendC interface subset the
+#                                          simulator compiles kernels against
 #
 # Every file locates the tree from its own path, so the tree can be moved or
 # copied after installation. Installing again over an existing tree replaces
@@ -49,12 +57,16 @@ usage() {
 library=""
 manifest=""
 ascendc_cmake=""
+ascendc_rewrite=""
+kernel_operator=""
 prefix=""
 for arg in "$@"; do
   case "$arg" in
     --library=*) library="${arg#*=}" ;;
     --headers=*) manifest="${arg#*=}" ;;
     --ascendc-cmake=*) ascendc_cmake="${arg#*=}" ;;
+    --ascendc-rewrite=*) ascendc_rewrite="${arg#*=}" ;;
+    --kernel-operator=*) kernel_operator="${arg#*=}" ;;
     -h | --help) usage ;;
     -*) echo "install: unknown option $arg" >&2; usage ;;
     *)
@@ -63,7 +75,8 @@ for arg in "$@"; do
       ;;
   esac
 done
-[[ -n "$prefix" && -n "$library" && -n "$manifest" && -n "$ascendc_cmake" ]] ||
+[[ -n "$prefix" && -n "$library" && -n "$manifest" && -n "$ascendc_cmake" &&
+   -n "$ascendc_rewrite" && -n "$kernel_operator" ]] ||
   usage
 
 # Inputs are runfiles paths: relative to the working directory under
@@ -84,6 +97,8 @@ resolve() {
 library=$(resolve "$library")
 manifest=$(resolve "$manifest")
 ascendc_cmake=$(resolve "$ascendc_cmake")
+ascendc_rewrite=$(resolve "$ascendc_rewrite")
+kernel_operator=$(resolve "$kernel_operator")
 
 if [[ "$prefix" != /* ]]; then
   prefix="${BUILD_WORKING_DIRECTORY:-$PWD}/$prefix"
@@ -107,6 +122,10 @@ ln -sfn libascendcl.so "$prefix/lib64/libacl_rt.so"
 
 install -D -m 0644 "$ascendc_cmake" \
   "$prefix/tikcpp/ascendc_kernel_cmake/ascendc.cmake"
+install -D -m 0644 "$ascendc_rewrite" \
+  "$prefix/tikcpp/ascendc_kernel_cmake/ascendc_sim_rewrite.cmake"
+install -D -m 0644 "$kernel_operator" \
+  "$prefix/tikcpp/ascendc_sim/include/kernel_operator.h"
 
 # --- Version ---------------------------------------------------------------------
 mkdir -p "$prefix/share/info/runtime"

@@ -42,7 +42,9 @@ for f in include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h \
          lib64/cmake/ascendcl/ascendclConfig.cmake \
          lib64/cmake/ascendcl/ascendclConfigVersion.cmake \
          share/cmake/ascendcl/ascendclConfig.cmake \
-         tikcpp/ascendc_kernel_cmake/ascendc.cmake; do
+         tikcpp/ascendc_kernel_cmake/ascendc.cmake \
+         tikcpp/ascendc_kernel_cmake/ascendc_sim_rewrite.cmake \
+         tikcpp/ascendc_sim/include/kernel_operator.h; do
   check "$f" test -f "$prefix/$f"
 done
 check "lib64/libacl_rt.so is a symlink to libascendcl.so" \
@@ -120,31 +122,91 @@ soc=$(env -i PATH="$PATH" ACLSIM_SOC_NAME=Ascend910B3 \
 check "SOC_VERSION follows ACLSIM_SOC_NAME ($soc)" test "$soc" = Ascend910B3
 
 # --- ascendc.cmake ---------------------------------------------------------------------
-# A host-only CMake project (as CANN's examples write them) configures; one
-# that asks for an AscendC kernel library stops with the explanation.
+# A host-only CMake project (as CANN's examples write them) configures; the
+# AscendC kernel rules build kernels for the simulator: a kernel library and
+# a kernel binary exporting each kernel's ABI symbols, rebuilt when the
+# kernel source changes.
 if command -v cmake >/dev/null; then
   project=$(mktemp -d "${TMPDIR:-/tmp}/ascendcl_ascendc.XXXXXX")
-  write_project() {  # write_project DIR EXTRA_LINE
+  write_project() {  # write_project DIR LANGUAGES EXTRA_LINES
     mkdir -p "$1"
-    printf '%s\n' 'cmake_minimum_required(VERSION 3.16)' 'project(probe C)' \
+    printf '%s\n' 'cmake_minimum_required(VERSION 3.16)' "project(probe $2)" \
       'set(ASCENDC_CMAKE_DIR $ENV{ASCENDC_CMAKE_DIR})' \
       'include(${ASCENDC_CMAKE_DIR}/ascendc.cmake)' \
       'if(NOT SOC_VERSION STREQUAL "Ascend910B1")' \
       '  message(FATAL_ERROR "SOC_VERSION=${SOC_VERSION}")' 'endif()' \
-      "$2" >"$1/CMakeLists.txt"
+      "$3" >"$1/CMakeLists.txt"
   }
-  configure() {  # configure DIR: cmake's output, status in $?
+  configure() {  # configure DIR [build]: cmake's output, status in $?
     env -i PATH="$PATH" HOME="${HOME:-/}" bash -c \
-      'source "$1/set_env.sh" && cmake -S "$2" -B "$2/build"' _ "$moved/tree" "$1" 2>&1
+      'source "$1/set_env.sh" && cmake -S "$2" -B "$2/build" &&
+       if [[ -n "$3" ]]; then cmake --build "$2/build"; fi' \
+      _ "$moved/tree" "$1" "${2:-}" 2>&1
   }
-  write_project "$project/host" ''
+  write_project "$project/host" C ''
   check "a host-only project configures with ascendc.cmake (moved tree)" \
     configure "$project/host"
-  write_project "$project/kernel" 'ascendc_library(kernels STATIC add_custom.cpp)'
-  configure "$project/kernel" >"$project/kernel.log"
+
+  kernel="$project/kernel"
+  write_project "$kernel" 'C CXX' '
+ascendc_library(kernels STATIC src/probe_kernel.cpp)
+ascendc_compile_definitions(kernels PRIVATE PROBE_VALUE=3)
+ascendc_fatbin_library(probe_bin src/probe_kernel.cpp)
+ascendc_compile_definitions(probe_bin PROBE_VALUE=4)
+ascendc_compile_options(probe_bin PRIVATE -Wall)
+ascendc_include_directories(probe_bin PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})'
+  mkdir -p "$kernel/src"
+  echo '#define PROBE_OFFSET 1' >"$kernel/src/probe_neighbour.h"
+  cat >"$kernel/src/probe_kernel.cpp" <<'KERNEL'
+#include "kernel_operator.h"
+#include "probe_neighbour.h"
+extern "C" __global__ __aicore__ void probe_kernel(GM_ADDR x, uint32_t n) {
+  if (n == 0) {
+    asm("trap");
+  }
+  x[block_idx] = PROBE_VALUE + PROBE_OFFSET;
+}
+int32_t ProbeLaunch(uint32_t blocks, void *stream, uint8_t *x, uint32_t n) {
+  return probe_kernel<<<blocks, nullptr, stream>>>(x, n);
+}
+KERNEL
+  configure "$kernel" build >"$project/kernel.log"
   kernel_status=$?
-  check "ascendc_library stops the configuration with an explanation" \
-    bash -c "[[ $kernel_status -ne 0 ]] && grep -q 'AscendC compiler' '$project/kernel.log'"
+  check "ascendc_library and ascendc_fatbin_library build kernels" \
+    test "$kernel_status" -eq 0
+  [[ $kernel_status -eq 0 ]] || tail -n 30 "$project/kernel.log"
+  check "the kernel library is built" test -f "$kernel/build/libkernels.a"
+  rewritten=$(ls "$kernel"/build/ascendc_sim/kernels/*probe_kernel.cpp 2>/dev/null | head -1)
+  check "the launch is rewritten into a simulator launch" \
+    grep -qF 'Launcher<&probe_kernel>("probe_kernel", blocks, nullptr, stream)(x, n)' \
+    "${rewritten:-/nonexistent}"
+  check "asm(\"trap\") is rewritten into a device exception" \
+    grep -qF '::AscendC::Sim::Trap();' "${rewritten:-/nonexistent}"
+  check "the rewritten copy's #line names the original" \
+    grep -qxF "#line 1 \"$kernel/src/probe_kernel.cpp\"" "${rewritten:-/nonexistent}"
+  binary="$kernel/build/fatbin/probe_bin/probe_bin.o"
+  exports() { nm -D --defined-only "$binary" 2>/dev/null | awk '{print $3}' | sort | tr '\n' ' '; }
+  check "the kernel binary exports probe_kernel__aclsim_entry and __aclsim_info" \
+    bash -c "[[ '$(exports)' == *'probe_kernel__aclsim_entry probe_kernel__aclsim_info '* ]]"
+  # A second kernel in the source: the build rewrites it again.
+  cat >>"$kernel/src/probe_kernel.cpp" <<'KERNEL'
+extern "C" __global__ __aicore__ void second_kernel() {}
+KERNEL
+  configure "$kernel" build >>"$project/kernel.log" 2>&1
+  check "a changed kernel source is rewritten and rebuilt" \
+    bash -c "[[ '$(exports)' == *'second_kernel__aclsim_entry second_kernel__aclsim_info '* ]]"
+  env -i PATH="$PATH" HOME="${HOME:-/}" bash -c \
+    'source "$1/set_env.sh" && cmake --install "$2/build" --prefix "$2/out"' \
+    _ "$moved/tree" "$kernel" >>"$project/kernel.log" 2>&1
+  check "cmake --install puts the binary at fatbin/probe_bin/probe_bin.o" \
+    test -f "$kernel/out/fatbin/probe_bin/probe_bin.o"
+
+  write_project "$project/c_only" C 'ascendc_library(kernels STATIC k.cpp)'
+  touch "$project/c_only/k.cpp"
+  configure "$project/c_only" >"$project/c_only.log"
+  c_status=$?
+  check "a kernel rule in a project without C++ stops with an explanation" \
+    bash -c "[[ $c_status -ne 0 ]] && grep -q 'enable CXX' '$project/c_only.log'"
   rm -rf "$project"
 else
   fail "cmake is not installed (tools/setup.sh installs it)"
