@@ -60,6 +60,11 @@
 
 #include "aclsim/aclsim_kernel.h"
 
+// The simulator's variables are private to each kernel library or binary
+// (hidden, so not process-wide unique symbols): two binaries never share
+// them, and a binary can be unloaded.
+#define ACLSIM_ASCENDC_PRIVATE __attribute__((visibility("hidden")))
+
 // --- Qualifiers -------------------------------------------------------------
 // On the simulator every kernel function is host code and every address is a
 // host address.
@@ -189,7 +194,8 @@ constexpr uint32_t kAicoreTrapException = 507016U;  // ..._AICORE_TRAP_EXCEPTION
 
 // The block this thread runs, set by Entry for the kernel's duration. Inline,
 // so each kernel library has its own (its Entry sets it).
-inline thread_local const aclsimKernelContext *currentContext = nullptr;
+ACLSIM_ASCENDC_PRIVATE inline thread_local const aclsimKernelContext
+    *currentContext = nullptr;
 
 // Thrown to end the block; Entry catches it. A code of 0 means the exception
 // (if any) was already raised.
@@ -244,8 +250,8 @@ enum pipe_t {
 };
 
 // The block index and count as AscendC's built-in variables.
-inline thread_local int64_t block_idx = 0;
-inline thread_local int64_t block_num = 0;
+ACLSIM_ASCENDC_PRIVATE inline thread_local int64_t block_idx = 0;
+ACLSIM_ASCENDC_PRIVATE inline thread_local int64_t block_num = 0;
 
 namespace AscendC {
 
@@ -856,14 +862,14 @@ template <auto F>
 using KernelLayout = ArgLayout<typename KernelSignature<decltype(F)>::Params>;
 
 template <auto F>
-struct KernelParamTable {
+struct ACLSIM_ASCENDC_PRIVATE KernelParamTable {
   static constexpr std::array<aclsimKernelParam, KernelLayout<F>::kCount>
       kParams = KernelLayout<F>::Params();
 };
 
 // The description of kernel F's parameters (aclsimKernelInfo of the ABI).
 template <auto F>
-inline constexpr aclsimKernelInfo kKernelInfo = {
+ACLSIM_ASCENDC_PRIVATE inline constexpr aclsimKernelInfo kKernelInfo = {
     ACLSIM_KERNEL_ABI_VERSION, static_cast<uint32_t>(KernelLayout<F>::kCount),
     KernelLayout<F>::kCount == 0 ? nullptr
                                  : KernelParamTable<F>::kParams.data()};
@@ -952,7 +958,8 @@ inline void PackArgs(unsigned char *bytes, std::tuple<A...> *,
 }
 
 template <auto F>
-inline aclrtFuncHandle RegisteredKernel(const char *name) {
+ACLSIM_ASCENDC_PRIVATE inline aclrtFuncHandle RegisteredKernel(
+    const char *name) {
   static const aclrtFuncHandle handle = [name]() -> aclrtFuncHandle {
     aclrtFuncHandle func = nullptr;
     const aclError ret =
