@@ -514,4 +514,79 @@ TEST(EntryTest, LaunchPackingMatchesTheEntry) {
   EXPECT_TRUE(seen.h);
 }
 
+// --- The <<<>>> launcher, against a stand-in runtime
+// ---------------------------------- This test links no runtime: the two
+// functions a launch calls are defined here. Registration is recorded; a launch
+// runs its blocks at once, one after the other, through the registered entry.
+struct Registration {
+  const void *symbol;
+  std::string name;
+  aclsimKernelEntry entry;
+  const aclsimKernelInfo *info;
+};
+std::vector<Registration> registrations;
+std::vector<std::vector<unsigned char>> launchedArgs;
+aclError launchResult = ACL_SUCCESS;
+
+}  // namespace
+
+extern "C" aclError aclsimRegisterKernel(const void *symbol, const char *name,
+                                         aclsimKernelEntry entry,
+                                         const aclsimKernelInfo *info,
+                                         aclrtFuncHandle *funcHandle) {
+  registrations.push_back(Registration{symbol, name, entry, info});
+  *funcHandle = reinterpret_cast<aclrtFuncHandle>(registrations.size());
+  return ACL_SUCCESS;
+}
+
+extern "C" aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle,
+                                      uint32_t numBlocks, const void *argsData,
+                                      size_t argsSize, aclrtStream stream) {
+  (void)stream;
+  if (launchResult != ACL_SUCCESS) return launchResult;
+  const Registration &r =
+      registrations.at(reinterpret_cast<uintptr_t>(funcHandle) - 1);
+  const auto *bytes = static_cast<const unsigned char *>(argsData);
+  launchedArgs.emplace_back(bytes, bytes + argsSize);
+  RunBlocks(r.entry, numBlocks, launchedArgs.back().data());
+  return ACL_SUCCESS;
+}
+
+namespace {
+
+extern "C" __global__ __aicore__ void fill_blocks(__gm__ int32_t *out,
+                                                  int16_t base) {
+  out[block_idx] = base + static_cast<int32_t>(block_idx);
+}
+
+TEST(LauncherTest, RegistersOnceAndLaunchesWithPackedArguments) {
+  int32_t out[6] = {};
+  // What `fill_blocks<<<6, nullptr, stream>>>(out, 100)` is rewritten into.
+  aclError ret = ::AscendC::Sim::Launcher<&fill_blocks>(
+      "fill_blocks", 6, nullptr, nullptr)(out, 100);
+  EXPECT_EQ(ret, ACL_SUCCESS);
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(out[i], 100 + i);
+  ASSERT_EQ(registrations.size(), 1u);
+  EXPECT_EQ(registrations[0].symbol,
+            reinterpret_cast<const void *>(&fill_blocks));
+  EXPECT_EQ(registrations[0].name, "fill_blocks");
+  EXPECT_EQ(registrations[0].entry, &::AscendC::Sim::Entry<&fill_blocks>);
+  EXPECT_EQ(registrations[0].info->paramCount, 2u);
+  ASSERT_EQ(launchedArgs.back().size(), 16u);  // {int32_t *, int16_t}
+
+  ret = ::AscendC::Sim::Launcher<&fill_blocks>("fill_blocks", 2, nullptr,
+                                               nullptr)(out, 7);
+  EXPECT_EQ(ret, ACL_SUCCESS);
+  EXPECT_EQ(out[0], 7);
+  EXPECT_EQ(out[1], 8);
+  EXPECT_EQ(out[2], 102);
+  EXPECT_EQ(registrations.size(), 1u);  // registered once
+
+  launchResult = 507899;  // a failing launch answers its code
+  ret = ::AscendC::Sim::Launcher<&fill_blocks>("fill_blocks", 2, nullptr,
+                                               nullptr)(out, 7);
+  EXPECT_EQ(ret, 507899);
+  launchResult = ACL_SUCCESS;
+}
+
 }  // namespace
