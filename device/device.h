@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/cord.h"
@@ -283,6 +284,18 @@ class Device {
   virtual std::vector<Allocation> Reservations() const { return {}; }
   virtual std::vector<Allocation> PhysicalAllocations() const { return {}; }
   virtual std::vector<Mapping> Mappings() const { return {}; }
+
+  // --- Kernel execution ---------------------------------------------------
+  // Runs body(block) for every block in [0, blocks) on up to `cores` of the
+  // device's cores in parallel (the calling thread is one of them) and
+  // returns when every call has returned. The simulator's cores are host
+  // threads, so `body` is host code (a simulated kernel). kUnimplemented
+  // where the backend cannot run host code on its cores (npu).
+  virtual absl::Status RunBlocks(uint32_t blocks, uint32_t cores,
+                                 absl::FunctionRef<void(uint32_t)> body) {
+    return absl::UnimplementedError(
+        "this backend cannot run simulated kernels");
+  }
 
   // --- Uncorrectable memory errors (Fault::kMemoryError) ------------------
   // The ranges of this opening hit by an uncorrectable error and not yet

@@ -37,6 +37,16 @@ struct rtExceptionInfo {
 
 namespace ascend::rt {
 
+// What a kernel launch adds to its task's exception information: the
+// function, its arguments, and a hook telling the binary's own exception
+// callback (aclrtBinarySetExceptionCallback). Owned by the task.
+struct KernelTaskInfo {
+  void* func = nullptr;
+  void* args_ptr = nullptr;
+  uint32_t args_len = 0;
+  void (*notify)(const KernelTaskInfo& self, rtExceptionInfo& info) = nullptr;
+};
+
 // The callbacks told of task exceptions: one slot set by the deprecated
 // aclrtSetExceptionInfoCallback, and a list of distinct registered ones. A
 // function both set and registered is called twice.

@@ -164,7 +164,11 @@ void Stream::Run() {
     bool skip = false;
     {
       ascend::MutexLock lock(&mu_);
-      if (ran) FinishLocked(std::move(status));
+      if (ran) {
+        FinishLocked(std::move(status));
+        running_ = false;
+        stopping_.store(false, std::memory_order_release);
+      }
       mu_.Await(absl::Condition(
           +[](Stream* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
             return s->shutdown_ || !s->queue_.empty();
@@ -174,6 +178,7 @@ void Stream::Run() {
       task = std::move(queue_.front());
       queue_.pop_front();
       skip = stop_on_failure_ && !ErrorLocked(ErrorReader::kStream).ok();
+      running_ = true;
     }
     status = absl::OkStatus();
     if (skip) {
@@ -194,16 +199,25 @@ void Stream::Run() {
 void Stream::ReportException(const Task& task,
                              const absl::Status& status) const {
   const ExceptionCallbacks& callbacks = ExceptionCallbacks::Process();
-  if (callbacks.empty()) return;
+  if (callbacks.empty() && task.kernel == nullptr) return;
   rtExceptionInfo info;
   info.task_id = task.id;
   info.stream_id = id_;
   info.thread_id = task.thread_id;
   info.device_id = static_cast<uint32_t>(device_id_);
   info.error_code = static_cast<uint32_t>(ErrorCode(status));
+  if (task.kernel != nullptr) {
+    info.args = task.kernel->args_ptr;
+    info.args_len = task.kernel->args_len;
+    info.func = task.kernel->func;
+  }
   // Callbacks run like the task did: as stream work, on this stream.
   tls_running_stream = this;
-  callbacks.Notify(info);
+  if (task.kernel != nullptr && task.kernel->notify != nullptr) {
+    rtExceptionInfo own = info;
+    task.kernel->notify(*task.kernel, own);
+  }
+  if (!callbacks.empty()) callbacks.Notify(info);
   tls_running_stream = nullptr;
 }
 
@@ -263,6 +277,11 @@ bool Stream::Idle() const {
 void Stream::SetStopOnFailure(bool stop) {
   ascend::MutexLock lock(&mu_);
   stop_on_failure_ = stop;
+}
+
+void Stream::StopRunning() {
+  ascend::MutexLock lock(&mu_);
+  if (running_) stopping_.store(true, std::memory_order_release);
 }
 
 void Stream::Abort() {

@@ -48,6 +48,8 @@ enum class ErrorReader : int {
 // between slices whether their stream is being destroyed.
 inline constexpr absl::Duration kTaskWaitSlice = absl::Milliseconds(20);
 
+struct KernelTaskInfo;  // runtime/exception_info.h
+
 struct Task {
   // Runs on the executor thread, in stream order.
   std::function<absl::Status()> run;
@@ -59,6 +61,9 @@ struct Task {
   // which a failure's exception information names.
   uint32_t id = 0;
   uint32_t thread_id = 0;
+  // A kernel launch's exception information (null for other tasks); it
+  // lives as long as `run`.
+  const KernelTaskInfo* kernel = nullptr;
 };
 
 // What aclrtCreateStreamV2's configuration handle holds: the priority and
@@ -142,6 +147,14 @@ class Stream {
   // up: such tasks poll aborting() while they wait.
   void Abort();
   bool aborting() const { return aborting_.load(std::memory_order_acquire); }
+  // aclrtStreamStop: the running task is asked to stop (a kernel runs no
+  // further blocks; a wait gives up) and the tasks after it run as usual.
+  // The request ends with that task.
+  void StopRunning();
+  bool stopping() const {
+    return stopping_.load(std::memory_order_acquire) ||
+           aborting_.load(std::memory_order_acquire);
+  }
   // Abort(), then stops and joins the executor: no task of this stream runs
   // afterwards, and tasks enqueued later are cancelled at once. Idempotent.
   // (A device reset shuts its streams down even while another thread's
@@ -190,7 +203,9 @@ class Stream {
   absl::Status errors_[2] ABSL_GUARDED_BY(mu_);
   bool stop_on_failure_ ABSL_GUARDED_BY(mu_) = false;
   bool shutdown_ ABSL_GUARDED_BY(mu_) = false;
+  bool running_ ABSL_GUARDED_BY(mu_) = false;  // a task is running
   std::atomic<bool> aborting_{false};
+  std::atomic<bool> stopping_{false};
   ascend::Mutex join_mu_;  // serialises Shutdown's join
   std::thread executor_ ABSL_GUARDED_BY(join_mu_);
 };

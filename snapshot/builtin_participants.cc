@@ -20,6 +20,9 @@ absl::Status RegisterBuiltinParticipants(ParticipantRegistry& registry,
       registry.Register(MakeAllocationsParticipant(runtime)));
   ASCEND_RETURN_IF_ERROR(
       registry.Register(MakeMemoryParticipant(runtime, memory)));
+  // (Models and captured graphs will come here, issue 18.)
+  ASCEND_RETURN_IF_ERROR(
+      registry.Register(runtime.kernels().MakeParticipant()));
   return absl::OkStatus();
 }
 

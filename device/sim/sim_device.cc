@@ -782,4 +782,10 @@ absl::Status SimDevice::Reopen() {
   return absl::OkStatus();
 }
 
+absl::Status SimDevice::RunBlocks(uint32_t blocks, uint32_t cores,
+                                  absl::FunctionRef<void(uint32_t)> body) {
+  cores_.Run(blocks, cores, body);
+  return absl::OkStatus();
+}
+
 }  // namespace ascend::device::sim

@@ -18,6 +18,7 @@
 #include "device/base/mutex.h"
 #include "device/base/shared_mutex.h"
 #include "device/device.h"
+#include "device/sim/internal/core_pool.h"
 #include "device/sim/internal/device_memory.h"
 #include "device/sim/internal/id_allocator.h"
 #include "device/sim/internal/range_allocator.h"
@@ -83,6 +84,8 @@ class SimDevice final : public Device {
   absl::StatusOr<uint64_t> CopyToDeviceWithChecksum(DeviceAddr dst,
                                                     const void* src,
                                                     uint64_t size) override;
+  absl::Status RunBlocks(uint32_t blocks, uint32_t cores,
+                         absl::FunctionRef<void(uint32_t)> body) override;
   std::vector<Allocation> DataRanges(DeviceAddr addr,
                                      uint64_t size) const override;
   absl::Status Discard(DeviceAddr addr, uint64_t size) override;
@@ -174,6 +177,9 @@ class SimDevice final : public Device {
   // size): what one copy may cover, and what FindAllocation reports for a
   // mapped address.
   std::map<DeviceAddr, uint64_t> runs_ ABSL_GUARDED_BY(mu_);
+
+  // The device's cores, which run kernel blocks (RunBlocks).
+  internal::CorePool cores_;
 
   // Separate so id traffic never waits for a long copy.
   mutable Mutex ids_mu_;

@@ -2433,8 +2433,9 @@ ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr,
 /* Enqueues on stream a task that clears the device's overflow flags.
  * ACL_ERROR_RT_PARAM_INVALID (107000): stream not live. */
 ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
-/* Planned with issue 17 (the overflow workspace kernels write); until then
- * returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
+/* ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000): the overflow workspace is
+ * written by the hardware's saturation unit, which host-code kernels do not
+ * have. */
 ACL_FUNC_VISIBILITY aclError aclrtCtxGetFloatOverflowAddr(void **overflowAddr);
 /* As aclrtGetOverflowStatus. */
 ACL_FUNC_VISIBILITY aclError aclrtGetFloatOverflowStatus(void *outputAddr,
@@ -2835,213 +2836,214 @@ ACL_FUNC_VISIBILITY aclError aclrtGetArgsFromExceptionInfo(
 /* A kernel task's function; NULL for other tasks. */
 ACL_FUNC_VISIBILITY aclError aclrtGetFuncHandleFromExceptionInfo(
     const aclrtExceptionInfo *info, aclrtFuncHandle *func);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Sets (NULL: clears) the callback told, with the exception information and
+ * userData, when a kernel of the binary fails; the last one set wins. Called
+ * on the failing stream's executor before the process-wide exception
+ * callbacks. */
 ACL_FUNC_VISIBILITY aclError aclrtBinarySetExceptionCallback(
     aclrtBinHandle binHandle, aclrtOpExceptionCallback callback,
     void *userData);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The device address of the device global whose host symbol (the binary's
+ * initial image of it) is symbol; ACL_ERROR_RT_INVALID_SYMBOL (107043) for
+ * any other pointer. */
 ACL_FUNC_VISIBILITY aclError aclrtGetSymbolAddress(const void *symbol,
                                                    void **devPtr);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The size of the device global whose host symbol is symbol. */
 ACL_FUNC_VISIBILITY aclError aclrtGetSymbolSize(const void *symbol,
                                                 size_t *size);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Copies count bytes at offset of a device global (by host symbol) to dst,
+ * as aclrtMemcpy. */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyFromSymbol(void *dst, size_t dstMax,
                                                    const void *symbol,
                                                    size_t count, size_t offset,
                                                    aclrtMemcpyKind kind);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* As aclrtMemcpyFromSymbol, in stream order. */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyFromSymbolAsync(
     void *dst, size_t dstMax, const void *symbol, size_t count, size_t offset,
     aclrtMemcpyKind kind, aclrtStream stream);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Copies count bytes from src to offset of a device global (by host symbol),
+ * as aclrtMemcpy. */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyToSymbol(const void *symbol,
                                                  const void *src, size_t count,
                                                  size_t offset,
                                                  aclrtMemcpyKind kind);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* As aclrtMemcpyToSymbol, in stream order. */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyToSymbolAsync(
     const void *symbol, const void *src, size_t count, size_t offset,
     aclrtMemcpyKind kind, aclrtStream stream);
-/* Planned with issue 17; until then returns NULL. */
+/* Describes a binary held in the caller's memory (kept by reference: it
+ * must stay valid until aclrtBinaryLoad); NULL for NULL data or 0 bytes. */
 ACL_FUNC_VISIBILITY aclrtBinary aclrtCreateBinary(const void *data,
                                                   size_t dataLen);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Frees an aclrtCreateBinary description (not the loaded binary). */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyBinary(aclrtBinary binary);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Loads the described binary on the current device, as
+ * aclrtBinaryLoadFromData. */
 ACL_FUNC_VISIBILITY aclError aclrtBinaryLoad(const aclrtBinary binary,
                                              aclrtBinHandle *binHandle);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Unloads a binary: its functions and argument lists become invalid and its
+ * device image and globals are freed; launches already queued still run. */
 ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The kernel named kernelName of the binary (the same handle each time);
+ * ACL_ERROR_RT_KERNEL_LOOKUP (507027) when there is none. */
 ACL_FUNC_VISIBILITY aclError
 aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
                        aclrtFuncHandle *funcHandle);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Launches numBlocks blocks of the kernel in stream order; argsData is device
+ * memory of the stream's device holding the arguments, read when the kernel
+ * runs. The blocks run in parallel on the device's simulated cores (limited
+ * by aclrtSetDeviceResLimit / aclrtSetStreamResLimit); the next task starts
+ * when all have finished. */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle,
                                                uint32_t numBlocks,
                                                const void *argsData,
                                                size_t argsSize,
                                                aclrtStream stream);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Discards the stream's pending tasks, makes a running wait give up and a
+ * running kernel run no further blocks, and waits for the running task to
+ * end; the stream stays usable. */
 ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Loads a simulated kernel binary (a host shared object following
+ * aclsim/aclsim_kernel.h) from a file onto the current device: its image is
+ * copied to device memory and its device globals placed there. Every load
+ * is its own instance. */
 ACL_FUNC_VISIBILITY aclError
 aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
                         aclrtBinHandle *binHandle);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The device address and size of the binary's image. */
 ACL_FUNC_VISIBILITY aclError aclrtBinaryGetDevAddress(
     const aclrtBinHandle binHandle, void **binAddr, size_t *binSize);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The function whose entry address (aclrtGetFunctionAddr) is funcEntry. */
 ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunctionByEntry(
     aclrtBinHandle binHandle, uint64_t funcEntry, aclrtFuncHandle *funcHandle);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The device address and size of the binary's device global name;
+ * ACL_ERROR_RT_SYMBOL_NOT_FOUND (107042) when it has none of that name. */
 ACL_FUNC_VISIBILITY aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle,
                                                   const char *name, void **dptr,
                                                   size_t *size);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The function of a kernel compiled into the program (registered with
+ * aclsimRegisterKernel under symbol), or of a loaded binary by its entry. */
 ACL_FUNC_VISIBILITY aclError aclrtGetFuncBySymbol(const void *symbol,
                                                   aclrtFuncHandle *funcHandle);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The host code the simulated cores run for the function (both kinds of
+ * core run the same entry). */
 ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle,
                                                   void **aicAddr,
                                                   void **aivAddr);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The size of the function's entry symbol (0 when the loader cannot tell). */
 ACL_FUNC_VISIBILITY aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle,
                                                   size_t *aicSize,
                                                   size_t *aivSize);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The bytes of host memory an argument-list handle needs
+ * (aclrtKernelArgsInitByUserMem). */
 ACL_FUNC_VISIBILITY aclError
 aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t *memSize);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The argument memory a list of userArgsSize parameter bytes needs: the
+ * size rounded up to 8 (the simulator adds nothing of its own). */
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetMemSize(
     aclrtFuncHandle funcHandle, size_t userArgsSize, size_t *actualArgsSize);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Starts an argument list for the function in runtime-managed memory; it
+ * lives as long as the function's binary. */
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle,
                                                  aclrtArgsHandle *argsHandle);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Starts an argument list in the caller's memory: argsHandle is
+ * aclrtKernelArgsGetHandleMemSize bytes, userHostMem actualArgsSize bytes
+ * for the parameters and place-holder data. */
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInitByUserMem(
     aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void *userHostMem,
     size_t actualArgsSize);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Appends a parameter (copied), at its natural alignment; at most 128. */
 ACL_FUNC_VISIBILITY aclError
 aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t paramSize,
                       aclrtParamHandle *paramHandle);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Appends a pointer parameter whose data (aclrtKernelArgsGetPlaceHolderBuffer)
+ * the launch copies along and points it at. */
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppendPlaceHolder(
     aclrtArgsHandle argsHandle, aclrtParamHandle *paramHandle);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The host buffer of dataSize bytes of a place-holder; the caller fills it
+ * before the launch. */
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetPlaceHolderBuffer(
     aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize,
     void **bufferAddr);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Replaces an appended parameter's value (same size); finalize again before
+ * launching. */
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsParaUpdate(
     aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void *param,
     size_t paramSize);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Launches the kernel with a finalized argument list (copied at the call)
+ * and launch attributes (cfg may be NULL); reserve must be NULL. */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(
     aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
     aclrtLaunchKernelCfg *cfg, aclrtArgsHandle argsHandle, void *reserve);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Ends an argument list (every place-holder needs its buffer; a described
+ * kernel needs all its parameters). */
 ACL_FUNC_VISIBILITY aclError
 aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Copies the function's name, NUL-terminated, into name (maxLen bytes). */
 ACL_FUNC_VISIBILITY aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle,
                                                   uint32_t maxLen, char *name);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* As aclrtBinaryLoadFromFile, from memory; no file is written. */
 ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(
     const void *data, size_t length, const aclrtBinaryLoadOptions *options,
     aclrtBinHandle *binHandle);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Registers the binary's function funcName as the AI CPU kernel
+ * kernelName (it runs on the simulated cores like any kernel). */
 ACL_FUNC_VISIBILITY aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle,
                                                   const char *funcName,
                                                   const char *kernelName,
                                                   aclrtFuncHandle *funcHandle);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* As aclrtLaunchKernel, with launch attributes (cfg may be NULL):
+ * block-index offset, engine (AI Core or vector cores), timeout; scheduling,
+ * dump, prefetch and profiling hints are accepted and change nothing. */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(
     aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
     size_t argsSize, aclrtLaunchKernelCfg *cfg, aclrtStream stream);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Launches with arguments in host memory (copied at the call); each
+ * place-holder's pointer at addrOffset is pointed at the copy of the data
+ * at dataOffset. */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(
     aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
     aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,
     aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Launches with one pointer per parameter; needs the function's parameter
+ * description. */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithArgsArray(
     void *func, uint32_t numBlocks, aclrtStream stream,
     aclrtLaunchKernelCfg *cfg, void **args);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000): SIMT kernels exist on Ascend
+ * 950 parts; the simulated Ascend910B has none. */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithArgsArray(
     void *func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize,
     aclrtStream stream, aclrtLaunchKernelCfg *cfg, void **args);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000): SIMT kernels exist on Ascend
+ * 950 parts; the simulated Ascend910B has none. */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(
     void *func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize,
     aclrtStream stream, aclrtLaunchKernelCfg *cfg, void *hostArgs,
     size_t argsSize, aclrtPlaceHolderInfo *placeHolderArray,
     size_t placeHolderNum);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Asks the stream's running task to stop (a kernel runs no further blocks);
+ * later tasks run as usual. Not the default stream (100000). */
 ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* ACL_FUNC_ATTR_KERNEL_TYPE (AI Core, or AI CPU for aclrtRegisterCpuFunc),
+ * KERNEL_RATIO (0: not a mixed kernel), KERNEL_SCHED_MODE (0: normal). */
 ACL_FUNC_VISIBILITY aclError
 aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle,
                           aclrtFuncAttribute attrType, int64_t *attrValue);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The binary the function belongs to. */
 ACL_FUNC_VISIBILITY aclError aclrtFunctionGetBinary(
     const aclrtFuncHandle funcHandle, aclrtBinHandle *binHandle);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The parameter count of a kernel that describes its parameters
+ * (aclsimKernelInfo); 107000 for one that does not. */
 ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamCount(const void *func,
                                                         size_t *paramCount);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The offset and size of parameter paramIndex in the argument bytes. */
 ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamInfo(const void *func,
                                                        size_t paramIndex,
                                                        size_t *paramOffset,
                                                        size_t *paramSize);
-/* Planned with issue 17; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000): dynamic unified buffers belong
+ * to SIMT kernels (Ascend 950). */
 ACL_FUNC_VISIBILITY aclError aclrtFunctionGetAvailDynUbufPerBlock(
     void *func, uint32_t flags, size_t *dynamicUbufSize);
 

@@ -15,8 +15,8 @@
  *   ACLSIM_KERNEL void vadd(const aclsimKernelContext *ctx, void *args) {
  *     const VaddArgs *a = (const VaddArgs *)args;
  *     uint32_t per = a->n / ctx->blockNum;
- *     for (uint32_t i = ctx->blockIdx * per; i < (ctx->blockIdx + 1) * per; ++i)
- *       a->z[i] = a->x[i] + a->y[i];
+ *     for (uint32_t i = ctx->blockIdx * per; i < (ctx->blockIdx + 1) * per;
+ * ++i) a->z[i] = a->x[i] + a->y[i];
  *   }
  *
  * Arguments. The argument bytes are those given to the launch

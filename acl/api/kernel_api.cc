@@ -1,0 +1,698 @@
+// ACL entry points of kernels (runtime/kernel.h; DESIGN.md §5.19): binaries,
+// functions, device globals, argument lists, launches, and aborting or
+// stopping a stream's running work.
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "acl/acl_rt.h"
+#include "acl/api/api_util.h"
+#include "aclsim/aclsim_kernel.h"
+#include "runtime/base/error.h"
+#include "runtime/kernel.h"
+#include "runtime/runtime.h"
+#include "runtime/stream.h"
+
+namespace {
+
+using ascend::acl::RawEnum;
+using ascend::acl::Runtime;
+using ascend::rt::LaunchArgs;
+using ascend::rt::LaunchConfig;
+using ascend::rt::ReportErrorCode;
+
+// aclrtCreateBinary's descriptions: the caller's data and its length (CANN
+// keeps the pointer; the data must stay valid until aclrtBinaryLoad).
+struct BinaryDescription {
+  const void* data;
+  size_t size;
+};
+std::mutex& DescriptionsMu() {
+  static std::mutex mu;
+  return mu;
+}
+std::set<BinaryDescription*>& Descriptions() {
+  static auto* set = new std::set<BinaryDescription*>();
+  return *set;
+}
+
+// The launch attributes of `cfg` (NULL: none).
+aclError ParseConfig(const char* api, const aclrtLaunchKernelCfg* cfg,
+                     LaunchConfig* out) {
+  if (cfg == nullptr) return ACL_SUCCESS;
+  if (cfg->numAttrs != 0 && cfg->attrs == nullptr) {
+    return ReportErrorCode(api, ACL_ERROR_INVALID_PARAM,
+                           "cfg->attrs is NULL with cfg->numAttrs > 0");
+  }
+  for (size_t i = 0; i < cfg->numAttrs; ++i) {
+    const aclrtLaunchKernelAttr& attr = cfg->attrs[i];
+    switch (static_cast<int>(attr.id)) {
+      case ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
+        if (attr.value.schemMode > 1) {
+          return ReportErrorCode(
+              api, ACL_ERROR_INVALID_PARAM,
+              absl::StrCat("schemMode ", attr.value.schemMode,
+                           " is neither 0 (normal) nor 1 (batch)"));
+        }
+        out->sched_mode = attr.value.schemMode;
+        break;
+      case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE: {
+        const int32_t raw = RawEnum(attr.value.engineType);
+        if (raw != ACL_RT_ENGINE_TYPE_AIC && raw != ACL_RT_ENGINE_TYPE_AIV) {
+          return ascend::acl::InvalidEnum(api, "engineType", "aclrtEngineType",
+                                          raw);
+        }
+        out->vector_cores = raw == ACL_RT_ENGINE_TYPE_AIV;
+        break;
+      }
+      case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
+        out->block_offset = attr.value.blockDimOffset;
+        break;
+      case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
+        out->timeout_us = uint64_t{attr.value.timeout} * 1000000;
+        break;
+      case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
+        out->timeout_us = (uint64_t{attr.value.timeoutUs.timeoutHigh} << 32) |
+                          attr.value.timeoutUs.timeoutLow;
+        break;
+      case ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
+      case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
+      case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
+      case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
+        // Hints for the hardware's scheduler, dumper and profiler: valid,
+        // and nothing for host-code cores to do with them.
+        break;
+      default:
+        return ascend::acl::InvalidEnum(
+            api, "attrs[].id", "aclrtLaunchKernelAttrId", RawEnum(attr.id));
+    }
+  }
+  return ACL_SUCCESS;
+}
+
+aclError Launch(const char* api, aclrtFuncHandle func, uint32_t blocks,
+                aclrtStream stream, const aclrtLaunchKernelCfg* cfg,
+                LaunchArgs args) {
+  LaunchConfig config;
+  if (aclError bad = ParseConfig(api, cfg, &config); bad != ACL_SUCCESS) {
+    return bad;
+  }
+  return ascend::rt::ReportError(
+      api, Runtime().kernels().Launch(func, blocks, stream, config,
+                                      std::move(args)));
+}
+
+// A device global's range for a copy of `count` bytes at `offset`.
+aclError SymbolRange(const char* api, const void* symbol, size_t count,
+                     size_t offset, void** at) {
+  auto global = Runtime().kernels().Symbol(symbol);
+  if (!global.ok()) return ascend::rt::ReportError(api, global.status());
+  if (offset > global->second || count > global->second - offset) {
+    return ReportErrorCode(api, ACL_ERROR_INVALID_PARAM,
+                           absl::StrCat(count, " bytes at offset ", offset,
+                                        " run past the device global of ",
+                                        global->second, " bytes"));
+  }
+  *at = static_cast<uint8_t*>(global->first) + offset;
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+// --- Binaries ----------------------------------------------------------------
+
+aclError aclrtBinaryLoadFromFile(const char* binPath,
+                                 aclrtBinaryLoadOptions* options,
+                                 aclrtBinHandle* binHandle) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(binPath);
+  ACL_REQUIRE_NOT_NULL(binHandle);
+  ACL_RETURN_VALUE(binHandle, Runtime().kernels().LoadFile(binPath, options));
+}
+
+aclError aclrtBinaryLoadFromData(const void* data, size_t length,
+                                 const aclrtBinaryLoadOptions* options,
+                                 aclrtBinHandle* binHandle) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(data);
+  ACL_REQUIRE_NOT_NULL(binHandle);
+  if (length == 0) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                           "length must not be 0");
+  }
+  ACL_RETURN_VALUE(binHandle,
+                   Runtime().kernels().LoadData(data, length, options));
+}
+
+aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen) {
+  if (data == nullptr || dataLen == 0) {
+    ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                    "data must not be NULL nor dataLen 0");
+    return nullptr;
+  }
+  auto* description = new (std::nothrow) BinaryDescription{data, dataLen};
+  if (description == nullptr) {
+    ReportErrorCode(__func__, ACL_ERROR_BAD_ALLOC, "out of host memory");
+    return nullptr;
+  }
+  try {
+    std::lock_guard<std::mutex> lock(DescriptionsMu());
+    Descriptions().insert(description);
+  } catch (...) {
+    delete description;
+    ReportErrorCode(__func__, ACL_ERROR_BAD_ALLOC, "out of host memory");
+    return nullptr;
+  }
+  return description;
+}
+
+aclError aclrtDestroyBinary(aclrtBinary binary) {
+  ACL_REQUIRE_NOT_NULL(binary);
+  auto* description = static_cast<BinaryDescription*>(binary);
+  {
+    std::lock_guard<std::mutex> lock(DescriptionsMu());
+    if (Descriptions().erase(description) == 0) {
+      return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                             "binary is not from aclrtCreateBinary");
+    }
+  }
+  delete description;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(binary);
+  ACL_REQUIRE_NOT_NULL(binHandle);
+  BinaryDescription description{};
+  {
+    std::lock_guard<std::mutex> lock(DescriptionsMu());
+    auto* d = static_cast<BinaryDescription*>(binary);
+    if (Descriptions().count(d) == 0) {
+      return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                             "binary is not from aclrtCreateBinary");
+    }
+    description = *d;
+  }
+  ACL_RETURN_VALUE(binHandle, Runtime().kernels().LoadData(
+                                  description.data, description.size, nullptr));
+}
+
+aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(binHandle);
+  return ACL_RESULT(Runtime().kernels().Unload(binHandle));
+}
+
+aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle,
+                                  void** binAddr, size_t* binSize) {
+  ACL_REQUIRE_NOT_NULL(binHandle);
+  ACL_REQUIRE_NOT_NULL(binAddr);
+  ACL_REQUIRE_NOT_NULL(binSize);
+  auto image = Runtime().kernels().DeviceImage(binHandle);
+  if (!image.ok()) return ACL_RESULT(image.status());
+  *binAddr = image->first;
+  *binSize = image->second;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name,
+                              void** dptr, size_t* size) {
+  ACL_REQUIRE_NOT_NULL(binHandle);
+  ACL_REQUIRE_NOT_NULL(name);
+  ACL_REQUIRE_NOT_NULL(dptr);
+  ACL_REQUIRE_NOT_NULL(size);
+  auto global = Runtime().kernels().Global(binHandle, name);
+  if (!global.ok()) return ACL_RESULT(global.status());
+  *dptr = global->first;
+  *size = global->second;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle,
+                                         aclrtOpExceptionCallback callback,
+                                         void* userData) {
+  ACL_REQUIRE_NOT_NULL(binHandle);
+  return ACL_RESULT(
+      Runtime().kernels().SetExceptionCallback(binHandle, callback, userData));
+}
+
+// --- Functions ---------------------------------------------------------------
+
+aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle,
+                                const char* kernelName,
+                                aclrtFuncHandle* funcHandle) {
+  ACL_REQUIRE_NOT_NULL(binHandle);
+  ACL_REQUIRE_NOT_NULL(kernelName);
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  ACL_RETURN_VALUE(funcHandle,
+                   Runtime().kernels().Function(binHandle, kernelName));
+}
+
+aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle,
+                                       uint64_t funcEntry,
+                                       aclrtFuncHandle* funcHandle) {
+  ACL_REQUIRE_NOT_NULL(binHandle);
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  ACL_RETURN_VALUE(funcHandle,
+                   Runtime().kernels().FunctionByEntry(binHandle, funcEntry));
+}
+
+aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName,
+                              const char* kernelName,
+                              aclrtFuncHandle* funcHandle) {
+  ACL_REQUIRE_NOT_NULL(handle);
+  ACL_REQUIRE_NOT_NULL(funcName);
+  ACL_REQUIRE_NOT_NULL(kernelName);
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  ACL_RETURN_VALUE(funcHandle, Runtime().kernels().RegisterCpuFunc(
+                                   handle, funcName, kernelName));
+}
+
+aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
+  ACL_REQUIRE_NOT_NULL(symbol);
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  ACL_RETURN_VALUE(funcHandle, Runtime().kernels().FunctionBySymbol(symbol));
+}
+
+aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr,
+                              void** aivAddr) {
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  ACL_REQUIRE_NOT_NULL(aicAddr);
+  ACL_REQUIRE_NOT_NULL(aivAddr);
+  auto info = Runtime().kernels().Describe(funcHandle);
+  if (!info.ok()) return ACL_RESULT(info.status());
+  // One entry runs on either kind of simulated core.
+  *aicAddr = info->entry;
+  *aivAddr = info->entry;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize,
+                              size_t* aivSize) {
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  ACL_REQUIRE_NOT_NULL(aicSize);
+  ACL_REQUIRE_NOT_NULL(aivSize);
+  auto info = Runtime().kernels().Describe(funcHandle);
+  if (!info.ok()) return ACL_RESULT(info.status());
+  *aicSize = info->code_size;
+  *aivSize = info->code_size;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen,
+                              char* name) {
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  ACL_REQUIRE_NOT_NULL(name);
+  auto info = Runtime().kernels().Describe(funcHandle);
+  if (!info.ok()) return ACL_RESULT(info.status());
+  if (info->name.size() + 1 > maxLen) {
+    return ReportErrorCode(
+        __func__, ACL_ERROR_INVALID_PARAM,
+        absl::StrCat("the name needs ", info->name.size() + 1,
+                     " bytes; maxLen is ", maxLen));
+  }
+  std::memcpy(name, info->name.c_str(), info->name.size() + 1);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle,
+                                   aclrtFuncAttribute attrType,
+                                   int64_t* attrValue) {
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  ACL_REQUIRE_NOT_NULL(attrValue);
+  const int32_t raw = RawEnum(attrType);
+  if (raw < ACL_FUNC_ATTR_KERNEL_TYPE ||
+      raw > ACL_FUNC_ATTR_KERNEL_SCHED_MODE) {
+    return ascend::acl::InvalidEnum(__func__, "attrType", "aclrtFuncAttribute",
+                                    raw);
+  }
+  auto info = Runtime().kernels().Describe(funcHandle);
+  if (!info.ok()) return ACL_RESULT(info.status());
+  switch (raw) {
+    case ACL_FUNC_ATTR_KERNEL_TYPE:
+      *attrValue = info->cpu ? ACL_KERNEL_TYPE_AICPU : ACL_KERNEL_TYPE_AICORE;
+      break;
+    case ACL_FUNC_ATTR_KERNEL_RATIO:
+      // Not a mixed cube/vector kernel: no ratio between the two.
+      *attrValue = 0;
+      break;
+    default:
+      *attrValue = 0;  // normal scheduling
+      break;
+  }
+  return ACL_SUCCESS;
+}
+
+aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle,
+                                aclrtBinHandle* binHandle) {
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  ACL_REQUIRE_NOT_NULL(binHandle);
+  auto info = Runtime().kernels().Describe(funcHandle);
+  if (!info.ok()) return ACL_RESULT(info.status());
+  *binHandle = info->binary;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
+  ACL_REQUIRE_NOT_NULL(func);
+  ACL_REQUIRE_NOT_NULL(paramCount);
+  auto info = Runtime().kernels().Describe(func);
+  if (!info.ok()) return ACL_RESULT(info.status());
+  if (!info->has_params) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           absl::StrCat("kernel ", info->name,
+                                        " does not describe its parameters"));
+  }
+  *paramCount = info->params.size();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtFunctionGetParamInfo(const void* func, size_t paramIndex,
+                                   size_t* paramOffset, size_t* paramSize) {
+  ACL_REQUIRE_NOT_NULL(func);
+  ACL_REQUIRE_NOT_NULL(paramOffset);
+  ACL_REQUIRE_NOT_NULL(paramSize);
+  auto info = Runtime().kernels().Describe(func);
+  if (!info.ok()) return ACL_RESULT(info.status());
+  if (!info->has_params) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           absl::StrCat("kernel ", info->name,
+                                        " does not describe its parameters"));
+  }
+  if (paramIndex >= info->params.size()) {
+    return ReportErrorCode(
+        __func__, ACL_ERROR_INVALID_PARAM,
+        absl::StrCat("paramIndex ", paramIndex, " is past the ",
+                     info->params.size(), " parameters"));
+  }
+  *paramOffset = info->params[paramIndex].offset;
+  *paramSize = info->params[paramIndex].size;
+  return ACL_SUCCESS;
+}
+
+aclError aclsimRegisterKernel(const void* symbol, const char* name,
+                              aclsimKernelEntry entry,
+                              const aclsimKernelInfo* info,
+                              aclrtFuncHandle* funcHandle) {
+  ACL_REQUIRE_NOT_NULL(symbol);
+  ACL_REQUIRE_NOT_NULL(name);
+  ACL_REQUIRE_NOT_NULL(entry);
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  ACL_RETURN_VALUE(funcHandle, Runtime().kernels().RegisterProgramKernel(
+                                   symbol, name, entry, info));
+}
+
+// --- Device globals by host symbol -------------------------------------------
+
+aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
+  ACL_REQUIRE_NOT_NULL(symbol);
+  ACL_REQUIRE_NOT_NULL(devPtr);
+  auto global = Runtime().kernels().Symbol(symbol);
+  if (!global.ok()) return ACL_RESULT(global.status());
+  *devPtr = global->first;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetSymbolSize(const void* symbol, size_t* size) {
+  ACL_REQUIRE_NOT_NULL(symbol);
+  ACL_REQUIRE_NOT_NULL(size);
+  auto global = Runtime().kernels().Symbol(symbol);
+  if (!global.ok()) return ACL_RESULT(global.status());
+  *size = global->second;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpyToSymbol(const void* symbol, const void* src, size_t count,
+                             size_t offset, aclrtMemcpyKind kind) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(symbol);
+  ACL_REQUIRE_NOT_NULL(src);
+  void* at = nullptr;
+  if (aclError bad = SymbolRange(__func__, symbol, count, offset, &at);
+      bad != ACL_SUCCESS) {
+    return bad;
+  }
+  return ACL_RESULT(Runtime().Memcpy(at, count, src, count, kind));
+}
+
+aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src,
+                                  size_t count, size_t offset,
+                                  aclrtMemcpyKind kind, aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(symbol);
+  ACL_REQUIRE_NOT_NULL(src);
+  void* at = nullptr;
+  if (aclError bad = SymbolRange(__func__, symbol, count, offset, &at);
+      bad != ACL_SUCCESS) {
+    return bad;
+  }
+  return ACL_RESULT(Runtime().MemcpyAsync(at, count, src, count, kind, stream));
+}
+
+aclError aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* symbol,
+                               size_t count, size_t offset,
+                               aclrtMemcpyKind kind) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(dst);
+  ACL_REQUIRE_NOT_NULL(symbol);
+  void* at = nullptr;
+  if (aclError bad = SymbolRange(__func__, symbol, count, offset, &at);
+      bad != ACL_SUCCESS) {
+    return bad;
+  }
+  return ACL_RESULT(Runtime().Memcpy(dst, dstMax, at, count, kind));
+}
+
+aclError aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax,
+                                    const void* symbol, size_t count,
+                                    size_t offset, aclrtMemcpyKind kind,
+                                    aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(dst);
+  ACL_REQUIRE_NOT_NULL(symbol);
+  void* at = nullptr;
+  if (aclError bad = SymbolRange(__func__, symbol, count, offset, &at);
+      bad != ACL_SUCCESS) {
+    return bad;
+  }
+  return ACL_RESULT(
+      Runtime().MemcpyAsync(dst, dstMax, at, count, kind, stream));
+}
+
+// --- Argument lists ----------------------------------------------------------
+
+aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle,
+                                         size_t* memSize) {
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  ACL_REQUIRE_NOT_NULL(memSize);
+  auto info = Runtime().kernels().Describe(funcHandle);
+  if (!info.ok()) return ACL_RESULT(info.status());
+  *memSize = ascend::rt::Kernels::ArgsHandleSize();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle,
+                                   size_t userArgsSize,
+                                   size_t* actualArgsSize) {
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  ACL_REQUIRE_NOT_NULL(actualArgsSize);
+  ACL_RETURN_VALUE(actualArgsSize,
+                   Runtime().kernels().ArgsMemSize(funcHandle, userArgsSize));
+}
+
+aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle,
+                             aclrtArgsHandle* argsHandle) {
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  ACL_REQUIRE_NOT_NULL(argsHandle);
+  ACL_RETURN_VALUE(argsHandle, Runtime().kernels().ArgsInit(funcHandle));
+}
+
+aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle,
+                                      aclrtArgsHandle argsHandle,
+                                      void* userHostMem,
+                                      size_t actualArgsSize) {
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  ACL_REQUIRE_NOT_NULL(argsHandle);
+  ACL_REQUIRE_NOT_NULL(userHostMem);
+  return ACL_RESULT(Runtime().kernels().ArgsInitUser(
+      funcHandle, argsHandle, userHostMem, actualArgsSize));
+}
+
+aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param,
+                               size_t paramSize,
+                               aclrtParamHandle* paramHandle) {
+  ACL_REQUIRE_NOT_NULL(argsHandle);
+  ACL_REQUIRE_NOT_NULL(param);
+  ACL_REQUIRE_NOT_NULL(paramHandle);
+  ACL_RETURN_VALUE(paramHandle, Runtime().kernels().ArgsAppend(
+                                    argsHandle, param, paramSize));
+}
+
+aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
+                                          aclrtParamHandle* paramHandle) {
+  ACL_REQUIRE_NOT_NULL(argsHandle);
+  ACL_REQUIRE_NOT_NULL(paramHandle);
+  ACL_RETURN_VALUE(paramHandle,
+                   Runtime().kernels().ArgsAppendPlaceHolder(argsHandle));
+}
+
+aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
+                                             aclrtParamHandle paramHandle,
+                                             size_t dataSize,
+                                             void** bufferAddr) {
+  ACL_REQUIRE_NOT_NULL(argsHandle);
+  ACL_REQUIRE_NOT_NULL(paramHandle);
+  ACL_REQUIRE_NOT_NULL(bufferAddr);
+  ACL_RETURN_VALUE(bufferAddr, Runtime().kernels().ArgsPlaceHolderBuffer(
+                                   argsHandle, paramHandle, dataSize));
+}
+
+aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle,
+                                   aclrtParamHandle paramHandle, void* param,
+                                   size_t paramSize) {
+  ACL_REQUIRE_NOT_NULL(argsHandle);
+  ACL_REQUIRE_NOT_NULL(paramHandle);
+  ACL_REQUIRE_NOT_NULL(param);
+  return ACL_RESULT(Runtime().kernels().ArgsUpdate(argsHandle, paramHandle,
+                                                   param, paramSize));
+}
+
+aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
+  ACL_REQUIRE_NOT_NULL(argsHandle);
+  return ACL_RESULT(Runtime().kernels().ArgsFinalize(argsHandle));
+}
+
+// --- Launches ----------------------------------------------------------------
+
+aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                           const void* argsData, size_t argsSize,
+                           aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  LaunchArgs args;
+  if (argsData != nullptr || argsSize != 0) {
+    ACL_REQUIRE_NOT_NULL(argsData);
+    args.device = const_cast<void*>(argsData);
+    args.device_size = argsSize;
+  }
+  return Launch(__func__, funcHandle, numBlocks, stream, nullptr,
+                std::move(args));
+}
+
+aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                             const void* argsData, size_t argsSize,
+                             aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  LaunchArgs args;
+  if (argsData != nullptr || argsSize != 0) {
+    ACL_REQUIRE_NOT_NULL(argsData);
+    args.device = const_cast<void*>(argsData);
+    args.device_size = argsSize;
+  }
+  return Launch(__func__, funcHandle, numBlocks, stream, cfg, std::move(args));
+}
+
+aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle,
+                                     uint32_t numBlocks, aclrtStream stream,
+                                     aclrtLaunchKernelCfg* cfg,
+                                     aclrtArgsHandle argsHandle,
+                                     void* reserve) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  ACL_REQUIRE_NOT_NULL(argsHandle);
+  if (reserve != nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                           "reserve must be NULL");
+  }
+  auto prepared = Runtime().kernels().ArgsForLaunch(argsHandle);
+  if (!prepared.ok()) return ACL_RESULT(prepared.status());
+  if (prepared->first != funcHandle) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           "argsHandle was initialised for another function");
+  }
+  return Launch(__func__, funcHandle, numBlocks, stream, cfg,
+                std::move(prepared->second));
+}
+
+aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle,
+                                       uint32_t numBlocks, aclrtStream stream,
+                                       aclrtLaunchKernelCfg* cfg,
+                                       void* hostArgs, size_t argsSize,
+                                       aclrtPlaceHolderInfo* placeHolderArray,
+                                       size_t placeHolderNum) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(funcHandle);
+  if (argsSize != 0) ACL_REQUIRE_NOT_NULL(hostArgs);
+  if (placeHolderNum != 0) ACL_REQUIRE_NOT_NULL(placeHolderArray);
+  LaunchArgs args;
+  try {
+    if (argsSize != 0) {
+      const auto* bytes = static_cast<const uint8_t*>(hostArgs);
+      args.bytes.assign(bytes, bytes + argsSize);
+    }
+    for (size_t i = 0; i < placeHolderNum; ++i) {
+      const aclrtPlaceHolderInfo& p = placeHolderArray[i];
+      if (size_t{p.addrOffset} + sizeof(void*) > argsSize ||
+          p.dataOffset >= argsSize) {
+        return ReportErrorCode(
+            __func__, ACL_ERROR_INVALID_PARAM,
+            absl::StrCat("placeHolderArray[", i, "] (addrOffset ", p.addrOffset,
+                         ", dataOffset ", p.dataOffset, ") lies outside the ",
+                         argsSize, " argument bytes"));
+      }
+      args.place_holders.emplace_back(p.addrOffset, p.dataOffset);
+    }
+  } catch (const std::bad_alloc&) {
+    return ReportErrorCode(__func__, ACL_ERROR_BAD_ALLOC,
+                           "out of host memory for the arguments");
+  }
+  return Launch(__func__, funcHandle, numBlocks, stream, cfg, std::move(args));
+}
+
+aclError aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks,
+                                        aclrtStream stream,
+                                        aclrtLaunchKernelCfg* cfg,
+                                        void** args) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(func);
+  ACL_REQUIRE_NOT_NULL(args);
+  auto laid_out = Runtime().kernels().ArgsFromArray(func, args);
+  if (!laid_out.ok()) return ACL_RESULT(laid_out.status());
+  return Launch(__func__, func, numBlocks, stream, cfg, *std::move(laid_out));
+}
+
+// --- Stopping a stream's work ------------------------------------------------
+
+aclError aclrtStreamAbort(aclrtStream stream) {
+  ACL_GATE();
+  auto s = Runtime().FindStream(stream);
+  if (!s.ok()) return ACL_RESULT(s.status());
+  if (ascend::rt::Stream::Current() == s->get()) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_NO_PERMISSION,
+                           "a task cannot abort its own stream");
+  }
+  return ACL_RESULT((*s)->AbortTasks(absl::InfiniteFuture()));
+}
+
+aclError aclrtStreamStop(aclrtStream stream) {
+  ACL_GATE();
+  if (stream == nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                           "the default stream cannot be stopped");
+  }
+  auto s = Runtime().FindStream(stream);
+  if (!s.ok()) return ACL_RESULT(s.status());
+  (*s)->StopRunning();
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,202 @@
+// Kernels on the simulator (DESIGN.md §5.19): binaries, functions, argument
+// lists, launches, and the snapshot participant for kernel binaries.
+//
+//   Kernels& kernels = runtime.kernels();
+//   ASCEND_ASSIGN_OR_RETURN(void* bin, kernels.LoadFile("vadd.so", nullptr));
+//   ASCEND_ASSIGN_OR_RETURN(void* fn, kernels.Function(bin, "vadd"));
+//   ASCEND_RETURN_IF_ERROR(kernels.Launch(fn, 8, stream, {}, args));
+//
+// A binary is a host shared object following aclsim/aclsim_kernel.h. Loading
+// copies its bytes into an anonymous memory file and opens that with the
+// dynamic loader (every load is its own instance with its own globals; no
+// file is left behind), copies the image into device memory of the current
+// device (aclrtBinaryGetDevAddress) and places the binary's device globals
+// there too. Kernels compiled into the program register themselves
+// (aclsimRegisterKernel) into one process-wide "program" binary that has no
+// device and launches on every device.
+//
+// A launch is a stream task. When it runs, the device runs its blocks on its
+// simulated cores (Device::RunBlocks), each block calling the kernel's entry
+// with its context; a raised exception (or a contained trap) fails the task
+// with its code and the exception information names the function and its
+// arguments; the blocks' printf text is written to stdout, block by block,
+// before the task ends.
+//
+// Thread safety: every method may be called from any thread.
+#ifndef ASCENDCL_RUNTIME_KERNEL_H_
+#define ASCENDCL_RUNTIME_KERNEL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "acl/acl_rt.h"
+#include "aclsim/aclsim_kernel.h"
+#include "device/base/mutex.h"
+#include "runtime/snapshot_participant.h"
+
+namespace ascend::rt {
+
+class Runtime;
+struct KernelBinary;
+struct KernelFunction;
+struct KernelArgList;
+
+// What aclrtLaunchKernelCfg's attributes ask of a launch.
+struct LaunchConfig {
+  uint32_t block_offset = 0;  // ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET
+  bool vector_cores = false;  // ENGINE_TYPE: ACL_RT_ENGINE_TYPE_AIV
+  uint64_t timeout_us = 0;    // TIMEOUT / TIMEOUT_US; 0: the device's
+  uint8_t sched_mode = 0;     // SCHEM_MODE (kept; one scheduler here)
+};
+
+// A launch's arguments: bytes copied at enqueue (host arguments), or device
+// memory the kernel reads when it runs (aclrtLaunchKernel's argsData).
+struct LaunchArgs {
+  std::vector<uint8_t> bytes;
+  // Pointer fields to point at a place in `bytes` once copied:
+  // (offset of the pointer, offset of the data).
+  std::vector<std::pair<uint32_t, uint32_t>> place_holders;
+  void* device = nullptr;  // non-null: device arguments of `device_size`
+  size_t device_size = 0;
+};
+
+// What aclrtFunctionGet* and aclrtGetFunction* report of a function.
+struct FunctionInfo {
+  std::string name;
+  void* binary = nullptr;
+  void* entry = nullptr;  // the host code the cores run
+  size_t code_size = 0;   // the entry symbol's size (0: unknown)
+  bool has_params = false;
+  std::vector<aclsimKernelParam> params;
+  bool cpu = false;  // registered with aclrtRegisterCpuFunc
+};
+
+class Kernels {
+ public:
+  explicit Kernels(Runtime& runtime);
+  Kernels(const Kernels&) = delete;
+  Kernels& operator=(const Kernels&) = delete;
+  ~Kernels();
+
+  // --- Binaries ----------------------------------------------------------
+  // aclrtBinaryLoadFromFile / aclrtBinaryLoadFromData / aclrtBinaryLoad: a
+  // binary of the current device.
+  absl::StatusOr<void*> LoadFile(const char* path,
+                                 const aclrtBinaryLoadOptions* options);
+  absl::StatusOr<void*> LoadData(const void* data, size_t size,
+                                 const aclrtBinaryLoadOptions* options);
+  // aclrtBinaryUnLoad: its functions and argument lists go with it; launches
+  // already queued keep the code until they ran.
+  absl::Status Unload(void* binary);
+  absl::StatusOr<std::pair<void*, size_t>> DeviceImage(void* binary) const;
+  absl::StatusOr<std::pair<void*, size_t>> Global(void* binary,
+                                                  const char* name) const;
+  absl::Status SetExceptionCallback(void* binary,
+                                    aclrtOpExceptionCallback callback,
+                                    void* user_data);
+
+  // --- Functions ---------------------------------------------------------
+  absl::StatusOr<void*> Function(void* binary, const char* name);
+  absl::StatusOr<void*> FunctionByEntry(void* binary, uint64_t entry);
+  absl::StatusOr<void*> RegisterCpuFunc(void* binary, const char* func_name,
+                                        const char* kernel_name);
+  // aclsimRegisterKernel.
+  absl::StatusOr<void*> RegisterProgramKernel(const void* symbol,
+                                              const char* name,
+                                              aclsimKernelEntry entry,
+                                              const aclsimKernelInfo* info);
+  // aclrtGetFuncBySymbol: a program kernel by its symbol, or a function of a
+  // loaded binary by its entry address.
+  absl::StatusOr<void*> FunctionBySymbol(const void* symbol);
+  absl::StatusOr<FunctionInfo> Describe(const void* func) const;
+  // aclrtGetSymbolAddress & co: the device global whose host symbol (the
+  // binary's initial image of it) is `symbol`.
+  absl::StatusOr<std::pair<void*, size_t>> Symbol(const void* symbol) const;
+
+  // --- Argument lists (aclrtKernelArgs*) -----------------------------------
+  // Bytes of the handle memory aclrtKernelArgsInitByUserMem takes.
+  static size_t ArgsHandleSize();
+  // The memory a list of `user_size` parameter bytes needs.
+  absl::StatusOr<size_t> ArgsMemSize(const void* func, size_t user_size) const;
+  absl::StatusOr<void*> ArgsInit(void* func);
+  absl::Status ArgsInitUser(void* func, void* handle_mem, void* user_mem,
+                            size_t size);
+  absl::StatusOr<void*> ArgsAppend(void* args, const void* param, size_t size);
+  absl::StatusOr<void*> ArgsAppendPlaceHolder(void* args);
+  absl::StatusOr<void*> ArgsPlaceHolderBuffer(void* args, void* param,
+                                              size_t size);
+  absl::Status ArgsUpdate(void* args, void* param, const void* value,
+                          size_t size);
+  absl::Status ArgsFinalize(void* args);
+  // The function and launch arguments of a finalized list.
+  absl::StatusOr<std::pair<void*, LaunchArgs>> ArgsForLaunch(void* args) const;
+  // Host arguments with every parameter given separately (argument array):
+  // needs the function's parameter description.
+  absl::StatusOr<LaunchArgs> ArgsFromArray(const void* func,
+                                           void* const* values) const;
+
+  // --- Launches ----------------------------------------------------------
+  absl::Status Launch(void* func, uint32_t blocks, void* stream,
+                      const LaunchConfig& config, LaunchArgs args);
+
+  // The snapshot participant ("kernel binaries"), registered last.
+  std::unique_ptr<SnapshotParticipant> MakeParticipant();
+
+  // Bookkeeping the participant reads.
+  struct BinaryRecord {
+    void* handle = nullptr;
+    uint64_t image_addr = 0;
+    size_t image_size = 0;
+    uint64_t image_checksum = 0;  // of the host image
+    std::vector<std::pair<std::string, std::pair<uint64_t, size_t>>> globals;
+    std::vector<std::pair<std::string, void*>> functions;
+    size_t arg_lists = 0;
+  };
+  std::vector<BinaryRecord> Records(int32_t device_id) const;
+  // Writes every binary image of the device back from its host copy (what a
+  // Restore does after the memory came back).
+  absl::Status ReloadImages(int32_t device_id);
+
+ private:
+  absl::StatusOr<void*> Load(std::string image, const char* what,
+                             const aclrtBinaryLoadOptions* options);
+  std::shared_ptr<KernelBinary> FindBinaryLocked(const void* handle) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  std::shared_ptr<KernelFunction> FindFunctionLocked(const void* handle) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  std::shared_ptr<KernelArgList> FindArgsLocked(const void* handle) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  absl::StatusOr<void*> AddFunctionLocked(
+      const std::shared_ptr<KernelBinary>& binary, std::string name,
+      aclsimKernelEntry entry, const aclsimKernelInfo* info, bool cpu)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void DropBinaryLocked(const std::shared_ptr<KernelBinary>& binary)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void OnDeviceClosed(int32_t device_id);
+
+  Runtime& runtime_;
+  uint64_t close_observer_ = 0;
+  mutable ascend::Mutex mu_;
+  std::map<const void*, std::shared_ptr<KernelBinary>> binaries_
+      ABSL_GUARDED_BY(mu_);
+  std::map<const void*, std::shared_ptr<KernelFunction>> functions_
+      ABSL_GUARDED_BY(mu_);
+  std::map<const void*, std::shared_ptr<KernelArgList>> args_
+      ABSL_GUARDED_BY(mu_);
+  // The program's own kernels (aclsimRegisterKernel), by symbol.
+  std::shared_ptr<KernelBinary> program_ ABSL_GUARDED_BY(mu_);
+  std::map<const void*, void*> program_symbols_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace ascend::rt
+
+#endif  // ASCENDCL_RUNTIME_KERNEL_H_
