@@ -7,7 +7,7 @@
 # - `NAME<<<blocks, l2ctrl, stream>>>(args...)` becomes
 #   `::AscendC::Sim::Launcher<&NAME>("NAME", blocks, l2ctrl, stream)(args...)`
 #   (kernel_operator.h: registers the kernel once, launches it with
-#   aclrtLaunchKernel and answers its code). The launch configuration must not
+#   aclrtLaunchKernelWithHostArgs and answers its code). The launch configuration must not
 #   contain '>'.
 # - `asm("trap")` (also __asm__, volatile) becomes `::AscendC::Sim::Trap()`,
 #   which raises ACL_ERROR_RT_AICORE_TRAP_EXCEPTION and ends the block.

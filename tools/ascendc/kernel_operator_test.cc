@@ -518,13 +518,13 @@ TEST(EntryTest, LaunchPackingMatchesTheEntry) {
 // ---------------------------------- This test links no runtime: the two
 // functions a launch calls are defined here. Registration is recorded; a launch
 // runs its blocks at once, one after the other, through the registered entry.
-struct Registration {
+struct Registered {
   const void *symbol;
   std::string name;
   aclsimKernelEntry entry;
   const aclsimKernelInfo *info;
 };
-std::vector<Registration> registrations;
+std::vector<Registered> registrations;
 std::vector<std::vector<unsigned char>> launchedArgs;
 aclError launchResult = ACL_SUCCESS;
 
@@ -534,19 +534,24 @@ extern "C" aclError aclsimRegisterKernel(const void *symbol, const char *name,
                                          aclsimKernelEntry entry,
                                          const aclsimKernelInfo *info,
                                          aclrtFuncHandle *funcHandle) {
-  registrations.push_back(Registration{symbol, name, entry, info});
+  registrations.push_back(Registered{symbol, name, entry, info});
+  if (std::string(name) == "refused_kernel") return ACL_ERROR_INVALID_PARAM;
   *funcHandle = reinterpret_cast<aclrtFuncHandle>(registrations.size());
   return ACL_SUCCESS;
 }
 
-extern "C" aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle,
-                                      uint32_t numBlocks, const void *argsData,
-                                      size_t argsSize, aclrtStream stream) {
+extern "C" aclError aclrtLaunchKernelWithHostArgs(
+    aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+    aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,
+    aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum) {
   (void)stream;
+  (void)cfg;
+  (void)placeHolderArray;
+  if (placeHolderNum != 0) return ACL_ERROR_INVALID_PARAM;
   if (launchResult != ACL_SUCCESS) return launchResult;
-  const Registration &r =
+  const Registered &r =
       registrations.at(reinterpret_cast<uintptr_t>(funcHandle) - 1);
-  const auto *bytes = static_cast<const unsigned char *>(argsData);
+  const auto *bytes = static_cast<const unsigned char *>(hostArgs);
   launchedArgs.emplace_back(bytes, bytes + argsSize);
   RunBlocks(r.entry, numBlocks, launchedArgs.back().data());
   return ACL_SUCCESS;
@@ -587,6 +592,18 @@ TEST(LauncherTest, RegistersOnceAndLaunchesWithPackedArguments) {
                                                nullptr)(out, 7);
   EXPECT_EQ(ret, 507899);
   launchResult = ACL_SUCCESS;
+}
+
+extern "C" __global__ __aicore__ void refused_kernel() {}
+
+TEST(LauncherTest, ARefusedRegistrationIsTheLaunchsCode) {
+  const size_t before = registrations.size();
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ((::AscendC::Sim::Launcher<&refused_kernel>("refused_kernel", 1,
+                                                         nullptr, nullptr)()),
+              ACL_ERROR_INVALID_PARAM);
+  }
+  EXPECT_EQ(registrations.size(), before + 1);  // asked once
 }
 
 }  // namespace

@@ -17,7 +17,8 @@
  *   - ascendc.cmake rewrites `kernel<<<blocks, l2ctrl, stream>>>(args...)`
  *     into AscendC::Sim::Launcher<&kernel>("kernel", blocks, l2ctrl,
  *     stream)(args...), which registers the kernel once
- *     (aclsimRegisterKernel) and launches it (aclrtLaunchKernel) with the
+ *     (aclsimRegisterKernel) and launches it (aclrtLaunchKernelWithHostArgs,
+ *     the argument bytes in host memory) with the
  *     arguments converted to the kernel's parameter types; and it rewrites
  *     asm("trap") into AscendC::Sim::Trap(), which raises
  *     ACL_ERROR_RT_AICORE_TRAP_EXCEPTION (507016) and ends the block.
@@ -957,28 +958,34 @@ inline void PackArgs(unsigned char *bytes, std::tuple<A...> *,
    ...);
 }
 
+// Kernel F registered under its symbol and name, once per kernel library:
+// the handle, or the registration's error code.
+struct Registration {
+  aclrtFuncHandle func;
+  aclError ret;
+};
 template <auto F>
-ACLSIM_ASCENDC_PRIVATE inline aclrtFuncHandle RegisteredKernel(
+ACLSIM_ASCENDC_PRIVATE inline const Registration &RegisteredKernel(
     const char *name) {
-  static const aclrtFuncHandle handle = [name]() -> aclrtFuncHandle {
-    aclrtFuncHandle func = nullptr;
-    const aclError ret =
-        aclsimRegisterKernel(reinterpret_cast<const void *>(F), name, &Entry<F>,
-                             &kKernelInfo<F>, &func);
-    if (ret != ACL_SUCCESS) {
+  static const Registration registration = [name]() {
+    Registration r{nullptr, ACL_SUCCESS};
+    r.ret = aclsimRegisterKernel(reinterpret_cast<const void *>(F), name,
+                                 &Entry<F>, &kKernelInfo<F>, &r.func);
+    if (r.ret != ACL_SUCCESS) {
       std::fprintf(stderr,
                    "[ascendc sim] registering kernel %s failed: error %d\n",
-                   name, static_cast<int>(ret));
-      return nullptr;
+                   name, static_cast<int>(r.ret));
     }
-    return func;
+    return r;
   }();
-  return handle;
+  return registration;
 }
 
 // What `kernel<<<blocks, l2ctrl, stream>>>(args...)` becomes: registers the
-// kernel once and launches it on the stream; answers aclrtLaunchKernel's
-// code (registration failure: ACL_ERROR_INVALID_PARAM... as registered).
+// kernel once and launches it on the stream with the argument bytes in host
+// memory (aclrtLaunchKernelWithHostArgs: the runtime copies them at enqueue;
+// aclrtLaunchKernel would take them in device memory). Answers the launch's
+// code, or the registration's; a failure is also printed on stderr.
 template <auto F>
 class Launcher {
  public:
@@ -994,16 +1001,17 @@ class Launcher {
     static_assert(sizeof...(U) == Layout::kCount,
                   "the launch passes another number of arguments than the "
                   "kernel has parameters");
-    const aclrtFuncHandle func = RegisteredKernel<F>(name_);
-    if (func == nullptr) return ACL_ERROR_INVALID_PARAM;
+    const Registration &registration = RegisteredKernel<F>(name_);
+    if (registration.ret != ACL_SUCCESS) return registration.ret;
     alignas(Layout::kAlign) unsigned char
         bytes[Layout::kSize > 0 ? Layout::kSize : 1] = {};
     PackArgs(bytes, static_cast<Params *>(nullptr),
              std::make_index_sequence<Layout::kCount>(),
              std::forward<U>(args)...);
-    const aclError ret =
-        aclrtLaunchKernel(func, blockDim_, Layout::kSize > 0 ? bytes : nullptr,
-                          Layout::kSize, static_cast<aclrtStream>(stream_));
+    const aclError ret = aclrtLaunchKernelWithHostArgs(
+        registration.func, blockDim_, static_cast<aclrtStream>(stream_),
+        nullptr, Layout::kSize > 0 ? bytes : nullptr, Layout::kSize, nullptr,
+        0);
     if (ret != ACL_SUCCESS) {
       std::fprintf(stderr,
                    "[ascendc sim] launch of kernel %s (%u blocks) failed: "
