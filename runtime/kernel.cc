@@ -157,14 +157,17 @@ size_t SymbolSize(const void* addr) {
 // raised on that thread while it is set returns to the block's start
 // instead of killing the process.
 thread_local sigjmp_buf* tls_trap_jump = nullptr;
-struct sigaction g_previous[2];
-constexpr int kTrapSignals[2] = {SIGILL, SIGTRAP};
+// Traps, and accesses to memory that is not (or no longer) mapped: a kernel
+// that touches device memory freed under it, say.
+constexpr int kTrapSignals[4] = {SIGILL, SIGTRAP, SIGSEGV, SIGBUS};
+struct sigaction g_previous[4];
 
 void OnTrap(int sig, siginfo_t* info, void* context) {
   if (tls_trap_jump != nullptr) siglongjmp(*tls_trap_jump, sig);
   // Not a kernel's: hand it to whoever had it before (the default ends the
   // process, as it would have without us).
-  const int index = sig == SIGILL ? 0 : 1;
+  int index = 0;
+  while (index < 3 && kTrapSignals[index] != sig) ++index;
   const struct sigaction& previous = g_previous[index];
   if (previous.sa_flags & SA_SIGINFO) {
     if (previous.sa_sigaction != nullptr) {
@@ -183,7 +186,7 @@ void OnTrap(int sig, siginfo_t* info, void* context) {
 void InstallTrapHandlers() {
   static std::once_flag once;
   std::call_once(once, [] {
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < 4; ++i) {
       struct sigaction action;
       std::memset(&action, 0, sizeof action);
       action.sa_sigaction = &OnTrap;
@@ -259,11 +262,18 @@ void RunBlock(LaunchRun& run, uint32_t block) {
   ctx.runtime = &run;
   sigjmp_buf jump;
   sigjmp_buf* const outer = tls_trap_jump;
-  if (sigsetjmp(jump, 0) == 0) {
-    tls_trap_jump = &jump;
-    run.entry(&ctx, run.args);
-  } else {
-    run.Raise(block, ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
+  switch (sigsetjmp(jump, 0)) {
+    case 0:
+      tls_trap_jump = &jump;
+      run.entry(&ctx, run.args);
+      break;
+    case SIGILL:
+    case SIGTRAP:
+      run.Raise(block, ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
+      break;
+    default:  // a memory access fault
+      run.Raise(block, ACL_ERROR_RT_AICORE_EXCEPTION);
+      break;
   }
   tls_trap_jump = outer;
 }
@@ -365,7 +375,10 @@ absl::StatusOr<void*> Kernels::Load(std::string image, const char* what,
     }
     for (size_t i = 0; i < options->numOpt; ++i) {
       const aclrtBinaryLoadOption& option = options->options[i];
-      switch (static_cast<int>(option.type)) {
+      // Read as the raw int the caller stored: it may be no enumerator.
+      int32_t type = 0;
+      std::memcpy(&type, &option.type, sizeof type);
+      switch (type) {
         case ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD:
           // The image is small host code here: loaded at once either way.
           break;
@@ -376,8 +389,7 @@ absl::StatusOr<void*> Kernels::Load(std::string image, const char* what,
           break;
         default:
           return Error(ACL_ERROR_INVALID_PARAM,
-                       absl::StrCat("binary load option type ",
-                                    static_cast<int>(option.type),
+                       absl::StrCat("binary load option type ", type,
                                     " is not an aclrtBinaryLoadOptionType"));
       }
     }
@@ -1078,7 +1090,15 @@ absl::Status Kernels::Launch(void* func, uint32_t blocks, void* stream,
   Runtime* runtime = &runtime_;
   Task task;
   task.kernel = task_info.get();
-  task.run = [task_info, runtime, timeout_us]() -> absl::Status {
+  // Counted until it ran or was discarded (AwaitLaunches).
+  struct Done {
+    Kernels* kernels;
+    ~Done() { kernels->LaunchDone(); }
+  };
+  in_flight_.fetch_add(1, std::memory_order_acq_rel);
+  auto done = std::make_shared<Done>(Done{this});
+  task.cancel = [done] {};
+  task.run = [task_info, runtime, timeout_us, done]() -> absl::Status {
     std::shared_ptr<device::Device> device = task_info->device.lock();
     if (device == nullptr) {
       return absl::CancelledError("the device was reset");
@@ -1118,6 +1138,26 @@ absl::Status Kernels::Launch(void* func, uint32_t blocks, void* stream,
   };
   s->Enqueue(std::move(task));
   return absl::OkStatus();
+}
+
+void Kernels::LaunchDone() {
+  if (in_flight_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    // Wakes AwaitLaunches (its Await re-checks on unlock).
+    ascend::MutexLock lock(&quiet_mu_);
+  }
+}
+
+void Kernels::AwaitLaunches(absl::Duration grace) {
+  if (in_flight_.load(std::memory_order_acquire) == 0) return;
+  if (Stream::Current() != nullptr) return;
+  ascend::MutexLock lock(&quiet_mu_);
+  (void)quiet_mu_.AwaitWithDeadline(
+      absl::Condition(
+          +[](std::atomic<int64_t>* n) {
+            return n->load(std::memory_order_acquire) == 0;
+          },
+          &in_flight_),
+      absl::Now() + grace);
 }
 
 // --- Snapshot ----------------------------------------------------------------

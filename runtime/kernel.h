@@ -26,6 +26,7 @@
 #ifndef ASCENDCL_RUNTIME_KERNEL_H_
 #define ASCENDCL_RUNTIME_KERNEL_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -38,6 +39,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "acl/acl_rt.h"
 #include "aclsim/aclsim_kernel.h"
 #include "device/base/mutex.h"
@@ -148,6 +150,14 @@ class Kernels {
   absl::Status Launch(void* func, uint32_t blocks, void* stream,
                       const LaunchConfig& config, LaunchArgs args);
 
+  // Gives kernel launches queued or running on any device up to `grace` to
+  // finish (returns at once when none is). A synchronous copy calls it
+  // first: simulated kernels are host code, much slower to start than a
+  // device's, and programs written for hardware expect a tiny kernel they
+  // launched to be done before their next synchronous copy (DESIGN.md
+  // §5.19). Not from stream work (a host function's copy waits for nothing).
+  void AwaitLaunches(absl::Duration grace);
+
   // The snapshot participant ("kernel binaries"), registered last.
   std::unique_ptr<SnapshotParticipant> MakeParticipant();
 
@@ -183,8 +193,13 @@ class Kernels {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void OnDeviceClosed(int32_t device_id);
 
+  void LaunchDone();
+
   Runtime& runtime_;
   uint64_t close_observer_ = 0;
+  // Kernel launches enqueued and not yet finished or discarded.
+  std::atomic<int64_t> in_flight_{0};
+  ascend::Mutex quiet_mu_;
   mutable ascend::Mutex mu_;
   std::map<const void*, std::shared_ptr<KernelBinary>> binaries_
       ABSL_GUARDED_BY(mu_);

@@ -16,6 +16,9 @@ namespace ascend::rt {
 namespace {
 
 constexpr size_t kHostAlignment = 64;
+// How long a synchronous copy gives queued kernels to finish (Kernels::
+// AwaitLaunches).
+constexpr absl::Duration kKernelGrace = absl::Milliseconds(10);
 
 uint64_t Addr(const void* p) { return reinterpret_cast<uint64_t>(p); }
 
@@ -315,6 +318,7 @@ absl::Status Runtime::Memcpy(void* dst, size_t dest_max, const void* src,
   if (count == 0) return absl::OkStatus();
   ASCEND_ASSIGN_OR_RETURN(auto copy,
                           PrepareCopy(dst, dest_max, src, count, kind));
+  kernels_.AwaitLaunches(kKernelGrace);
   return copy();
 }
 
@@ -366,6 +370,7 @@ absl::Status Runtime::Memset(void* ptr, size_t max_count, int32_t value,
   if (count == 0) return absl::OkStatus();
   ASCEND_ASSIGN_OR_RETURN(auto fill,
                           PrepareMemset(ptr, max_count, value, count));
+  kernels_.AwaitLaunches(kKernelGrace);
   return fill();
 }
 

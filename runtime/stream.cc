@@ -191,6 +191,11 @@ void Stream::Run() {
       status = task.run();
       tls_running_stream = nullptr;
       if (!status.ok()) ReportException(task, status);
+      // A force-closed stream stops at the first task that gave up.
+      if (absl::IsCancelled(status) &&
+          force_closing_.load(std::memory_order_acquire)) {
+        DiscardPending();
+      }
     }
     ran = true;
   }
@@ -277,6 +282,17 @@ bool Stream::Idle() const {
 void Stream::SetStopOnFailure(bool stop) {
   ascend::MutexLock lock(&mu_);
   stop_on_failure_ = stop;
+}
+
+void Stream::CloseForce() {
+  force_closing_.store(true, std::memory_order_release);
+  ascend::MutexLock lock(&mu_);
+  mu_.Await(absl::Condition(
+      +[](Stream* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
+        return s->shutdown_ || s->finished_ == s->enqueued_;
+      },
+      this));
+  for (absl::Status& pending : errors_) pending = absl::OkStatus();
 }
 
 void Stream::StopRunning() {
@@ -411,8 +427,9 @@ absl::Status Runtime::DestroyStream(void* handle, bool force) {
     owner = devices_[stream->device_id()].device;
   }
   if (force) {
-    // Pending work and its failures are discarded.
-    stream->Abort();
+    // Queued work that needs nothing else runs; waits give up; failures are
+    // dropped.
+    stream->CloseForce();
   } else {
     RetireStream(stream, owner);
   }

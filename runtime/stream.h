@@ -146,7 +146,16 @@ class Stream {
   // Discards pending tasks and tells a running blocking task (a wait) to give
   // up: such tasks poll aborting() while they wait.
   void Abort();
-  bool aborting() const { return aborting_.load(std::memory_order_acquire); }
+  bool aborting() const {
+    return aborting_.load(std::memory_order_acquire) ||
+           force_closing_.load(std::memory_order_acquire);
+  }
+  // aclrtDestroyStreamForce, after the stream left the runtime's tables:
+  // what was queued before it and needs nothing else still runs (kernels,
+  // copies, host functions: work a device already holds), a wait gives up at
+  // once and from the first one that gave up the rest is discarded; returns
+  // when the queue is empty, its failures dropped.
+  void CloseForce();
   // aclrtStreamStop: the running task is asked to stop (a kernel runs no
   // further blocks; a wait gives up) and the tasks after it run as usual.
   // The request ends with that task.
@@ -206,6 +215,7 @@ class Stream {
   bool running_ ABSL_GUARDED_BY(mu_) = false;  // a task is running
   std::atomic<bool> aborting_{false};
   std::atomic<bool> stopping_{false};
+  std::atomic<bool> force_closing_{false};
   ascend::Mutex join_mu_;  // serialises Shutdown's join
   std::thread executor_ ABSL_GUARDED_BY(join_mu_);
 };

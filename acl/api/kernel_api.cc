@@ -51,7 +51,7 @@ aclError ParseConfig(const char* api, const aclrtLaunchKernelCfg* cfg,
   }
   for (size_t i = 0; i < cfg->numAttrs; ++i) {
     const aclrtLaunchKernelAttr& attr = cfg->attrs[i];
-    switch (static_cast<int>(attr.id)) {
+    switch (RawEnum(attr.id)) {
       case ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
         if (attr.value.schemMode > 1) {
           return ReportErrorCode(

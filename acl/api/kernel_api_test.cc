@@ -227,6 +227,33 @@ TEST_F(KernelApiTest, ATrapIsContainedAsATrapException) {
   ExpectVadd(z, kN);
 }
 
+TEST_F(KernelApiTest, AKernelTouchingUnmappedMemoryFailsItsTask) {
+  // Reserved device address space with nothing mapped: the access faults.
+  void* p = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&p, size_t{2} << 20, 0, nullptr, 0));
+  struct {
+    void* p;
+    int32_t factor;
+  } scale{p, 2};
+  ASSERT_ACL_OK(LaunchHost(Function("scale"), 1, &scale, sizeof scale));
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION);
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(p));
+}
+
+TEST_F(KernelApiTest, AForcedDestroyStillRunsTheQueuedKernels) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(
+        Function("count"), 2, s, nullptr, nullptr, 0, nullptr, 0));
+  }
+  ASSERT_ACL_OK(aclrtDestroyStreamForce(s));
+  void* counter = nullptr;
+  size_t size = 0;
+  ASSERT_ACL_OK(aclrtBinaryGetGlobal(bin_, "counter", &counter, &size));
+  EXPECT_EQ(Read<int64_t>(counter, 1)[0], 1006);
+}
+
 TEST_F(KernelApiTest, FailureModesDecideWhetherLaterTasksRun) {
   auto* p = static_cast<int32_t*>(DeviceBuffer(sizeof(int32_t)));
   Write(p, std::vector<int32_t>{3});
