@@ -1,5 +1,5 @@
 // Kernel binaries, functions, argument lists and launches (runtime/kernel.h;
-// DESIGN.md §5.19).
+// DESIGN.md §5.20).
 #include "runtime/kernel.h"
 
 #include <dlfcn.h>

@@ -1,4 +1,4 @@
-// Kernels on the simulator (DESIGN.md §5.19): binaries, functions, argument
+// Kernels on the simulator (DESIGN.md §5.20): binaries, functions, argument
 // lists, launches, and the snapshot participant for kernel binaries.
 //
 //   Kernels& kernels = runtime.kernels();
@@ -155,7 +155,7 @@ class Kernels {
   // first: simulated kernels are host code, much slower to start than a
   // device's, and programs written for hardware expect a tiny kernel they
   // launched to be done before their next synchronous copy (DESIGN.md
-  // §5.19). Not from stream work (a host function's copy waits for nothing).
+  // §5.20). Not from stream work (a host function's copy waits for nothing).
   void AwaitLaunches(absl::Duration grace);
 
   // The snapshot participant ("kernel binaries"), registered last.

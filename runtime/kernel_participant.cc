@@ -1,4 +1,4 @@
-// The "kernel_binaries" snapshot participant (DESIGN.md §4.12, §5.19).
+// The "kernel_binaries" snapshot participant (DESIGN.md §4.12, §5.20).
 //
 // A binary's code and its bookkeeping (handles, functions, argument lists)
 // are host state that a device's memory loss does not touch; its device

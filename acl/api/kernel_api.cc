@@ -1,4 +1,4 @@
-// ACL entry points of kernels (runtime/kernel.h; DESIGN.md §5.19): binaries,
+// ACL entry points of kernels (runtime/kernel.h; DESIGN.md §5.20): binaries,
 // functions, device globals, argument lists, launches, and aborting or
 // stopping a stream's running work.
 #include <cstdint>

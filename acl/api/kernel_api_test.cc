@@ -1,4 +1,4 @@
-// Kernels through the ACL C API (DESIGN.md §5.19): binaries, functions,
+// Kernels through the ACL C API (DESIGN.md §5.20): binaries, functions,
 // device globals, argument lists, launches on the simulated cores, device
 // exceptions with the failure modes and callbacks, device printf, stopping
 // and aborting, and what the snapshot brings back. The kernels are those of
