@@ -9,17 +9,26 @@
 //
 // The simulated cores are host threads, so the speed-up is bounded by the
 // host's CPUs: on a 2-core machine expect about 2x at 2 cores and no more
-// after. Counters: ms_per_launch, speedup (the 1-core time, measured first
-// in the same run, over this one) and efficiency (speedup / k). The kernel
+// after (less when other work holds the CPUs). The baseline, timed
+// alternately with the launch in every iteration, is the same 64 spins done
+// by k plain std::threads taking blocks from an atomic counter: what the
+// host offers at that moment. Counters: ms_per_launch, speedup (the 1-core
+// time, measured first in the same run, over this one), efficiency
+// (speedup / k), threads_ms and threads_speedup (the baseline's), and
+// x_threads (ms_per_launch over threads_ms: 1 means the simulated cores
+// cost nothing over bare threads). The kernel
 // binary is found at testing/kernels/test_kernels.so under the working
 // directory (the runfiles) or at $ACLSIM_TEST_KERNELS; the step count is
 // $RT_KERNEL_SCALING_BENCHMARK_ITERATIONS (default 1000000). Exits non-zero
 // when a benchmark reports an error (also when k exceeds the device's
 // cores).
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "acl/acl.h"
 #include "benchmark/benchmark.h"
@@ -31,6 +40,28 @@ constexpr uint32_t kBlocks = 64;
 using Clock = std::chrono::steady_clock;
 
 double g_one_core_ms = 0;
+double g_one_thread_ms = 0;
+
+// The spin kernel's work for one block (testing/kernels/test_kernels.c).
+double Spin(uint32_t block, uint64_t iterations) {
+  double x = block + 1.0;
+  for (uint64_t i = 0; i < iterations; ++i) x = x * 0.999999 + 1e-7;
+  return x;
+}
+
+// The baseline: kBlocks spins on `threads` std::threads.
+void SpinOnThreads(uint32_t threads, uint64_t iterations, double* out) {
+  std::atomic<uint32_t> next{0};
+  auto work = [&] {
+    for (uint32_t b = next++; b < kBlocks; b = next++) {
+      out[b] = Spin(b, iterations);
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (uint32_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  work();
+  for (std::thread& t : helpers) t.join();
+}
 
 const char* KernelsPath() {
   const char* path = std::getenv("ACLSIM_TEST_KERNELS");
@@ -104,28 +135,45 @@ void BM_SpinOnCores(benchmark::State& state) {
     ret = aclrtSetStreamResLimit(stream, ACL_RT_DEV_RES_CUBE_CORE, cores);
   }
   SpinArgs args{Iterations(), s.out};
-  const Clock::time_point start = Clock::now();
+  std::vector<double> host_out(kBlocks);
+  Clock::duration kernel_time{};
+  Clock::duration threads_time{};
   for (auto _ : state) {
+    const Clock::time_point start = Clock::now();
     if (ret == ACL_SUCCESS) {
       ret = aclrtLaunchKernelWithHostArgs(s.spin, kBlocks, stream, nullptr,
                                           &args, sizeof args, nullptr, 0);
     }
     if (ret == ACL_SUCCESS) ret = aclrtSynchronizeStream(stream);
+    const Clock::time_point launched = Clock::now();
     if (ret != ACL_SUCCESS) {
       state.SkipWithError(("ACL error " + std::to_string(ret)).c_str());
       break;
     }
+    SpinOnThreads(cores, args.iterations, host_out.data());
+    benchmark::DoNotOptimize(host_out.data());
+    threads_time += Clock::now() - launched;
+    kernel_time += launched - start;
   }
   if (ret == ACL_SUCCESS && state.iterations() > 0) {
+    const auto iterations = static_cast<double>(state.iterations());
     const double ms =
-        std::chrono::duration<double, std::milli>(Clock::now() - start)
-            .count() /
-        static_cast<double>(state.iterations());
-    if (cores == 1) g_one_core_ms = ms;
+        std::chrono::duration<double, std::milli>(kernel_time).count() /
+        iterations;
+    const double threads_ms =
+        std::chrono::duration<double, std::milli>(threads_time).count() /
+        iterations;
+    if (cores == 1) {
+      g_one_core_ms = ms;
+      g_one_thread_ms = threads_ms;
+    }
     state.counters["ms_per_launch"] = ms;
+    state.counters["threads_ms"] = threads_ms;
+    state.counters["x_threads"] = ms / threads_ms;
     if (g_one_core_ms > 0) {
       state.counters["speedup"] = g_one_core_ms / ms;
       state.counters["efficiency"] = g_one_core_ms / ms / cores;
+      state.counters["threads_speedup"] = g_one_thread_ms / threads_ms;
     }
   }
   if (stream != nullptr) (void)aclrtDestroyStream(stream);
