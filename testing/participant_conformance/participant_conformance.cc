@@ -1,5 +1,6 @@
 #include "testing/participant_conformance/participant_conformance.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -9,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "acl/acl_rt.h"
+#include "runtime/kernel.h"
 #include "snapshot/backup_image.h"
 #include "snapshot/builtin_participants.h"
 #include "testing/status_matchers.h"
@@ -147,6 +149,27 @@ void ParticipantConformanceTest::Populate(uint32_t seed) {
       allocations_.push_back(ptr);
       sizes_.push_back(size);
     }
+    // A kernel binary: its image and device global in device memory, a
+    // function and an argument list; its `count` kernel (launched by
+    // Change) adds to the global where the backend runs kernels.
+    const char* kernels = std::getenv("ACLSIM_TEST_KERNELS");
+    ASSERT_NE(kernels, nullptr)
+        << "ACLSIM_TEST_KERNELS must name //testing/kernels:test_kernels.so";
+    ASSERT_OK_AND_ASSIGN(void* binary,
+                         runtime().kernels().LoadFile(kernels, nullptr));
+    ASSERT_OK_AND_ASSIGN(void* count,
+                         runtime().kernels().Function(binary, "count"));
+    ASSERT_OK_AND_ASSIGN(void* vadd,
+                         runtime().kernels().Function(binary, "vadd"));
+    ASSERT_OK(runtime().kernels().ArgsInit(vadd).status());
+    binaries_.push_back(binary);
+    count_functions_.push_back(count);
+    const absl::Status runs =
+        runtime().DeviceObject(device)->RunBlocks(1, 1, [](uint32_t) {});
+    if (!absl::IsUnimplemented(runs)) {
+      ASSERT_OK(runs);
+    }
+    runs_kernels_.push_back(runs.ok());
     // Virtual memory: one physical allocation mapped twice (one mapping
     // with an access right for the other device), one unmapped, and an
     // empty reservation. The mapped bytes change with the allocations.
@@ -195,6 +218,14 @@ void ParticipantConformanceTest::Change(uint32_t seed) {
     ASSERT_OK(runtime().SetStreamAttribute(
         streams_[i], ACL_STREAM_ATTR_USER_CUSTOM_TAG, tag));
     ASSERT_OK(runtime().SynchronizeStream(streams_[i], absl::InfiniteFuture()));
+  }
+  // One stream of each device (streams_ holds two per device, in order).
+  for (size_t d = 0; d < count_functions_.size(); ++d) {
+    if (!runs_kernels_[d]) continue;
+    void* stream = streams_[2 * d];
+    ASSERT_OK(runtime().kernels().Launch(count_functions_[d], seed, stream,
+                                         rt::LaunchConfig{}, rt::LaunchArgs{}));
+    ASSERT_OK(runtime().SynchronizeStream(stream, absl::InfiniteFuture()));
   }
 }
 

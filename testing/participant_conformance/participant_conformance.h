@@ -17,6 +17,12 @@
 //
 // A factory that cannot make its backend FAILS every test (the backends
 // used here are ours: the simulator and the in-tree stand-in driver).
+//
+// Kernels: every device used gets the kernel binary named by
+// $ACLSIM_TEST_KERNELS (//testing/kernels:test_kernels.so; the test FAILS
+// without it), a function and an argument list of it, and, where the
+// backend runs kernels (not npu), launches of its `count` kernel, which
+// adds to the binary's device global `counter`.
 #ifndef ASCENDCL_TESTING_PARTICIPANT_CONFORMANCE_PARTICIPANT_CONFORMANCE_H_
 #define ASCENDCL_TESTING_PARTICIPANT_CONFORMANCE_PARTICIPANT_CONFORMANCE_H_
 
@@ -66,9 +72,12 @@ class ParticipantConformanceTest
   std::vector<std::string> ParticipantNames();
 
   // Opens devices 0 and 1 and gives each streams, events (recorded),
-  // notifies (one recorded) and allocations holding a pattern of `seed`.
+  // notifies (one recorded), allocations holding a pattern of `seed` and a
+  // loaded kernel binary.
   void Populate(uint32_t seed);
-  // New contents for every allocation, new records on every event.
+  // New contents for every allocation, new records on every event, and
+  // (where kernels run) a launch of `count` over seed blocks on every
+  // device, so that its device global `counter` changes.
   void Change(uint32_t seed);
   // What the restore must undo: every allocation overwritten, the device's
   // memory-loss fault where the backend has one, every event recorded and
@@ -89,6 +98,11 @@ class ParticipantConformanceTest
   std::vector<void*> notifies_;
   std::vector<void*> cnt_notifies_;
   std::vector<void*> streams_;
+  // Per device used: the loaded kernel binary and its `count` function,
+  // and whether the backend runs kernels there.
+  std::vector<void*> binaries_;
+  std::vector<void*> count_functions_;
+  std::vector<bool> runs_kernels_;
 };
 
 }  // namespace ascend::snapshot::conformance
