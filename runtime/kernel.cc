@@ -1184,12 +1184,15 @@ std::vector<Kernels::BinaryRecord> Kernels::Records(int32_t device_id) const {
   return records;
 }
 
-absl::Status Kernels::ReloadImages(int32_t device_id) {
+absl::Status Kernels::ReloadImages(int32_t device_id,
+                                   const std::vector<void*>& handles) {
   std::vector<std::shared_ptr<KernelBinary>> binaries;
   {
     ascend::MutexLock lock(&mu_);
-    for (const auto& [key, binary] : binaries_) {
-      if (binary->device_id == device_id && binary->image_addr != 0) {
+    for (void* handle : handles) {
+      std::shared_ptr<KernelBinary> binary = FindBinaryLocked(handle);
+      if (binary != nullptr && binary->device_id == device_id &&
+          binary->image_addr != 0) {
         binaries.push_back(binary);
       }
     }

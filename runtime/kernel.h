@@ -172,9 +172,12 @@ class Kernels {
     size_t arg_lists = 0;
   };
   std::vector<BinaryRecord> Records(int32_t device_id) const;
-  // Writes every binary image of the device back from its host copy (what a
-  // Restore does after the memory came back).
-  absl::Status ReloadImages(int32_t device_id);
+  // Writes the images of the binaries `handles` of the device that are
+  // still loaded back from their host copies, and verifies them (what a
+  // Restore does after the memory came back). Binaries loaded since are
+  // left alone, unloaded ones stay unloaded.
+  absl::Status ReloadImages(int32_t device_id,
+                            const std::vector<void*>& handles);
 
  private:
   absl::StatusOr<void*> Load(std::string image, const char* what,

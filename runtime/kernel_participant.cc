@@ -32,8 +32,10 @@ class SavedKernelBinaries final : public SavedState {
         records_(std::move(records)) {}
 
   absl::Status Restore() const override {
-    if (records_.empty()) return absl::OkStatus();
-    return kernels_.ReloadImages(device_id_);
+    std::vector<void*> handles;
+    handles.reserve(records_.size());
+    for (const Kernels::BinaryRecord& r : records_) handles.push_back(r.handle);
+    return kernels_.ReloadImages(device_id_, handles);
   }
 
  private:
