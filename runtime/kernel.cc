@@ -157,6 +157,25 @@ size_t SymbolSize(const void* addr) {
 // raised on that thread while it is set returns to the block's start
 // instead of killing the process.
 thread_local sigjmp_buf* tls_trap_jump = nullptr;
+// How a block leaves the handler: normally the signal is not blocked while
+// its handler runs (SA_NODEFER), so jumping out leaves nothing to restore
+// and a block's start costs no system call. ThreadSanitizer's signal
+// handling only supports the classic way: the handler's mask, restored by
+// the jump (a sigprocmask per block).
+#if defined(__SANITIZE_THREAD__)
+#define ASCEND_TSAN_SIGNALS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define ASCEND_TSAN_SIGNALS 1
+#endif
+#endif
+#ifdef ASCEND_TSAN_SIGNALS
+constexpr int kSaveMask = 1;
+constexpr int kHandlerFlags = SA_SIGINFO | SA_ONSTACK;
+#else
+constexpr int kSaveMask = 0;
+constexpr int kHandlerFlags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+#endif
 // Traps, and accesses to memory that is not (or no longer) mapped: a kernel
 // that touches device memory freed under it, say.
 constexpr int kTrapSignals[4] = {SIGILL, SIGTRAP, SIGSEGV, SIGBUS};
@@ -190,9 +209,7 @@ void InstallTrapHandlers() {
       struct sigaction action;
       std::memset(&action, 0, sizeof action);
       action.sa_sigaction = &OnTrap;
-      // NODEFER: the block jumps out of the handler, so the signal must not
-      // stay blocked on the core thread afterwards.
-      action.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+      action.sa_flags = kHandlerFlags;
       sigemptyset(&action.sa_mask);
       sigaction(kTrapSignals[i], &action, &g_previous[i]);
     }
@@ -262,7 +279,7 @@ void RunBlock(LaunchRun& run, uint32_t block) {
   ctx.runtime = &run;
   sigjmp_buf jump;
   sigjmp_buf* const outer = tls_trap_jump;
-  switch (sigsetjmp(jump, 0)) {
+  switch (sigsetjmp(jump, kSaveMask)) {
     case 0:
       tls_trap_jump = &jump;
       run.entry(&ctx, run.args);
