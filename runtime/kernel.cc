@@ -103,6 +103,10 @@ struct KernelArgList {
 namespace {
 
 constexpr uint32_t kMaxBlocks = 65535;
+// A timeout at least this long is no timeout: the device's longest
+// (DeviceSettings: 254 intervals of 2^32 ns).
+constexpr uint64_t kNoTimeoutUs =
+    DeviceSettings::kTimeoutIntervalUs * DeviceSettings::kMaxTimeoutIntervals;
 constexpr size_t kMaxParams = 128;
 // What aclrtKernelArgsGetHandleMemSize answers: the bytes of caller memory
 // an argument-list handle occupies (a tag the runtime writes there).
@@ -312,7 +316,15 @@ void FlushPrints(LaunchRun& run) {
 
 // A kernel task's exception information and its binary's callback.
 struct KernelTask : KernelTaskInfo {
+  KernelTask() = default;
+  KernelTask(const KernelTask&) = delete;
+  KernelTask& operator=(const KernelTask&) = delete;
+  // The task ran or was discarded: one launch less in flight.
+  ~KernelTask() {
+    if (counted) kernels->LaunchDone();
+  }
   Kernels* kernels = nullptr;
+  bool counted = false;
   std::shared_ptr<KernelFunction> function;
   LaunchArgs args;
   uint32_t blocks = 0;
@@ -1107,15 +1119,12 @@ absl::Status Kernels::Launch(void* func, uint32_t blocks, void* stream,
   Runtime* runtime = &runtime_;
   Task task;
   task.kernel = task_info.get();
-  // Counted until it ran or was discarded (AwaitLaunches).
-  struct Done {
-    Kernels* kernels;
-    ~Done() { kernels->LaunchDone(); }
-  };
+  // Counted until it ran or was discarded (AwaitLaunches): the task's
+  // closures hold the only references.
   in_flight_.fetch_add(1, std::memory_order_acq_rel);
-  auto done = std::make_shared<Done>(Done{this});
-  task.cancel = [done] {};
-  task.run = [task_info, runtime, timeout_us, done]() -> absl::Status {
+  task_info->counted = true;
+  task.cancel = [task_info] {};
+  task.run = [task_info, runtime, timeout_us]() -> absl::Status {
     std::shared_ptr<device::Device> device = task_info->device.lock();
     if (device == nullptr) {
       return absl::CancelledError("the device was reset");
@@ -1127,7 +1136,9 @@ absl::Status Kernels::Launch(void* func, uint32_t blocks, void* stream,
     run.offset = task_info->config.block_offset;
     run.device_id = device->id();
     run.stream = Stream::Current();
-    const absl::Time start = absl::Now();
+    // The device's default timeout is the longest there is: no clock then.
+    const bool timed = timeout_us != 0 && timeout_us < kNoTimeoutUs;
+    const absl::Time start = timed ? absl::Now() : absl::InfinitePast();
     absl::Status ran =
         device->RunBlocks(run.blocks, task_info->cores,
                           [&run](uint32_t block) { RunBlock(run, block); });
@@ -1143,9 +1154,9 @@ absl::Status Kernels::Launch(void* func, uint32_t blocks, void* stream,
                                 code, " in block ", run.error_block.load(),
                                 " of ", run.blocks));
     }
+    if (!timed) return absl::OkStatus();
     const absl::Duration took = absl::Now() - start;
-    if (timeout_us != 0 &&
-        took > absl::Microseconds(static_cast<int64_t>(timeout_us))) {
+    if (took > absl::Microseconds(static_cast<int64_t>(timeout_us))) {
       return Error(
           ACL_ERROR_RT_AICORE_TIMEOUT,
           absl::StrCat("kernel ", name, " ran ", absl::FormatDuration(took),

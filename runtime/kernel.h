@@ -157,6 +157,12 @@ class Kernels {
   // launched to be done before their next synchronous copy (DESIGN.md
   // §5.20). Not from stream work (a host function's copy waits for nothing).
   void AwaitLaunches(absl::Duration grace);
+  // A launch's task ran or was discarded (called by the task itself).
+  void LaunchDone();
+  // Kernel launches queued or running now (what AwaitLaunches waits for).
+  int64_t LaunchesInFlight() const {
+    return in_flight_.load(std::memory_order_acquire);
+  }
 
   // The snapshot participant ("kernel binaries"), registered last.
   std::unique_ptr<SnapshotParticipant> MakeParticipant();
@@ -195,8 +201,6 @@ class Kernels {
   void DropBinaryLocked(const std::shared_ptr<KernelBinary>& binary)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void OnDeviceClosed(int32_t device_id);
-
-  void LaunchDone();
 
   Runtime& runtime_;
   uint64_t close_observer_ = 0;

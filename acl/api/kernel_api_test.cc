@@ -129,6 +129,46 @@ TEST_F(KernelApiTest, LaunchKernelReadsItsArgumentsFromDeviceMemory) {
             ACL_ERROR_RT_PARAM_INVALID);
 }
 
+// Kernels read and write device memory directly: plain, mapped (VMM) and
+// managed memory alike.
+TEST_F(KernelApiTest, KernelsWorkOnMappedAndManagedMemory) {
+  constexpr uint32_t kN = 1024;
+  const size_t bytes = kN * sizeof(float);
+  // x in managed memory, y in physical memory mapped into a reservation.
+  void* x = nullptr;
+  ASSERT_ACL_OK(aclrtMemAllocManaged(&x, bytes, ACL_RT_MEM_ATTACH_GLOBAL));
+  aclrtPhysicalMemProp prop{};
+  prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+  prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+  prop.memAttr = ACL_HBM_MEM_HUGE;
+  prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = 0;
+  const size_t two_mib = size_t{2} << 20;
+  aclrtDrvMemHandle physical = nullptr;
+  ASSERT_ACL_OK(aclrtMallocPhysical(&physical, two_mib, &prop, 0));
+  void* y = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&y, two_mib, 0, nullptr, 0));
+  ASSERT_ACL_OK(aclrtMapMem(y, two_mib, 0, physical, 0));
+  std::vector<float> hx(kN), hy(kN);
+  for (uint32_t i = 0; i < kN; ++i) {
+    hx[i] = static_cast<float>(i);
+    hy[i] = 2.0f * static_cast<float>(i);
+  }
+  ASSERT_ACL_OK(
+      aclrtMemcpy(x, bytes, hx.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(
+      aclrtMemcpy(y, bytes, hy.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE));
+  auto* z = static_cast<float*>(DeviceBuffer(bytes));
+  VaddArgs args{static_cast<float*>(x), static_cast<float*>(y), z, kN};
+  ASSERT_ACL_OK(LaunchHost(Function("vadd"), 8, &args, sizeof args));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  ExpectVadd(z, kN);
+  ASSERT_ACL_OK(aclrtUnmapMem(y));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(y));
+  ASSERT_ACL_OK(aclrtFreePhysical(physical));
+  ASSERT_ACL_OK(aclrtFree(x));
+}
+
 TEST_F(KernelApiTest, BlocksKnowTheirIndexCountOffsetAndDevice) {
   constexpr uint32_t kBlocks = 5;
   auto* out = static_cast<uint32_t*>(DeviceBuffer(3 * 16 * sizeof(uint32_t)));
