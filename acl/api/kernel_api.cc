@@ -107,6 +107,30 @@ aclError Launch(const char* api, aclrtFuncHandle func, uint32_t blocks,
                                       std::move(args)));
 }
 
+// The description of function `func` as `info`, or its error returned.
+#define ACL_ASSIGN_FUNCTION_INFO(info, func)                    \
+  auto info##_or_ = Runtime().kernels().Describe(func);         \
+  if (!info##_or_.ok()) return ACL_RESULT(info##_or_.status()); \
+  const ascend::rt::FunctionInfo& info = *info##_or_
+
+// 107000 for a kernel that does not describe its parameters.
+aclError RequireParams(const char* api, const ascend::rt::FunctionInfo& info) {
+  if (info.has_params) return ACL_SUCCESS;
+  return ReportErrorCode(
+      api, ACL_ERROR_RT_PARAM_INVALID,
+      absl::StrCat("kernel ", info.name, " does not describe its parameters"));
+}
+
+// An (address, size) answer into the outputs given (either may be NULL).
+aclError PairOut(const char* api,
+                 const absl::StatusOr<std::pair<void*, size_t>>& pair,
+                 void** addr, size_t* size) {
+  if (!pair.ok()) return ascend::rt::ReportError(api, pair.status());
+  if (addr != nullptr) *addr = pair->first;
+  if (size != nullptr) *size = pair->second;
+  return ACL_SUCCESS;
+}
+
 // A device global's range for a copy of `count` bytes at `offset`.
 aclError SymbolRange(const char* api, const void* symbol, size_t count,
                      size_t offset, void** at) {
@@ -216,11 +240,8 @@ aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle,
   ACL_REQUIRE_NOT_NULL(binHandle);
   ACL_REQUIRE_NOT_NULL(binAddr);
   ACL_REQUIRE_NOT_NULL(binSize);
-  auto image = Runtime().kernels().DeviceImage(binHandle);
-  if (!image.ok()) return ACL_RESULT(image.status());
-  *binAddr = image->first;
-  *binSize = image->second;
-  return ACL_SUCCESS;
+  return PairOut(__func__, Runtime().kernels().DeviceImage(binHandle), binAddr,
+                 binSize);
 }
 
 aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name,
@@ -229,11 +250,8 @@ aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name,
   ACL_REQUIRE_NOT_NULL(name);
   ACL_REQUIRE_NOT_NULL(dptr);
   ACL_REQUIRE_NOT_NULL(size);
-  auto global = Runtime().kernels().Global(binHandle, name);
-  if (!global.ok()) return ACL_RESULT(global.status());
-  *dptr = global->first;
-  *size = global->second;
-  return ACL_SUCCESS;
+  return PairOut(__func__, Runtime().kernels().Global(binHandle, name), dptr,
+                 size);
 }
 
 aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle,
@@ -287,11 +305,10 @@ aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr,
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(aicAddr);
   ACL_REQUIRE_NOT_NULL(aivAddr);
-  auto info = Runtime().kernels().Describe(funcHandle);
-  if (!info.ok()) return ACL_RESULT(info.status());
+  ACL_ASSIGN_FUNCTION_INFO(info, funcHandle);
   // One entry runs on either kind of simulated core.
-  *aicAddr = info->entry;
-  *aivAddr = info->entry;
+  *aicAddr = info.entry;
+  *aivAddr = info.entry;
   return ACL_SUCCESS;
 }
 
@@ -300,10 +317,9 @@ aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize,
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(aicSize);
   ACL_REQUIRE_NOT_NULL(aivSize);
-  auto info = Runtime().kernels().Describe(funcHandle);
-  if (!info.ok()) return ACL_RESULT(info.status());
-  *aicSize = info->code_size;
-  *aivSize = info->code_size;
+  ACL_ASSIGN_FUNCTION_INFO(info, funcHandle);
+  *aicSize = info.code_size;
+  *aivSize = info.code_size;
   return ACL_SUCCESS;
 }
 
@@ -311,15 +327,13 @@ aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen,
                               char* name) {
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(name);
-  auto info = Runtime().kernels().Describe(funcHandle);
-  if (!info.ok()) return ACL_RESULT(info.status());
-  if (info->name.size() + 1 > maxLen) {
-    return ReportErrorCode(
-        __func__, ACL_ERROR_INVALID_PARAM,
-        absl::StrCat("the name needs ", info->name.size() + 1,
-                     " bytes; maxLen is ", maxLen));
+  ACL_ASSIGN_FUNCTION_INFO(info, funcHandle);
+  if (info.name.size() + 1 > maxLen) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                           absl::StrCat("the name needs ", info.name.size() + 1,
+                                        " bytes; maxLen is ", maxLen));
   }
-  std::memcpy(name, info->name.c_str(), info->name.size() + 1);
+  std::memcpy(name, info.name.c_str(), info.name.size() + 1);
   return ACL_SUCCESS;
 }
 
@@ -334,11 +348,10 @@ aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle,
     return ascend::acl::InvalidEnum(__func__, "attrType", "aclrtFuncAttribute",
                                     raw);
   }
-  auto info = Runtime().kernels().Describe(funcHandle);
-  if (!info.ok()) return ACL_RESULT(info.status());
+  ACL_ASSIGN_FUNCTION_INFO(info, funcHandle);
   switch (raw) {
     case ACL_FUNC_ATTR_KERNEL_TYPE:
-      *attrValue = info->cpu ? ACL_KERNEL_TYPE_AICPU : ACL_KERNEL_TYPE_AICORE;
+      *attrValue = info.cpu ? ACL_KERNEL_TYPE_AICPU : ACL_KERNEL_TYPE_AICORE;
       break;
     case ACL_FUNC_ATTR_KERNEL_RATIO:
       // Not a mixed cube/vector kernel: no ratio between the two.
@@ -355,23 +368,19 @@ aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle,
                                 aclrtBinHandle* binHandle) {
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(binHandle);
-  auto info = Runtime().kernels().Describe(funcHandle);
-  if (!info.ok()) return ACL_RESULT(info.status());
-  *binHandle = info->binary;
+  ACL_ASSIGN_FUNCTION_INFO(info, funcHandle);
+  *binHandle = info.binary;
   return ACL_SUCCESS;
 }
 
 aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
   ACL_REQUIRE_NOT_NULL(func);
   ACL_REQUIRE_NOT_NULL(paramCount);
-  auto info = Runtime().kernels().Describe(func);
-  if (!info.ok()) return ACL_RESULT(info.status());
-  if (!info->has_params) {
-    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
-                           absl::StrCat("kernel ", info->name,
-                                        " does not describe its parameters"));
+  ACL_ASSIGN_FUNCTION_INFO(info, func);
+  if (aclError bad = RequireParams(__func__, info); bad != ACL_SUCCESS) {
+    return bad;
   }
-  *paramCount = info->params.size();
+  *paramCount = info.params.size();
   return ACL_SUCCESS;
 }
 
@@ -380,21 +389,18 @@ aclError aclrtFunctionGetParamInfo(const void* func, size_t paramIndex,
   ACL_REQUIRE_NOT_NULL(func);
   ACL_REQUIRE_NOT_NULL(paramOffset);
   ACL_REQUIRE_NOT_NULL(paramSize);
-  auto info = Runtime().kernels().Describe(func);
-  if (!info.ok()) return ACL_RESULT(info.status());
-  if (!info->has_params) {
-    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
-                           absl::StrCat("kernel ", info->name,
-                                        " does not describe its parameters"));
+  ACL_ASSIGN_FUNCTION_INFO(info, func);
+  if (aclError bad = RequireParams(__func__, info); bad != ACL_SUCCESS) {
+    return bad;
   }
-  if (paramIndex >= info->params.size()) {
+  if (paramIndex >= info.params.size()) {
     return ReportErrorCode(
         __func__, ACL_ERROR_INVALID_PARAM,
         absl::StrCat("paramIndex ", paramIndex, " is past the ",
-                     info->params.size(), " parameters"));
+                     info.params.size(), " parameters"));
   }
-  *paramOffset = info->params[paramIndex].offset;
-  *paramSize = info->params[paramIndex].size;
+  *paramOffset = info.params[paramIndex].offset;
+  *paramSize = info.params[paramIndex].size;
   return ACL_SUCCESS;
 }
 
@@ -415,19 +421,13 @@ aclError aclsimRegisterKernel(const void* symbol, const char* name,
 aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
   ACL_REQUIRE_NOT_NULL(symbol);
   ACL_REQUIRE_NOT_NULL(devPtr);
-  auto global = Runtime().kernels().Symbol(symbol);
-  if (!global.ok()) return ACL_RESULT(global.status());
-  *devPtr = global->first;
-  return ACL_SUCCESS;
+  return PairOut(__func__, Runtime().kernels().Symbol(symbol), devPtr, nullptr);
 }
 
 aclError aclrtGetSymbolSize(const void* symbol, size_t* size) {
   ACL_REQUIRE_NOT_NULL(symbol);
   ACL_REQUIRE_NOT_NULL(size);
-  auto global = Runtime().kernels().Symbol(symbol);
-  if (!global.ok()) return ACL_RESULT(global.status());
-  *size = global->second;
-  return ACL_SUCCESS;
+  return PairOut(__func__, Runtime().kernels().Symbol(symbol), nullptr, size);
 }
 
 aclError aclrtMemcpyToSymbol(const void* symbol, const void* src, size_t count,
@@ -493,8 +493,8 @@ aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle,
                                          size_t* memSize) {
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(memSize);
-  auto info = Runtime().kernels().Describe(funcHandle);
-  if (!info.ok()) return ACL_RESULT(info.status());
+  ACL_ASSIGN_FUNCTION_INFO(info, funcHandle);
+  (void)info;  // any function: the handle memory is the same for all
   *memSize = ascend::rt::Kernels::ArgsHandleSize();
   return ACL_SUCCESS;
 }
