@@ -39,9 +39,14 @@ class Peer {
     const std::string write_text = std::to_string(write);
     pid_ = fork();
     if (pid_ == 0) {
-      // Only async-signal-safe calls until exec.
-      dup2(go_[0], 10);
-      dup2(hold_[0], 11);
+      // Only async-signal-safe calls until exec. The pipes may already sit
+      // at 10 or 11: move them above first, so that neither dup2 overwrites
+      // the other's source (nor is a no-op that keeps close-on-exec).
+      const int go = fcntl(go_[0], F_DUPFD, 20);
+      const int hold = fcntl(hold_[0], F_DUPFD, 20);
+      if (go < 0 || hold < 0 || dup2(go, 10) < 0 || dup2(hold, 11) < 0) {
+        _exit(126);
+      }
       execl(g_peer.c_str(), g_peer.c_str(), mode.c_str(), what.c_str(),
             size_text.c_str(), expect_text.c_str(), write_text.c_str(), "10",
             "11", static_cast<char*>(nullptr));
@@ -407,5 +412,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   g_peer = argv[1];
+  // A peer that died early must fail its test, not kill this process when
+  // the test writes to its pipe.
+  signal(SIGPIPE, SIG_IGN);
   return RUN_ALL_TESTS();
 }

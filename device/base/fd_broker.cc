@@ -473,9 +473,11 @@ absl::StatusOr<Imported> FdBroker::Impl::FetchOnce(ClientConn& conn,
       r = connect(sock, reinterpret_cast<sockaddr*>(&addr), len);
     } while (r != 0 && errno == EINTR);
     if (r != 0) {
+      const int err = errno;
       CloseFd(sock);
       return absl::UnavailableError(
-          absl::StrCat("process ", target, " runs no fd broker (or is gone)"));
+          absl::StrCat("process ", target, " runs no fd broker (or is gone): ",
+                       std::strerror(err)));
     }
     // The listener must be the process asked for (as this namespace sees
     // it), not a namesake elsewhere.
