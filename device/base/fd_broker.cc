@@ -475,9 +475,9 @@ absl::StatusOr<Imported> FdBroker::Impl::FetchOnce(ClientConn& conn,
     if (r != 0) {
       const int err = errno;
       CloseFd(sock);
-      return absl::UnavailableError(
-          absl::StrCat("process ", target, " runs no fd broker (or is gone): ",
-                       std::strerror(err)));
+      return absl::UnavailableError(absl::StrCat(
+          "process ", target,
+          " runs no fd broker (or is gone): ", std::strerror(err)));
     }
     // The listener must be the process asked for (as this namespace sees
     // it), not a namesake elsewhere.
