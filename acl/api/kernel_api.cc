@@ -146,6 +146,26 @@ aclError SymbolRange(const char* api, const void* symbol, size_t count,
   return ACL_SUCCESS;
 }
 
+// A copy of `count` bytes between a device global (by host symbol, at
+// `offset`) and `other` (of `other_max` bytes): into the global when
+// `to_global`, else out of it; in stream order when `async`.
+aclError SymbolCopy(const char* api, const void* symbol, size_t count,
+                    size_t offset, void* other, size_t other_max,
+                    bool to_global, aclrtMemcpyKind kind, aclrtStream stream,
+                    bool async) {
+  void* at = nullptr;
+  if (aclError bad = SymbolRange(api, symbol, count, offset, &at);
+      bad != ACL_SUCCESS) {
+    return bad;
+  }
+  void* dst = to_global ? at : other;
+  const void* src = to_global ? other : at;
+  const size_t dst_max = to_global ? count : other_max;
+  return ascend::rt::ReportError(
+      api, async ? Runtime().MemcpyAsync(dst, dst_max, src, count, kind, stream)
+                 : Runtime().Memcpy(dst, dst_max, src, count, kind));
+}
+
 }  // namespace
 
 extern "C" {
@@ -435,12 +455,8 @@ aclError aclrtMemcpyToSymbol(const void* symbol, const void* src, size_t count,
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(symbol);
   ACL_REQUIRE_NOT_NULL(src);
-  void* at = nullptr;
-  if (aclError bad = SymbolRange(__func__, symbol, count, offset, &at);
-      bad != ACL_SUCCESS) {
-    return bad;
-  }
-  return ACL_RESULT(Runtime().Memcpy(at, count, src, count, kind));
+  return SymbolCopy(__func__, symbol, count, offset, const_cast<void*>(src),
+                    count, /*to_global=*/true, kind, nullptr, false);
 }
 
 aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src,
@@ -449,12 +465,8 @@ aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src,
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(symbol);
   ACL_REQUIRE_NOT_NULL(src);
-  void* at = nullptr;
-  if (aclError bad = SymbolRange(__func__, symbol, count, offset, &at);
-      bad != ACL_SUCCESS) {
-    return bad;
-  }
-  return ACL_RESULT(Runtime().MemcpyAsync(at, count, src, count, kind, stream));
+  return SymbolCopy(__func__, symbol, count, offset, const_cast<void*>(src),
+                    count, /*to_global=*/true, kind, stream, true);
 }
 
 aclError aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* symbol,
@@ -463,12 +475,8 @@ aclError aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* symbol,
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(dst);
   ACL_REQUIRE_NOT_NULL(symbol);
-  void* at = nullptr;
-  if (aclError bad = SymbolRange(__func__, symbol, count, offset, &at);
-      bad != ACL_SUCCESS) {
-    return bad;
-  }
-  return ACL_RESULT(Runtime().Memcpy(dst, dstMax, at, count, kind));
+  return SymbolCopy(__func__, symbol, count, offset, dst, dstMax,
+                    /*to_global=*/false, kind, nullptr, false);
 }
 
 aclError aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax,
@@ -478,13 +486,8 @@ aclError aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax,
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(dst);
   ACL_REQUIRE_NOT_NULL(symbol);
-  void* at = nullptr;
-  if (aclError bad = SymbolRange(__func__, symbol, count, offset, &at);
-      bad != ACL_SUCCESS) {
-    return bad;
-  }
-  return ACL_RESULT(
-      Runtime().MemcpyAsync(dst, dstMax, at, count, kind, stream));
+  return SymbolCopy(__func__, symbol, count, offset, dst, dstMax,
+                    /*to_global=*/false, kind, stream, true);
 }
 
 // --- Argument lists ----------------------------------------------------------
