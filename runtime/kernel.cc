@@ -19,6 +19,7 @@
 #include <fstream>
 #include <iterator>
 #include <mutex>
+#include <new>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
@@ -371,8 +372,26 @@ void Kernels::OnDeviceClosed(int32_t device_id) {
 
 // --- Binaries ----------------------------------------------------------------
 
+namespace {
+absl::Status OutOfHostMemory(absl::string_view what) {
+  return Error(ACL_ERROR_RT_MEMORY_ALLOCATION,
+               absl::StrCat("out of host memory for ", what));
+}
+}  // namespace
+
 absl::StatusOr<void*> Kernels::LoadFile(const char* path,
                                         const aclrtBinaryLoadOptions* options) {
+  // The binary's bytes are held on the host: a binary too large for the
+  // host's memory is an error, not an exception.
+  try {
+    return LoadFileOrThrow(path, options);
+  } catch (const std::bad_alloc&) {
+    return OutOfHostMemory("the kernel binary");
+  }
+}
+
+absl::StatusOr<void*> Kernels::LoadFileOrThrow(
+    const char* path, const aclrtBinaryLoadOptions* options) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
@@ -390,8 +409,12 @@ absl::StatusOr<void*> Kernels::LoadFile(const char* path,
 
 absl::StatusOr<void*> Kernels::LoadData(const void* data, size_t size,
                                         const aclrtBinaryLoadOptions* options) {
-  return Load(std::string(static_cast<const char*>(data), size),
-              "the binary data", options);
+  try {
+    return Load(std::string(static_cast<const char*>(data), size),
+                "the binary data", options);
+  } catch (const std::bad_alloc&) {
+    return OutOfHostMemory("the kernel binary");
+  }
 }
 
 absl::StatusOr<void*> Kernels::Load(std::string image, const char* what,
@@ -840,7 +863,14 @@ absl::Status Reserve(KernelArgList& list, size_t end) {
     }
     return absl::OkStatus();
   }
-  if (list.own.size() < end) list.own.resize(end);
+  if (list.own.size() < end) {
+    try {
+      list.own.resize(end);
+    } catch (const std::bad_alloc&) {
+      return Error(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                   "out of host memory for the argument list");
+    }
+  }
   list.data = list.own.data();
   return absl::OkStatus();
 }

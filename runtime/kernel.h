@@ -186,6 +186,8 @@ class Kernels {
                             const std::vector<void*>& handles);
 
  private:
+  absl::StatusOr<void*> LoadFileOrThrow(const char* path,
+                                        const aclrtBinaryLoadOptions* options);
   absl::StatusOr<void*> Load(std::string image, const char* what,
                              const aclrtBinaryLoadOptions* options);
   std::shared_ptr<KernelBinary> FindBinaryLocked(const void* handle) const
