@@ -187,9 +187,8 @@ absl::Status Runtime::WaitCntNotify(void* handle, void* stream,
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<CntNotify> notify,
                           Resolve<CntNotify>(handle));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  Stream* raw = s.get();
   s->Enqueue(Task{
-      [notify, raw, mode, value, timeout_s, clear]() -> absl::Status {
+      [notify, mode, value, timeout_s, clear]() -> absl::Status {
         // The timeout counts from when the wait starts running, in stream
         // order; 0 waits for ever.
         const absl::Time deadline =
@@ -205,7 +204,7 @@ absl::Status Runtime::WaitCntNotify(void* handle, void* stream,
           if (absl::Now() >= deadline) {
             return Error(ACL_ERROR_RT_WAIT_TIMEOUT, status.message());
           }
-          if (raw->aborting()) return absl::CancelledError("stream destroyed");
+          if (Stream::CurrentAborting()) return absl::CancelledError("stream destroyed");
         }
       },
       nullptr});

@@ -100,6 +100,18 @@ bool Event::IsComplete() const {
   return IsDoneLocked(recorded_);
 }
 
+bool Event::WaitSet(absl::Time deadline) const {
+  if (shared_ != nullptr) return WaitFor(LatestRecord(), deadline);
+  ascend::MutexLock lock(&mu_);
+  return mu_.AwaitWithDeadline(
+      absl::Condition(
+          +[](const Event* e) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+            return e->timestamp_.has_value();
+          },
+          this),
+      deadline);
+}
+
 void Event::Reset() {
   ascend::MutexLock lock(&mu_);
   timestamp_.reset();
@@ -175,15 +187,27 @@ absl::Status Runtime::DestroyEvent(void* handle) {
 }
 
 absl::Status Runtime::RecordEvent(void* handle, void* stream) {
+  return RecordEventFlagged(handle, stream, ACL_EVENT_RECORD_DEFAULT);
+}
+
+absl::Status Runtime::RecordEventFlagged(void* handle, void* stream,
+                                         uint32_t flag) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  const uint64_t seq = event->BeginRecord();
-  // A discarded record still completes, so nothing waits on it forever.
-  s->Enqueue(Task{[event, seq] {
-                    event->Complete(seq);
-                    return absl::OkStatus();
-                  },
-                  [event, seq] { event->Complete(seq); }});
+  const TaskParams params{ACL_MODEL_RI_TASK_EVENT_RECORD, event->handle(), 0,
+                          flag};
+  // A recorded model takes a new record per execution (DESIGN.md §5.21).
+  s->Submit(params, [event, params] {
+    const uint64_t seq = event->BeginRecord();
+    // A discarded record still completes, so nothing waits on it forever.
+    Task task{[event, seq] {
+                event->Complete(seq);
+                return absl::OkStatus();
+              },
+              [event, seq] { event->Complete(seq); }};
+    task.params = params;
+    return task;
+  });
   return absl::OkStatus();
 }
 
@@ -192,11 +216,13 @@ absl::Status Runtime::ResetEvent(void* handle, void* stream) {
   ASCEND_RETURN_IF_ERROR(
       RefuseEventUse(*event, /*extended_too=*/true, "aclrtResetEvent"));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  s->Enqueue(Task{[event] {
-                    event->Reset();
-                    return absl::OkStatus();
-                  },
-                  nullptr});
+  Task task{[event] {
+               event->Reset();
+               return absl::OkStatus();
+             },
+             nullptr};
+  task.params = {ACL_MODEL_RI_TASK_EVENT_RESET, event->handle(), 0, 0};
+  s->Enqueue(std::move(task));
   return absl::OkStatus();
 }
 
@@ -205,37 +231,61 @@ absl::Status Runtime::StreamWaitEvent(void* stream, void* handle) {
 }
 
 absl::Status Runtime::StreamWaitEventFor(void* stream, void* handle,
-                                         absl::Duration timeout) {
+                                         absl::Duration timeout,
+                                         uint32_t flag) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  const uint64_t target = event->LatestRecord();
-  Stream* raw = s.get();
-  event->BeginWait();
-  s->Enqueue(
-      Task{[event, target, raw, timeout]() -> absl::Status {
-             // The timeout counts from when the wait starts running.
-             const absl::Time deadline = timeout == absl::ZeroDuration()
-                                             ? absl::InfiniteFuture()
-                                             : absl::Now() + timeout;
-             absl::Status status;
-             while (!event->WaitFor(
-                 target, std::min(deadline, absl::Now() + kTaskWaitSlice))) {
-               if (absl::Now() >= deadline) {
-                 status = Error(ACL_ERROR_RT_WAIT_TIMEOUT,
-                                absl::StrCat("event ", event->id(),
-                                             " was not recorded before the "
-                                             "wait timed out"));
-                 break;
-               }
-               if (raw->aborting()) {
-                 status = absl::CancelledError("stream destroyed");
-                 break;
-               }
-             }
-             event->EndWait();
-             return status;
-           },
-           [event] { event->EndWait(); }});
+  // A stream waiting for a record of a graph being captured joins that
+  // capture (DESIGN.md §5.21).
+  if (ABSL_PREDICT_FALSE(models_.capturing()) && !s->recording()) {
+    ASCEND_RETURN_IF_ERROR(models_.JoinCapture(*event, s));
+  }
+  // In a recorded model, a wait for an event recorded outside the model
+  // (ACL_EVENT_WAIT_EXTERNAL, or an ACL_EVENT_EXTERNAL event) waits until
+  // the event is set: completed and not reset since. Every other wait waits
+  // for the latest record at enqueue (at each execution, for a model).
+  bool until_set = false;
+  if (s->recording()) {
+    ASCEND_ASSIGN_OR_RETURN(until_set, models_.WaitsUntilSet(*s, *event, flag));
+  }
+  const TaskParams params{ACL_MODEL_RI_TASK_EVENT_WAIT, event->handle(), 0,
+                          flag};
+  s->Submit(params, [event, timeout, until_set, params] {
+    const uint64_t target = event->LatestRecord();
+    event->BeginWait();
+    Task task{
+        [event, target, timeout, until_set]() -> absl::Status {
+          // The timeout counts from when the wait starts running.
+          const absl::Time deadline = timeout == absl::ZeroDuration()
+                                          ? absl::InfiniteFuture()
+                                          : absl::Now() + timeout;
+          absl::Status status;
+          for (;;) {
+            const absl::Time slice =
+                std::min(deadline, absl::Now() + kTaskWaitSlice);
+            if (until_set ? event->WaitSet(slice)
+                          : event->WaitFor(target, slice)) {
+              break;
+            }
+            if (absl::Now() >= deadline) {
+              status = Error(ACL_ERROR_RT_WAIT_TIMEOUT,
+                             absl::StrCat("event ", event->id(),
+                                          " was not recorded before the "
+                                          "wait timed out"));
+              break;
+            }
+            if (Stream::CurrentAborting()) {
+              status = absl::CancelledError("stream destroyed");
+              break;
+            }
+          }
+          event->EndWait();
+          return status;
+        },
+        [event] { event->EndWait(); }};
+    task.params = params;
+    return task;
+  });
   return absl::OkStatus();
 }
 
@@ -299,10 +349,6 @@ constexpr uint32_t kCombinableEventFlags = ACL_EVENT_SYNC |
                                            ACL_EVENT_CAPTURE_STREAM_PROGRESS |
                                            0x4U | ACL_EVENT_TIME_LINE;
 
-// CANN's "stream is not in capture status" (rt_error_codes.h 107029): what a
-// record or wait with an EXTERNAL flag returns outside a graph capture, and
-// no stream is ever captured here (capture is issue 18's).
-constexpr int32_t kStreamNotCaptured = 107029;
 
 }  // namespace
 
@@ -357,11 +403,15 @@ absl::Status Runtime::RecordEventWithFlag(void* handle, void* stream,
                               " is neither ACL_EVENT_RECORD_DEFAULT nor "
                               "ACL_EVENT_RECORD_EXTERNAL"));
   }
-  if (flag == ACL_EVENT_RECORD_DEFAULT) return RecordEvent(handle, stream);
-  ASCEND_RETURN_IF_ERROR(Resolve<Event>(handle).status());
-  ASCEND_RETURN_IF_ERROR(ResolveStream(stream).status());
-  return Error(kStreamNotCaptured,
-               "ACL_EVENT_RECORD_EXTERNAL needs a stream being captured");
+  if (flag == ACL_EVENT_RECORD_EXTERNAL) {
+    ASCEND_RETURN_IF_ERROR(Resolve<Event>(handle).status());
+    ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+    if (!s->recording()) {
+      return Error(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+                   "ACL_EVENT_RECORD_EXTERNAL needs a stream being captured");
+    }
+  }
+  return RecordEventFlagged(handle, stream, flag);
 }
 
 absl::Status Runtime::StreamWaitEventWithFlag(void* stream, void* handle,
@@ -379,11 +429,13 @@ absl::Status Runtime::StreamWaitEventWithFlag(void* stream, void* handle,
                    "ACL_EVENT_WAIT_EXTERNAL takes timeout 0");
     }
     ASCEND_RETURN_IF_ERROR(Resolve<Event>(handle).status());
-    ASCEND_RETURN_IF_ERROR(ResolveStream(stream).status());
-    return Error(kStreamNotCaptured,
-                 "ACL_EVENT_WAIT_EXTERNAL needs a stream being captured");
+    ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+    if (!s->recording()) {
+      return Error(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+                   "ACL_EVENT_WAIT_EXTERNAL needs a stream being captured");
+    }
   }
-  return StreamWaitEventFor(stream, handle, absl::Seconds(timeout_s));
+  return StreamWaitEventFor(stream, handle, absl::Seconds(timeout_s), flag);
 }
 
 absl::StatusOr<uint32_t> Runtime::EventId(void* handle) {

@@ -70,6 +70,9 @@ class Event {
   // Waits until record `seq` itself is complete (0: at once) or `deadline`
   // passes. Completion of other records, later ones included, does not count.
   bool WaitFor(uint64_t seq, absl::Time deadline) const;
+  // Waits until the event is set: its newest record completed and no reset
+  // came after (what a model's wait for an outside record waits for).
+  bool WaitSet(absl::Time deadline) const;
   // True when the latest record is complete.
   bool IsComplete() const;
   // Forgets the completion time (aclrtResetEvent, in stream order).

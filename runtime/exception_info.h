@@ -44,6 +44,12 @@ struct KernelTaskInfo {
   void* func = nullptr;
   void* args_ptr = nullptr;
   uint32_t args_len = 0;
+  // The launch's blocks and attributes (aclmdlRIKernelTaskGetAttribute).
+  uint32_t blocks = 0;
+  uint32_t block_offset = 0;
+  uint64_t timeout_us = 0;
+  uint8_t sched_mode = 0;
+  bool vector_cores = false;
   void (*notify)(const KernelTaskInfo& self, rtExceptionInfo& info) = nullptr;
 };
 

@@ -15,10 +15,9 @@ namespace ascend::rt {
 absl::Status Runtime::LaunchHostFunc(void* stream, aclrtHostFunc fn,
                                      void* args) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  Stream* raw = s.get();
   const void* key = s->handle();
   s->Enqueue(Task{
-      [this, fn, args, raw, key]() -> absl::Status {
+      [this, fn, args, key]() -> absl::Status {
         // A stream subscribed to a host-function thread
         // (aclrtSubscribeHostFunc) hands the function to that thread, which
         // runs it in aclrtProcessHostFunc; the stream waits for it as for
@@ -30,7 +29,7 @@ absl::Status Runtime::LaunchHostFunc(void* stream, aclrtHostFunc fn,
         } else {
           auto item = host_funcs_.Post(*thread, fn, args);
           while (!host_funcs_.WaitDone(item, absl::Now() + kTaskWaitSlice)) {
-            if (raw->aborting()) {
+            if (Stream::CurrentAborting()) {
               return absl::CancelledError("stream destroyed");
             }
           }
@@ -52,13 +51,12 @@ absl::Status Runtime::LaunchCallback(aclrtCallback fn, void* user_data,
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
   ASCEND_ASSIGN_OR_RETURN(uint64_t thread, reports_.Subscriber(s->handle()));
-  Stream* raw = s.get();
   s->Enqueue(
-      Task{[this, fn, user_data, block, thread, raw]() -> absl::Status {
+      Task{[this, fn, user_data, block, thread]() -> absl::Status {
              auto item = reports_.Post(thread, fn, user_data);
              if (block == ACL_CALLBACK_NO_BLOCK) return absl::OkStatus();
              while (!reports_.WaitDone(item, absl::Now() + kTaskWaitSlice)) {
-               if (raw->aborting()) {
+               if (Stream::CurrentAborting()) {
                  return absl::CancelledError("stream destroyed");
                }
              }

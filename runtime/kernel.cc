@@ -1150,9 +1150,18 @@ absl::Status Kernels::Launch(void* func, uint32_t blocks, void* stream,
   Task task;
   task.kernel = task_info.get();
   // Counted until it ran or was discarded (AwaitLaunches): the task's
-  // closures hold the only references.
-  in_flight_.fetch_add(1, std::memory_order_acq_rel);
-  task_info->counted = true;
+  // closures hold the only references. A recorded launch is not counted (it
+  // is not queued; a model's executions run it).
+  if (!s->recording()) {
+    in_flight_.fetch_add(1, std::memory_order_acq_rel);
+    task_info->counted = true;
+  }
+  task_info->blocks = blocks;
+  task_info->block_offset = config.block_offset;
+  task_info->timeout_us = config.timeout_us;
+  task_info->sched_mode = config.sched_mode;
+  task_info->vector_cores = config.vector_cores;
+  task.params = {ACL_MODEL_RI_TASK_KERNEL, task_info->func, blocks, 0};
   task.cancel = [task_info] {};
   task.run = [task_info, runtime, timeout_us]() -> absl::Status {
     std::shared_ptr<device::Device> device = task_info->device.lock();

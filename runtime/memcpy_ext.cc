@@ -201,6 +201,9 @@ absl::Status Runtime::Memcpy2d(void* dst, size_t dpitch, const void* src,
                                size_t spitch, size_t width, size_t height,
                                aclrtMemcpyKind kind, bool async, void* stream) {
   if (width == 0 || height == 0) return absl::OkStatus();
+  if (!async) {
+    ASCEND_RETURN_IF_ERROR(models_.CheckUnsafeCall("aclrtMemcpy2d"));
+  }
   if (dst == nullptr || src == nullptr) {
     return Error(ACL_ERROR_INVALID_PARAM, "2-D copy with a NULL pointer");
   }
@@ -607,9 +610,8 @@ absl::Status Runtime::CmoWaitBarrier(const aclrtBarrierTaskInfo& info,
   }
   std::shared_ptr<CmoBarriers> barriers = Barriers();
   const uint64_t upto = barriers->Last();
-  Stream* raw = s.get();
-  s->Enqueue(Task{[barriers, ids = std::move(ids), upto, raw] {
-                    return barriers->Wait(ids, upto, *raw);
+  s->Enqueue(Task{[barriers, ids = std::move(ids), upto] {
+                    return barriers->Wait(ids, upto, *Stream::Current());
                   },
                   nullptr});
   return absl::OkStatus();

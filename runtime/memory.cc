@@ -316,6 +316,7 @@ absl::Status Runtime::RunCopy(const CopyRoute& route, void* dst,
 absl::Status Runtime::Memcpy(void* dst, size_t dest_max, const void* src,
                              size_t count, aclrtMemcpyKind kind) {
   if (count == 0) return absl::OkStatus();
+  ASCEND_RETURN_IF_ERROR(models_.CheckUnsafeCall("aclrtMemcpy"));
   ASCEND_ASSIGN_OR_RETURN(auto copy,
                           PrepareCopy(dst, dest_max, src, count, kind));
   kernels_.AwaitLaunches(kKernelGrace);
@@ -368,6 +369,7 @@ absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareMemset(
 absl::Status Runtime::Memset(void* ptr, size_t max_count, int32_t value,
                              size_t count) {
   if (count == 0) return absl::OkStatus();
+  ASCEND_RETURN_IF_ERROR(models_.CheckUnsafeCall("aclrtMemset"));
   ASCEND_ASSIGN_OR_RETURN(auto fill,
                           PrepareMemset(ptr, max_count, value, count));
   kernels_.AwaitLaunches(kKernelGrace);
@@ -435,11 +437,13 @@ absl::Status Runtime::ValueWait(void* dev_addr, uint64_t value, uint32_t flag,
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "value-wait address is not in device memory");
   }
-  Stream* raw = s.get();
-  s->Enqueue(Task{[this, where, addr = Addr(dev_addr), value, flag, raw] {
-                    return WaitForValue(where, addr, value, flag, *raw);
-                  },
-                  nullptr});
+  Task task{[this, where, addr = Addr(dev_addr), value, flag] {
+               return WaitForValue(where, addr, value, flag,
+                                   *Stream::Current());
+             },
+             nullptr};
+  task.params = {ACL_MODEL_RI_TASK_VALUE_WAIT, dev_addr, value, flag};
+  s->Enqueue(std::move(task));
   return absl::OkStatus();
 }
 
@@ -459,7 +463,7 @@ absl::Status Runtime::ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "value-write address is not in device memory");
   }
-  s->Enqueue(Task{[this, dev = where.device, addr = Addr(dev_addr), value] {
+  Task task{[this, dev = where.device, addr = Addr(dev_addr), value] {
                     absl::Status status;
                     if (auto* host =
                             static_cast<uint64_t*>(dev->HostPointer(addr))) {
@@ -470,7 +474,9 @@ absl::Status Runtime::ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
                     MemoryWritten();
                     return status;
                   },
-                  nullptr});
+                  nullptr};
+  task.params = {ACL_MODEL_RI_TASK_VALUE_WRITE, dev_addr, value, 0};
+  s->Enqueue(std::move(task));
   return absl::OkStatus();
 }
 

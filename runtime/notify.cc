@@ -160,9 +160,8 @@ absl::Status Runtime::WaitAndResetNotify(void* handle, void* stream,
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Notify> notify,
                           Resolve<Notify>(handle));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  Stream* raw = s.get();
   s->Enqueue(
-      Task{[notify, raw, timeout_ms]() -> absl::Status {
+      Task{[notify, timeout_ms]() -> absl::Status {
              const absl::Time deadline =
                  timeout_ms == 0 ? absl::InfiniteFuture()
                                  : absl::Now() + absl::Milliseconds(timeout_ms);
@@ -175,7 +174,7 @@ absl::Status Runtime::WaitAndResetNotify(void* handle, void* stream,
                if (absl::Now() >= deadline) {
                  return Error(ACL_ERROR_RT_WAIT_TIMEOUT, status.message());
                }
-               if (raw->aborting())
+               if (Stream::CurrentAborting())
                  return absl::CancelledError("stream destroyed");
              }
            },

@@ -56,6 +56,7 @@
 #include "runtime/handle_table.h"
 #include "runtime/kernel.h"
 #include "runtime/memory_registry.h"
+#include "runtime/model.h"
 #include "runtime/notify.h"
 #include "runtime/object_kind.h"
 #include "runtime/report.h"
@@ -226,6 +227,8 @@ class Runtime {
   // --- Virtual memory management (vmm.h; DESIGN.md §5.18) -------------------
   Vmm& vmm() { return vmm_; }
   Kernels& kernels() { return kernels_; }
+  // --- Model runtime instances (model.h; DESIGN.md §5.21) ------------------
+  Models& models() { return models_; }
 
   // --- Host functions and report callbacks
   // ------------------------------------
@@ -262,7 +265,11 @@ class Runtime {
   // A wait that fails its stream with 107019 when the event's record has not
   // run `timeout` after the wait started (zero: no timeout).
   absl::Status StreamWaitEventFor(void* stream, void* event,
-                                  absl::Duration timeout);
+                                  absl::Duration timeout,
+                                  uint32_t flag = ACL_EVENT_WAIT_DEFAULT);
+  // aclrtRecordEventWithFlag's record (ACL_EVENT_RECORD_EXTERNAL only while
+  // capturing, which the caller checked).
+  absl::Status RecordEventFlagged(void* event, void* stream, uint32_t flag);
   absl::Status StreamWaitEventWithFlag(void* stream, void* event,
                                        uint32_t timeout_s, uint32_t flag);
   absl::StatusOr<uint32_t> EventId(void* event);
@@ -374,6 +381,7 @@ class Runtime {
 
  private:
   friend class Kernels;
+  friend class Models;
   struct DeviceEntry {
     std::shared_ptr<device::Device> device;  // null while closed
     int64_t refcount = 0;
@@ -591,6 +599,8 @@ class Runtime {
       close_observers_ ABSL_GUARDED_BY(observers_mu_);
   // After the observer list: it registers a close observer.
   Kernels kernels_{*this};
+  // After the observer list too.
+  Models models_{*this};
 
   ascend::Mutex epoch_mu_;
   uint64_t memory_epoch_ ABSL_GUARDED_BY(epoch_mu_) = 0;

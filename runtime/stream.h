@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -49,6 +50,31 @@ enum class ErrorReader : int {
 inline constexpr absl::Duration kTaskWaitSlice = absl::Milliseconds(20);
 
 struct KernelTaskInfo;  // runtime/exception_info.h
+struct Task;
+class Stream;
+
+// What a task is, for a model's task queries (aclmdlRITaskGetType and
+// aclmdlRITaskGetParams): CANN's aclmdlRITaskType and the operands.
+struct TaskParams {
+  int type = 0;  // aclmdlRITaskType; 0 (DEFAULT) for every other task
+  void* object = nullptr;  // the event, or the value task's address
+  uint64_t value = 0;      // a value write's or wait's value
+  uint32_t flag = 0;       // record/wait/reset flag, or the value wait's
+};
+
+// Where a recording stream's tasks go instead of its queue: a graph capture
+// or a model's bound stream (runtime/model.h, DESIGN.md §5.21). A task is
+// recorded either as itself (re-run as it is by every execution) or as a
+// maker, whose enqueue-time part (an event record's sequence number, say)
+// runs again for every execution.
+class TaskRecorder {
+ public:
+  virtual ~TaskRecorder() = default;
+  virtual void Record(Stream& stream, Task task) = 0;
+  virtual void RecordMaker(Stream& stream, const TaskParams& params,
+                           std::function<Task()> make) = 0;
+};
+
 
 struct Task {
   // Runs on the executor thread, in stream order.
@@ -64,6 +90,7 @@ struct Task {
   // A kernel launch's exception information (null for other tasks); it
   // lives as long as `run`.
   const KernelTaskInfo* kernel = nullptr;
+  TaskParams params;
 };
 
 // What aclrtCreateStreamV2's configuration handle holds: the priority and
@@ -127,8 +154,21 @@ class Stream {
   static std::string DescribeState(const State& state);
 
   // Also records the task's id as the calling thread's last task id
-  // (aclrtGetThreadLastTaskId).
+  // (aclrtGetThreadLastTaskId). A recording stream hands the task to its
+  // recorder instead.
   void Enqueue(Task task);
+  // Queues the task even while recording (a model's own use of its runner
+  // streams).
+  void EnqueueUnrecorded(Task task);
+  // For a task with enqueue-time work that every execution of a recorded
+  // model must repeat: not recording, Enqueue(make()); recording, the
+  // recorder keeps `make`.
+  void Submit(const TaskParams& params, const std::function<Task()>& make);
+  // Recording (DESIGN.md §5.21). Checking costs one load.
+  bool recording() const { return recording_.load(std::memory_order_acquire); }
+  std::shared_ptr<TaskRecorder> recorder() const;
+  // Starts (non-null) or ends (null) recording.
+  void SetRecorder(std::shared_ptr<TaskRecorder> recorder);
   // Waits until every task enqueued before the call has finished, or
   // `deadline` passes (kDeadlineExceeded). Returns (and clears, for `reader`
   // only) the first task failure not yet reported to `reader`. Only the
@@ -180,6 +220,13 @@ class Stream {
   // calling thread, or null. Such a task must not wait for its own stream
   // or tear it down: the runtime refuses those calls instead of deadlocking.
   static const Stream* Current();
+  // Whether the stream running the calling task is being aborted (a wait
+  // polls this; tasks recorded in a model run on the model's streams, so
+  // they ask the stream running them, never the one they were issued to).
+  static bool CurrentAborting() {
+    const Stream* s = Current();
+    return s != nullptr && s->aborting();
+  }
 
  private:
   void Run();
@@ -216,6 +263,8 @@ class Stream {
   std::atomic<bool> aborting_{false};
   std::atomic<bool> stopping_{false};
   std::atomic<bool> force_closing_{false};
+  std::atomic<bool> recording_{false};
+  std::shared_ptr<TaskRecorder> recorder_ ABSL_GUARDED_BY(mu_);
   ascend::Mutex join_mu_;  // serialises Shutdown's join
   std::thread executor_ ABSL_GUARDED_BY(join_mu_);
 };

@@ -20,7 +20,8 @@ absl::Status RegisterBuiltinParticipants(ParticipantRegistry& registry,
       registry.Register(MakeAllocationsParticipant(runtime)));
   ASCEND_RETURN_IF_ERROR(
       registry.Register(MakeMemoryParticipant(runtime, memory)));
-  // (Models and captured graphs will come here, issue 18.)
+  // Models and captured graphs, then kernel binaries (DESIGN.md §4.12).
+  ASCEND_RETURN_IF_ERROR(registry.Register(rt::MakeModelParticipant(runtime)));
   ASCEND_RETURN_IF_ERROR(
       registry.Register(runtime.kernels().MakeParticipant()));
   return absl::OkStatus();

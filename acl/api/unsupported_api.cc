@@ -40,200 +40,17 @@ aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags,
   return NotSupported(__func__);
 }
 
+// Rewrites a task's hardware queue entry (SQE) in place: the simulator's
+// tasks are host closures with no queue entries to rewrite.
+aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId,
+                              aclrtTaskUpdateInfo* info,
+                              aclrtStream execStream) {
+  return NotSupported(__func__);
+}
+
 // The overflow workspace the hardware's saturation unit writes for AI Core
 // kernels; simulated kernels are host code with no such unit.
 aclError aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
-  return NotSupported(__func__);
-}
-
-// --- Model run instances, labels, capture (issue 18) -----------------------
-
-aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task,
-                                        aclrtLaunchKernelAttrId attrId,
-                                        aclrtLaunchKernelAttrValue* attrValue) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIUpdate(aclmdlRI modelRI) { return NotSupported(__func__); }
-
-aclError aclmdlRITaskDisable(aclmdlRITask task) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCreateLabel(aclrtLabel* label) { return NotSupported(__func__); }
-
-aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtDestroyLabel(aclrtLabel label) { return NotSupported(__func__); }
-
-aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num,
-                              aclrtLabelList* labelList) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue,
-                                 aclrtLabelList labelList, aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond,
-                           void* rightValue, aclrtCompareDataType dataType,
-                           aclrtStream trueStream, aclrtStream falseStream,
-                           aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRICaptureGetInfo(aclrtStream stream,
-                                aclmdlRICaptureStatus* status,
-                                aclmdlRI* modelRI) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIDebugPrint(aclmdlRI modelRI) { return NotSupported(__func__); }
-
-aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path,
-                                uint32_t flags) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIDestroy(aclmdlRI modelRI) { return NotSupported(__func__); }
-
-aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream,
-                                        aclrtTaskGrp handle) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream,
-                            uint32_t flag) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func,
-                                         void* userData) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI,
-                                           aclrtCallback func) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams,
-                            uint32_t* numStreams) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks,
-                                  uint32_t* numTasks) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIAbort(aclmdlRI modelRI) { return NotSupported(__func__); }
-
-aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue,
-                                  aclmdlRICondHandleFlag flag,
-                                  aclmdlRICondHandle* handle) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle,
-                                      uint64_t** ptr) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream,
-                             uint32_t flags) {
-  return NotSupported(__func__);
-}
-
-aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI,
-                                       aclmdlRICaptureMode mode) {
   return NotSupported(__func__);
 }
 
@@ -274,28 +91,6 @@ aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo,
 aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify,
                                             aclrtServerPid* serverPids,
                                             size_t num) {
-  return NotSupported(__func__);
-}
-
-// --- Pending (issue 15) ----------------------------------------------------
-
-aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId,
-                              aclrtTaskUpdateInfo* info,
-                              aclrtStream execStream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtPersistentTaskClean(aclrtStream stream) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCacheLastTaskOpInfo(const void* const infoPtr,
-                                  const size_t infoSize) {
-  return NotSupported(__func__);
-}
-
-aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr,
-                                      const size_t infoSize) {
   return NotSupported(__func__);
 }
 

@@ -2557,14 +2557,14 @@ ACL_FUNC_VISIBILITY aclError aclrtGetHardwareSyncAddr(void **addr);
 ACL_FUNC_VISIBILITY aclError
 aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo,
                     const aclrtStream stream, void *reserve);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000): rewrites hardware queue entries,
+ * which simulated tasks do not have. */
 ACL_FUNC_VISIBILITY aclError aclrtTaskUpdateAsync(aclrtStream taskStream,
                                                   uint32_t taskId,
                                                   aclrtTaskUpdateInfo *info,
                                                   aclrtStream execStream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Clears the tasks a persistent stream recorded into a model still being
+ * built. */
 ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream);
 /* Repairs what aclrtGetErrorVerbose reported: for ACL_RT_ERROR_MEMORY the
  * detail's ranges (every current range when hasDetail is 0), as
@@ -2572,12 +2572,12 @@ ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream);
  * detail arraySize outside [1, 20]; 207000 for other error types. */
 ACL_FUNC_VISIBILITY aclError aclrtRepairError(int32_t deviceId,
                                               const aclrtErrorInfo *errorInfo);
-/* Planned with issue 18 (capture); until then returns
- * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
+/* Attaches info to the task the calling thread recorded last into a
+ * model (507000 when none). */
 ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskOpInfo(const void *const infoPtr,
                                                       const size_t infoSize);
-/* Planned with issue 18 (capture); until then returns
- * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
+/* Attaches info to the task the calling thread recorded last into a
+ * model (507000 when none). */
 ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskExtendInfo(
     const char *const extendInfoPtr, const size_t infoSize);
 
@@ -3051,186 +3051,168 @@ ACL_FUNC_VISIBILITY aclError aclrtFunctionGetAvailDynUbufPerBlock(
  * Model run instances, capture, labels and conditional streams
  * ------------------------------------------------------------------------- */
 
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The type, task group, attached op information and operands of a model task
+ * (kernel, event record/wait/reset, value write/wait). 107000 for NULL or a
+ * task of no live model. */
 ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetParams(aclmdlRITask task,
                                                    aclmdlRITaskParams *params);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Stages new operands for a model task of the same type; they take effect
+ * with aclmdlRIUpdate. 107000 for NULL, a type mismatch or bad operands;
+ * 207000 for a task whose operands cannot be set. */
 ACL_FUNC_VISIBILITY aclError aclmdlRITaskSetParams(aclmdlRITask task,
                                                    aclmdlRITaskParams *params);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* A recorded kernel launch's attribute (scheduling mode, timeout). 107000
+ * for another task type or an attribute that cannot be queried. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIKernelTaskGetAttribute(
     aclmdlRITask task, aclrtLaunchKernelAttrId attrId,
     aclrtLaunchKernelAttrValue *attrValue);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Applies the staged aclmdlRITaskSetParams / aclmdlRITaskDisable changes of a
+ * captured model. 207000 for a built model. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIUpdate(aclmdlRI modelRI);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Stages skipping a model task (effective with aclmdlRIUpdate). */
 ACL_FUNC_VISIBILITY aclError aclmdlRITaskDisable(aclmdlRITask task);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* A label of the current device, set with aclrtSetLabel. */
 ACL_FUNC_VISIBILITY aclError aclrtCreateLabel(aclrtLabel *label);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Marks the current position of a stream bound to a model as the label's
+ * target. 107005 when the stream is bound to no model. */
 ACL_FUNC_VISIBILITY aclError aclrtSetLabel(aclrtLabel label,
                                            aclrtStream stream);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Destroys a label (label lists keep what they need). */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyLabel(aclrtLabel label);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* A list of 1..65535 labels for aclrtSwitchLabelByIndex. */
 ACL_FUNC_VISIBILITY aclError aclrtCreateLabelList(aclrtLabel *labels,
                                                   size_t num,
                                                   aclrtLabelList *labelList);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Destroys a label list. */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyLabelList(aclrtLabelList labelList);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* A model task: when it runs, reads a uint32 index from device memory at
+ * ptr and jumps to that label of the list (an index past maxValue - 1 takes
+ * the last label). */
 ACL_FUNC_VISIBILITY aclError aclrtSwitchLabelByIndex(void *ptr,
                                                      uint32_t maxValue,
                                                      aclrtLabelList labelList,
                                                      aclrtStream stream);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* A model task: starts activeStream, a stream of the same model, alongside. */
 ACL_FUNC_VISIBILITY aclError aclrtActiveStream(aclrtStream activeStream,
                                                aclrtStream stream);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* A model task: compares two device values (int32 or int64) when it runs;
+ * when the condition holds execution moves to trueStream and this stream
+ * stops. falseStream is reserved (NULL). */
 ACL_FUNC_VISIBILITY aclError
 aclrtSwitchStream(void *leftValue, aclrtCondition cond, void *rightValue,
                   aclrtCompareDataType dataType, aclrtStream trueStream,
                   aclrtStream falseStream, aclrtStream stream);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Starts capturing the stream's tasks into a model instead of running them.
+ * 107027 when it is captured already; 107000 for an unknown mode. */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream,
                                                   aclmdlRICaptureMode mode);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The stream's capture status and, while capturing, the model. Costs one
+ * load when nothing is captured anywhere. */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(
     aclrtStream stream, aclmdlRICaptureStatus *status, aclmdlRI *modelRI);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Ends the capture begun on the stream and returns the model. 107029 when
+ * not capturing, 107036 on a joined stream, 107038 from another thread
+ * (unless RELAXED), 107025 when a joined stream was not joined back, 107033
+ * with a task group open, 507903 after invalidation. */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream,
                                                 aclmdlRI *modelRI);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Logs the recorded graph (DOT) at INFO level. */
 ACL_DEPRECATED ACL_FUNC_VISIBILITY aclError
 aclmdlRIDebugPrint(aclmdlRI modelRI);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes the recorded graph as chrome://tracing JSON to path. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI,
                                                     const char *path,
                                                     uint32_t flags);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Swaps the calling thread's capture interaction mode with *mode. */
 ACL_FUNC_VISIBILITY aclError
 aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Queues one execution of the model on the stream. 107027 on a stream
+ * being captured; 507011 for a model not complete. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI,
                                                   aclrtStream stream);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Runs a built model and waits: timeout in ms, -1 forever; 507046 on
+ * timeout (the model is aborted). */
 ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Destroys a model; its destroy callbacks run. Executions queued keep it
+ * until they ran. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Opens a task group on a capturing stream. */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Closes the stream's task group and returns it. */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream,
                                                        aclrtTaskGrp *handle);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Tasks issued to the (ordinary) stream until UpdateEnd replace the
+ * group's tasks one by one, in the stream's order. */
 ACL_FUNC_VISIBILITY aclError
 aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Ends the update: 507000 when the count differs, 107040 for a type
+ * mismatch. */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* An empty model for the build API (flag 0). */
 ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI,
                                                 uint32_t flag);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Binds an ACL_STREAM_PERSISTENT stream: its tasks are recorded into the
+ * model. flag ACL_MODEL_STREAM_FLAG_HEAD (0) starts with each execution,
+ * ACL_MODEL_STREAM_FLAG_DEFAULT (0x7FFFFFFF) when activated. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI,
                                                 aclrtStream stream,
                                                 uint32_t flag);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Ends the stream's program in the model. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI,
                                              aclrtStream stream);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Completes the model (reserve NULL); bound streams record no more. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Unbinds a stream; its recorded program stays with the model. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI,
                                                   aclrtStream stream);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Names the model (up to 511 bytes kept). */
 ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI,
                                              const char *name);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The model's name, truncated to maxLen - 1 bytes. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen,
                                              char *name);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The model's id. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI,
                                            uint32_t *modelRIId);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* func(userData) runs when the model is destroyed. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI,
                                                              aclrtCallback func,
                                                              void *userData);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Removes a destroy callback by function. */
 ACL_FUNC_VISIBILITY aclError
 aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The model's streams (NULL array: the count). 107039 when the array is
+ * too small. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI,
                                                 aclrtStream *streams,
                                                 uint32_t *numStreams);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The tasks of a model stream, in order. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream,
                                                       aclmdlRITask *tasks,
                                                       uint32_t *numTasks);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The task's aclmdlRITaskType. */
 ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetType(aclmdlRITask task,
                                                  aclmdlRITaskType *type);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The task's position in the model's recording order. */
 ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetSeqId(aclmdlRITask task,
                                                   uint32_t *id);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Stops the model's running execution (it fails with 507023). */
 ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* A condition value (8 bytes of device memory) of a captured model; with
+ * ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT reset at every execution. */
 ACL_FUNC_VISIBILITY aclError aclmdlRICondHandleCreate(
     aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag,
     aclmdlRICondHandle *handle);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* The condition value's device address. */
 ACL_FUNC_VISIBILITY aclError
 aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t **ptr);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* A task on a capturing stream running branch models by the condition
+ * value (IF, WHILE, SWITCH); the branches are returned in modelRIArray and
+ * captured with aclmdlRICaptureToModelRIBegin. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params,
                                                  aclrtStream stream,
                                                  uint32_t flags);
-/* Planned with issue 18; until then returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Captures the stream into a branch model of aclmdlRIAddCondTask. */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureToModelRIBegin(
     aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode);
 

@@ -1,0 +1,480 @@
+// ACL entry points of model runtime instances (runtime/model.h; DESIGN.md
+// §5.21): graph capture, the build API, labels, stream switches, conditional
+// tasks, executions and the task queries.
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "acl/acl_rt.h"
+#include "acl/api/api_util.h"
+#include "glog/logging.h"
+#include "runtime/base/error.h"
+#include "runtime/model.h"
+#include "runtime/runtime.h"
+
+namespace {
+
+using ascend::acl::RawEnum;
+using ascend::acl::Runtime;
+using ascend::rt::ReportErrorCode;
+
+ascend::rt::Models& Models() { return Runtime().models(); }
+
+// The two-call pattern of aclmdlRIGetStreams / GetTasksByStream: a NULL
+// array asks for the count; otherwise *count is its capacity.
+aclError FillArray(const char* api, const std::vector<void*>& items,
+                   void** out, uint32_t* count) {
+  if (out == nullptr) {
+    *count = static_cast<uint32_t>(items.size());
+    return ACL_SUCCESS;
+  }
+  if (*count < items.size()) {
+    return ReportErrorCode(api, ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY,
+                           absl::StrCat("the array holds ", *count,
+                                        "; there are ", items.size()));
+  }
+  for (size_t i = 0; i < items.size(); ++i) out[i] = items[i];
+  *count = static_cast<uint32_t>(items.size());
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+// --- Capture -----------------------------------------------------------------
+
+aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(stream);
+  return ACL_RESULT(Models().CaptureBegin(stream, RawEnum(mode)));
+}
+
+aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI,
+                                       aclmdlRICaptureMode mode) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(stream);
+  ACL_REQUIRE_NOT_NULL(modelRI);
+  return ACL_RESULT(
+      Models().CaptureToModelBegin(stream, modelRI, RawEnum(mode)));
+}
+
+// A query: not gated, and as cheap as a load when nothing is captured (the
+// caching allocators of frameworks ask on every allocation).
+aclError aclmdlRICaptureGetInfo(aclrtStream stream,
+                                aclmdlRICaptureStatus* status,
+                                aclmdlRI* modelRI) {
+  ACL_REQUIRE_NOT_NULL(stream);
+  if (status == nullptr && modelRI == nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                           "status and modelRI must not both be NULL");
+  }
+  // With no capture anywhere every stream answers NONE; the handle is not
+  // looked up then (DESIGN.md §5.21).
+  if (!Models().capturing()) {
+    if (status != nullptr) *status = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+    if (modelRI != nullptr) *modelRI = nullptr;
+    return ACL_SUCCESS;
+  }
+  int32_t st = 0;
+  void* model = nullptr;
+  aclError ret = ACL_RESULT(Models().CaptureInfo(stream, &st, &model));
+  if (ret != ACL_SUCCESS) return ret;
+  if (status != nullptr) *status = static_cast<aclmdlRICaptureStatus>(st);
+  if (modelRI != nullptr) *modelRI = model;
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(stream);
+  ACL_REQUIRE_NOT_NULL(modelRI);
+  ACL_RETURN_VALUE(modelRI, Models().CaptureEnd(stream));
+}
+
+aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
+  ACL_REQUIRE_NOT_NULL(mode);
+  int32_t m = RawEnum(*mode);
+  aclError ret = ACL_RESULT(Models().ExchangeMode(&m));
+  if (ret == ACL_SUCCESS) *mode = static_cast<aclmdlRICaptureMode>(m);
+  return ret;
+}
+
+aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(stream);
+  return ACL_RESULT(Models().TaskGroupBegin(stream));
+}
+
+aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(stream);
+  ACL_REQUIRE_NOT_NULL(handle);
+  *handle = nullptr;
+  ACL_RETURN_VALUE(handle, Models().TaskGroupEnd(stream));
+}
+
+aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream,
+                                        aclrtTaskGrp handle) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(stream);
+  ACL_REQUIRE_NOT_NULL(handle);
+  return ACL_RESULT(Models().TaskUpdateBegin(stream, handle));
+}
+
+aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(stream);
+  return ACL_RESULT(Models().TaskUpdateEnd(stream));
+}
+
+aclError aclrtCacheLastTaskOpInfo(const void* const infoPtr,
+                                  const size_t infoSize) {
+  ACL_REQUIRE_NOT_NULL(infoPtr);
+  if (infoSize == 0) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                           "infoSize must be positive");
+  }
+  constexpr size_t kMaxOpInfo = 64 * 1024;
+  if (infoSize > kMaxOpInfo) {
+    return ReportErrorCode(
+        __func__, ACL_ERROR_RT_PARAM_INVALID,
+        absl::StrCat("infoSize ", infoSize, " exceeds ", kMaxOpInfo));
+  }
+  return ACL_RESULT(Models().CacheLastTaskInfo(infoPtr, infoSize, false));
+}
+
+aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr,
+                                      const size_t infoSize) {
+  if (extendInfoPtr == nullptr || infoSize == 0) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           "extendInfoPtr must not be NULL and infoSize "
+                           "must be positive");
+  }
+  size_t size = infoSize;
+  if (size > 4096) {
+    LOG(WARNING) << "aclrtCacheLastTaskExtendInfo: " << infoSize
+                 << " bytes truncated to 4096";
+    size = 4096;
+  }
+  return ACL_RESULT(Models().CacheLastTaskInfo(extendInfoPtr, size, true));
+}
+
+// --- The build API -----------------------------------------------------------
+
+aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(modelRI);
+  ACL_RETURN_VALUE(modelRI, Models().BuildBegin(flag));
+}
+
+aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream,
+                            uint32_t flag) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(modelRI);
+  return ACL_RESULT(Models().BindStream(modelRI, stream, flag));
+}
+
+aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(modelRI);
+  return ACL_RESULT(Models().UnbindStream(modelRI, stream));
+}
+
+aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(modelRI);
+  return ACL_RESULT(Models().EndTask(modelRI, stream));
+}
+
+aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(modelRI);
+  if (reserve != nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                           "reserve must be NULL");
+  }
+  return ACL_RESULT(Models().BuildEnd(modelRI));
+}
+
+aclError aclrtPersistentTaskClean(aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(stream);
+  return ACL_RESULT(Models().PersistentTaskClean(stream));
+}
+
+// --- Labels and stream control -----------------------------------------------
+
+aclError aclrtCreateLabel(aclrtLabel* label) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(label);
+  ACL_RETURN_VALUE(label, Models().CreateLabel());
+}
+
+aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(label);
+  ACL_REQUIRE_NOT_NULL(stream);
+  return ACL_RESULT(Models().SetLabel(label, stream));
+}
+
+aclError aclrtDestroyLabel(aclrtLabel label) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(label);
+  return ACL_RESULT(Models().DestroyLabel(label));
+}
+
+aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num,
+                              aclrtLabelList* labelList) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(labels);
+  ACL_REQUIRE_NOT_NULL(labelList);
+  ACL_RETURN_VALUE(labelList, Models().CreateLabelList(labels, num));
+}
+
+aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(labelList);
+  return ACL_RESULT(Models().DestroyLabelList(labelList));
+}
+
+aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue,
+                                 aclrtLabelList labelList,
+                                 aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(ptr);
+  ACL_REQUIRE_NOT_NULL(labelList);
+  ACL_REQUIRE_NOT_NULL(stream);
+  return ACL_RESULT(
+      Models().SwitchLabelByIndex(ptr, maxValue, labelList, stream));
+}
+
+aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond,
+                           void* rightValue, aclrtCompareDataType dataType,
+                           aclrtStream trueStream, aclrtStream falseStream,
+                           aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(leftValue);
+  ACL_REQUIRE_NOT_NULL(rightValue);
+  ACL_REQUIRE_NOT_NULL(trueStream);
+  ACL_REQUIRE_NOT_NULL(stream);
+  if (falseStream != nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                           "falseStream is reserved and must be NULL");
+  }
+  return ACL_RESULT(Models().SwitchStream(leftValue, RawEnum(cond), rightValue,
+                                          RawEnum(dataType), trueStream,
+                                          stream));
+}
+
+aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(activeStream);
+  ACL_REQUIRE_NOT_NULL(stream);
+  return ACL_RESULT(Models().ActiveStream(activeStream, stream));
+}
+
+// --- Conditional tasks -------------------------------------------------------
+
+aclError aclmdlRICondHandleCreate(aclmdlRI modelRI,
+                                  uint32_t defaultLaunchValue,
+                                  aclmdlRICondHandleFlag flag,
+                                  aclmdlRICondHandle* handle) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(modelRI);
+  ACL_REQUIRE_NOT_NULL(handle);
+  ACL_RETURN_VALUE(handle, Models().CondHandleCreate(
+                               modelRI, defaultLaunchValue,
+                               static_cast<uint32_t>(RawEnum(flag))));
+}
+
+aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle,
+                                      uint64_t** ptr) {
+  ACL_REQUIRE_NOT_NULL(handle);
+  ACL_REQUIRE_NOT_NULL(ptr);
+  ACL_RETURN_VALUE(ptr, Models().CondPtr(handle));
+}
+
+aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream,
+                             uint32_t flags) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(stream);
+  return ACL_RESULT(Models().AddCondTask(params, stream, flags));
+}
+
+// --- Execution and management ------------------------------------------------
+
+aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(modelRI);
+  return ACL_RESULT(Models().ExecuteAsync(modelRI, stream));
+}
+
+aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(modelRI);
+  return ACL_RESULT(Models().Execute(modelRI, timeout));
+}
+
+aclError aclmdlRIAbort(aclmdlRI modelRI) {
+  ACL_GATE();
+  if (modelRI == nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           "modelRI must not be NULL");
+  }
+  return ACL_RESULT(Models().Abort(modelRI));
+}
+
+aclError aclmdlRIDestroy(aclmdlRI modelRI) {
+  ACL_GATE();
+  ACL_REQUIRE_NOT_NULL(modelRI);
+  return ACL_RESULT(Models().Destroy(modelRI));
+}
+
+aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func,
+                                         void* userData) {
+  ACL_GATE();
+  if (modelRI == nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           "modelRI must not be NULL");
+  }
+  return ACL_RESULT(Models().AddDestroyCallback(modelRI, func, userData));
+}
+
+aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI,
+                                           aclrtCallback func) {
+  ACL_GATE();
+  if (modelRI == nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           "modelRI must not be NULL");
+  }
+  return ACL_RESULT(Models().RemoveDestroyCallback(modelRI, func));
+}
+
+aclError aclmdlRIUpdate(aclmdlRI modelRI) {
+  ACL_GATE();
+  if (modelRI == nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           "modelRI must not be NULL");
+  }
+  return ACL_RESULT(Models().Update(modelRI));
+}
+
+aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
+  ACL_REQUIRE_NOT_NULL(modelRI);
+  ACL_REQUIRE_NOT_NULL(modelRIId);
+  ACL_RETURN_VALUE(modelRIId, Models().Id(modelRI));
+}
+
+aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
+  ACL_REQUIRE_NOT_NULL(modelRI);
+  ACL_REQUIRE_NOT_NULL(name);
+  return ACL_RESULT(Models().SetName(modelRI, name));
+}
+
+aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
+  ACL_REQUIRE_NOT_NULL(modelRI);
+  ACL_REQUIRE_NOT_NULL(name);
+  if (maxLen == 0) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           "maxLen must be positive");
+  }
+  absl::StatusOr<std::string> n = Models().Name(modelRI);
+  if (!n.ok()) return ACL_RESULT(n.status());
+  const size_t len = std::min<size_t>(n->size(), maxLen - 1);
+  std::memcpy(name, n->data(), len);
+  name[len] = '\0';
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams,
+                            uint32_t* numStreams) {
+  if (modelRI == nullptr || numStreams == nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           "modelRI and numStreams must not be NULL");
+  }
+  absl::StatusOr<std::vector<void*>> s = Models().Streams(modelRI);
+  if (!s.ok()) return ACL_RESULT(s.status());
+  return FillArray(__func__, *s, streams, numStreams);
+}
+
+aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks,
+                                  uint32_t* numTasks) {
+  if (stream == nullptr || numTasks == nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           "stream and numTasks must not be NULL");
+  }
+  absl::StatusOr<std::vector<void*>> t = Models().TasksByStream(stream);
+  if (!t.ok()) return ACL_RESULT(t.status());
+  return FillArray(__func__, *t, tasks, numTasks);
+}
+
+aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type) {
+  if (task == nullptr || type == nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           "task and type must not be NULL");
+  }
+  ACL_RETURN_VALUE(type, Models().TaskType(task));
+}
+
+aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
+  if (task == nullptr || id == nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           "task and id must not be NULL");
+  }
+  ACL_RETURN_VALUE(id, Models().TaskSeqId(task));
+}
+
+aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
+  if (task == nullptr || params == nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           "task and params must not be NULL");
+  }
+  return ACL_RESULT(Models().TaskGetParams(task, params));
+}
+
+aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
+  ACL_GATE();
+  if (task == nullptr || params == nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           "task and params must not be NULL");
+  }
+  return ACL_RESULT(Models().TaskSetParams(task, *params));
+}
+
+aclError aclmdlRITaskDisable(aclmdlRITask task) {
+  ACL_GATE();
+  if (task == nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           "task must not be NULL");
+  }
+  return ACL_RESULT(Models().TaskDisable(task));
+}
+
+aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task,
+                                        aclrtLaunchKernelAttrId attrId,
+                                        aclrtLaunchKernelAttrValue* attrValue) {
+  ACL_REQUIRE_NOT_NULL(task);
+  ACL_REQUIRE_NOT_NULL(attrValue);
+  return ACL_RESULT(
+      Models().KernelTaskAttribute(task, RawEnum(attrId), attrValue));
+}
+
+aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
+  ACL_REQUIRE_NOT_NULL(modelRI);
+  absl::StatusOr<std::string> text = Models().DebugText(modelRI);
+  if (!text.ok()) return ACL_RESULT(text.status());
+  LOG(INFO) << "aclmdlRIDebugPrint:\n" << *text;
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path,
+                                uint32_t flags) {
+  ACL_REQUIRE_NOT_NULL(modelRI);
+  ACL_REQUIRE_NOT_NULL(path);
+  return ACL_RESULT(Models().DebugJson(modelRI, path, flags));
+}
+
+}  // extern "C"

@@ -1,0 +1,211 @@
+// Model runtime instances (aclmdlRI*, DESIGN.md §5.21): task lists recorded
+// from streams and executed again and again.
+//
+// A model is recorded two ways. Graph capture: aclmdlRICaptureBegin makes a
+// stream hand its tasks to the model instead of running them; a stream that
+// waits for an event recorded in the capture joins it; aclmdlRICaptureEnd
+// checks that every joined stream was joined back and makes the model
+// executable. The build API: aclmdlRIBindStream binds a persistent stream,
+// whose tasks (with labels, label switches, stream switches and stream
+// activations among them) are recorded until aclmdlRIBuildEnd.
+//
+// Every model stream has a runner: a stream of the runtime that executes the
+// model stream's task list as one program (jumps included) when the model
+// runs. An execution is one task on the stream aclmdlRIExecuteAsync names: it
+// starts the head streams' programs on their runners and ends when every
+// program started in it (activated ones included) has ended. A recorded task
+// is either re-run as it is, or (an event record or wait: work done at
+// enqueue time) made afresh by its maker when the execution is enqueued, so
+// an execution behaves as if its tasks had been issued at that moment.
+#ifndef ASCENDCL_RUNTIME_MODEL_H_
+#define ASCENDCL_RUNTIME_MODEL_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "acl/acl_rt.h"
+#include "device/base/mutex.h"
+#include "runtime/snapshot_participant.h"
+#include "runtime/stream.h"
+
+namespace ascend::rt {
+
+class Event;
+class Runtime;
+class Model;
+struct ModelTask;
+struct Label;
+struct LabelList;
+struct TaskGroup;
+struct CondHandle;
+
+// CANN's aclmdlRIBindStream flags.
+inline constexpr uint32_t kModelStreamHead = 0x00000000U;
+inline constexpr uint32_t kModelStreamDefault = 0x7FFFFFFFU;
+
+class Models {
+ public:
+  explicit Models(Runtime& runtime);
+  Models(const Models&) = delete;
+  Models& operator=(const Models&) = delete;
+  ~Models();
+
+  // --- Capture ---------------------------------------------------------
+  // True while some capture is in progress anywhere (one load).
+  bool capturing() const {
+    return captures_.load(std::memory_order_acquire) != 0;
+  }
+  absl::Status CaptureBegin(void* stream, int32_t mode);
+  // Into a sub-model made by AddCondTask.
+  absl::Status CaptureToModelBegin(void* stream, void* model, int32_t mode);
+  // status: aclmdlRICaptureStatus; model null when not capturing.
+  absl::Status CaptureInfo(void* stream, int32_t* status, void** model);
+  absl::StatusOr<void*> CaptureEnd(void* stream);
+  absl::Status ExchangeMode(int32_t* mode);
+  // 107030 when the calling thread may not make a synchronous
+  // ("unsafe") call now, by the capture modes in force.
+  absl::Status CheckUnsafeCall(const char* api);
+  // 107027 when `stream` is recording into a capture: what a synchronize,
+  // query or destroy of it answers.
+  static absl::Status RefuseCapturing(const Stream& stream, const char* api);
+  absl::Status TaskGroupBegin(void* stream);
+  absl::StatusOr<void*> TaskGroupEnd(void* stream);
+  absl::Status TaskUpdateBegin(void* stream, void* group);
+  absl::Status TaskUpdateEnd(void* stream);
+  // Event hooks (runtime/event.cc): a stream not recording that waits for
+  // an event recorded in a capture joins the capture.
+  absl::Status JoinCapture(const Event& event,
+                           const std::shared_ptr<Stream>& stream);
+  // For a wait recorded on `stream`: whether it waits until the event is set
+  // (an outside record) rather than for the latest record; 107024 for a
+  // default wait on an event recorded outside the capture.
+  absl::StatusOr<bool> WaitsUntilSet(const Stream& stream, const Event& event,
+                                     uint32_t flag);
+
+  // --- The build API -----------------------------------------------------
+  absl::StatusOr<void*> BuildBegin(uint32_t flag);
+  absl::Status BindStream(void* model, void* stream, uint32_t flag);
+  absl::Status UnbindStream(void* model, void* stream);
+  absl::Status EndTask(void* model, void* stream);
+  absl::Status BuildEnd(void* model);
+  absl::Status PersistentTaskClean(void* stream);
+
+  // --- Labels and stream control ------------------------------------------
+  absl::StatusOr<void*> CreateLabel();
+  absl::Status SetLabel(void* label, void* stream);
+  absl::Status DestroyLabel(void* label);
+  absl::StatusOr<void*> CreateLabelList(void* const* labels, size_t count);
+  absl::Status DestroyLabelList(void* list);
+  absl::Status SwitchLabelByIndex(void* ptr, uint32_t max_value, void* list,
+                                  void* stream);
+  absl::Status SwitchStream(void* left, int32_t cond, void* right,
+                            int32_t data_type, void* true_stream,
+                            void* stream);
+  absl::Status ActiveStream(void* active, void* stream);
+
+  // --- Conditional tasks --------------------------------------------------
+  absl::StatusOr<void*> CondHandleCreate(void* model, uint32_t default_value,
+                                         uint32_t flag);
+  absl::StatusOr<uint64_t*> CondPtr(void* handle);
+  absl::Status AddCondTask(const aclmdlRICondTaskParams& params, void* stream,
+                           uint32_t flags);
+
+  // --- Execution and management -------------------------------------------
+  absl::Status ExecuteAsync(void* model, void* stream);
+  // Runs a built model on an internal stream and waits `timeout_ms`
+  // (-1: forever).
+  absl::Status Execute(void* model, int32_t timeout_ms);
+  absl::Status Abort(void* model);
+  absl::Status Destroy(void* model);
+  absl::Status AddDestroyCallback(void* model, aclrtCallback fn, void* data);
+  absl::Status RemoveDestroyCallback(void* model, aclrtCallback fn);
+  absl::Status Update(void* model);
+  absl::StatusOr<uint32_t> Id(void* model);
+  absl::StatusOr<std::string> Name(void* model);
+  absl::Status SetName(void* model, const char* name);
+  absl::StatusOr<std::vector<void*>> Streams(void* model);
+  absl::StatusOr<std::vector<void*>> TasksByStream(void* stream);
+  absl::StatusOr<aclmdlRITaskType> TaskType(void* task);
+  absl::StatusOr<uint32_t> TaskSeqId(void* task);
+  absl::Status TaskGetParams(void* task, aclmdlRITaskParams* params);
+  absl::Status TaskSetParams(void* task, const aclmdlRITaskParams& params);
+  absl::Status TaskDisable(void* task);
+  absl::Status KernelTaskAttribute(void* task, int32_t attr,
+                                   aclrtLaunchKernelAttrValue* value);
+  // aclrtCacheLastTaskOpInfo / ExtendInfo: attaches `size` bytes to the task
+  // the calling thread recorded last (507000 when it recorded none).
+  absl::Status CacheLastTaskInfo(const void* info, size_t size, bool extend);
+  // The recorded graph, readable: DebugPrint logs it, DebugJson writes a
+  // chrome://tracing JSON file.
+  absl::StatusOr<std::string> DebugText(void* model);
+  absl::Status DebugJson(void* model, const char* path, uint32_t flags);
+
+  // --- Snapshot (model_participant.cc) ------------------------------------
+  // The models, labels and label lists of a device, described.
+  std::string Describe(int32_t device_id) const;
+  // 507908 when a built model of the device is not complete (no
+  // aclmdlRIBuildEnd yet): Backup refuses it.
+  absl::Status CheckBackup(int32_t device_id) const;
+  std::vector<std::shared_ptr<Model>> ModelsOf(int32_t device_id) const;
+  // After a restore: no model of the device is left aborted.
+  void ClearAborts(int32_t device_id);
+
+  std::shared_ptr<Model> FindModel(const void* handle) const;
+  // Device values a model's control tasks read and write when they run.
+  absl::StatusOr<std::vector<uint8_t>> ReadValue(const void* ptr, size_t bytes,
+                                                 int32_t device_id);
+  absl::Status WriteValue(void* ptr, const std::vector<uint8_t>& bytes,
+                          int32_t device_id);
+
+ private:
+  friend class Model;
+  absl::StatusOr<std::shared_ptr<Model>> ResolveModel(const void* handle) const;
+  absl::StatusOr<std::shared_ptr<Label>> ResolveLabel(const void* handle) const;
+  absl::StatusOr<std::shared_ptr<LabelList>> ResolveList(
+      const void* handle) const;
+  // The model recording `stream` and the model stream's index, or 107005 /
+  // `code` when it records into none.
+  absl::StatusOr<std::pair<std::shared_ptr<Model>, uint32_t>> Recording(
+      const Stream& stream, int32_t code, const char* what) const;
+  absl::StatusOr<std::shared_ptr<Model>> NewModel(int32_t device_id,
+                                                  int kind);
+  // Creates the runner stream of a model stream (registered, so its id is
+  // reclaimed by a restore and a device synchronize covers it).
+  absl::StatusOr<std::shared_ptr<Stream>> NewRunner(int32_t device_id);
+  void ReleaseRunners(const Model& model);
+  void Erase(const std::shared_ptr<Model>& model);
+  void OnDeviceClosed(int32_t device_id);
+  absl::Status BeginCapture(const std::shared_ptr<Stream>& s,
+                            const std::shared_ptr<Model>& model, int32_t mode);
+
+  Runtime& runtime_;
+  std::atomic<int> captures_{0};
+  uint64_t close_observer_ = 0;
+  mutable ascend::Mutex mu_;
+  absl::flat_hash_map<const void*, std::shared_ptr<Model>> models_
+      ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<const void*, std::shared_ptr<Label>> labels_
+      ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<const void*, std::shared_ptr<LabelList>> lists_
+      ABSL_GUARDED_BY(mu_);
+  // Runner stream handle -> its model (aclmdlRIGetTasksByStream).
+  absl::flat_hash_map<const void*, std::weak_ptr<Model>> runner_models_
+      ABSL_GUARDED_BY(mu_);
+  // Captures in progress by mode (GLOBAL, THREAD_LOCAL, RELAXED).
+  int mode_counts_[3] ABSL_GUARDED_BY(mu_) = {0, 0, 0};
+  uint32_t next_model_id_ ABSL_GUARDED_BY(mu_) = 0;
+  uint32_t next_label_id_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+std::unique_ptr<SnapshotParticipant> MakeModelParticipant(Runtime& runtime);
+
+}  // namespace ascend::rt
+
+#endif  // ASCENDCL_RUNTIME_MODEL_H_
