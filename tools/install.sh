@@ -8,6 +8,7 @@
 #   PREFIX/include/aclsim/aclsim.h         simulator control header
 #   PREFIX/lib64/libascendcl.so            the runtime library
 #   PREFIX/lib64/libacl_rt.so              symlink to libascendcl.so (CANN samples link either)
+#   PREFIX/lib64/libacl_rt_impl.so         the same (the model-runtime samples link it too)
 #   PREFIX/lib64/pkgconfig/ascendcl.pc     pkg-config: `pkg-config --cflags --libs ascendcl`
 #   PREFIX/lib64/cmake/ascendcl/           CMake package: find_package(ascendcl) -> ascendcl::ascendcl
 #   PREFIX/share/cmake/ascendcl            symlink to it (Debian's CMake does not search lib64)
@@ -119,6 +120,7 @@ install -D -m 0755 "$library" "$prefix/lib64/libascendcl.so"
 # A symlink, not a copy: a program linking both names then loads one library
 # (one runtime), since the loader recognises the same file.
 ln -sfn libascendcl.so "$prefix/lib64/libacl_rt.so"
+ln -sfn libascendcl.so "$prefix/lib64/libacl_rt_impl.so"
 
 install -D -m 0644 "$ascendc_cmake" \
   "$prefix/tikcpp/ascendc_kernel_cmake/ascendc.cmake"
