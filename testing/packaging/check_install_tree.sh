@@ -49,6 +49,8 @@ for f in include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h \
 done
 check "lib64/libacl_rt.so is a symlink to libascendcl.so" \
   test "$(readlink "$prefix/lib64/libacl_rt.so")" = libascendcl.so
+check "lib64/libacl_rt_impl.so is a symlink to libascendcl.so" \
+  test "$(readlink "$prefix/lib64/libacl_rt_impl.so")" = libascendcl.so
 check "lib64/libascendcl.so is executable" test -x "$prefix/lib64/libascendcl.so"
 check "lib64/libascendcl.so has the SONAME libascendcl.so" \
   bash -c "readelf -d '$prefix/lib64/libascendcl.so' |
