@@ -3,8 +3,7 @@
 // (runtime/model.h, DESIGN.md §5.21).
 #include "runtime/model.h"
 
-#include <sys/syscall.h>
-#include <unistd.h>
+#include <pthread.h>
 
 #include <algorithm>
 #include <cstring>
@@ -160,17 +159,14 @@ const char* ControlName(Control c) {
 }
 
 // The calling thread's capture interaction mode
-// (aclmdlRICaptureThreadExchangeMode).
+// (aclmdlRICaptureThreadExchangeMode) and the captures it began, by mode.
 thread_local int32_t tls_exchange_mode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
+thread_local int tls_began[3] = {0, 0, 0};
 // The model task this thread recorded last, and its model.
 thread_local std::weak_ptr<Model> tls_last_model;
 thread_local uint32_t tls_last_task = 0;
 
-// The kernel's id of the calling thread (unique among live threads).
-uint32_t ThreadId() {
-  thread_local const uint32_t id = static_cast<uint32_t>(syscall(SYS_gettid));
-  return id;
-}
+uint32_t ThreadId() { return static_cast<uint32_t>(pthread_self()); }
 
 }  // namespace
 
@@ -872,8 +868,8 @@ absl::Status Models::BeginCapture(const std::shared_ptr<Stream>& s,
     ascend::MutexLock lock(&mu_);
     runner_models_[runner->handle()] = model;
     ++mode_counts_[mode];
-    ++began_[ThreadId()][mode];
   }
+  ++tls_began[mode];
   captures_.fetch_add(1, std::memory_order_acq_rel);
   s->SetRecorder(model->recorder_);
   return absl::OkStatus();
@@ -1037,15 +1033,10 @@ absl::StatusOr<void*> Models::CaptureEnd(void* stream) {
     if (src->recorder() == m->recorder_) src->SetRecorder(nullptr);
   }
   {
-    // Counted against the thread that began it, wherever it ends.
     ascend::MutexLock lock(&mu_);
     --mode_counts_[m->mode_];
-    auto it = began_.find(m->begin_thread_);
-    if (it != began_.end() && --it->second[m->mode_] == 0 &&
-        it->second[0] + it->second[1] + it->second[2] == 0) {
-      began_.erase(it);
-    }
   }
+  if (tls_began[m->mode_] > 0) --tls_began[m->mode_];
   captures_.fetch_sub(1, std::memory_order_acq_rel);
   if (!verdict.ok()) {
     if (destroy) {
@@ -1077,20 +1068,13 @@ absl::Status Models::CheckUnsafeCall(const char* api) {
   const int32_t ex = tls_exchange_mode;
   if (ex == ACL_MODEL_RI_CAPTURE_MODE_RELAXED) return absl::OkStatus();
   bool denied = false;
-  {
+  if (ex == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) {
     ascend::MutexLock lock(&mu_);
-    auto it = began_.find(ThreadId());
-    const int own_global =
-        it == began_.end() ? 0 : it->second[ACL_MODEL_RI_CAPTURE_MODE_GLOBAL];
-    const int own_local =
-        it == began_.end() ? 0
-                           : it->second[ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL];
-    if (ex == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) {
-      denied = mode_counts_[ACL_MODEL_RI_CAPTURE_MODE_GLOBAL] > 0 ||
-               own_local > 0;
-    } else {
-      denied = own_global > 0 || own_local > 0;
-    }
+    denied = mode_counts_[ACL_MODEL_RI_CAPTURE_MODE_GLOBAL] > 0 ||
+             tls_began[ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL] > 0;
+  } else {
+    denied = tls_began[ACL_MODEL_RI_CAPTURE_MODE_GLOBAL] > 0 ||
+             tls_began[ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL] > 0;
   }
   if (!denied) return absl::OkStatus();
   return Error(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,

@@ -20,7 +20,6 @@
 #ifndef ASCENDCL_RUNTIME_MODEL_H_
 #define ASCENDCL_RUNTIME_MODEL_H_
 
-#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -201,9 +200,6 @@ class Models {
       ABSL_GUARDED_BY(mu_);
   // Captures in progress by mode (GLOBAL, THREAD_LOCAL, RELAXED).
   int mode_counts_[3] ABSL_GUARDED_BY(mu_) = {0, 0, 0};
-  // The captures in progress each thread began, by mode (a capture may end
-  // on another thread).
-  absl::flat_hash_map<uint32_t, std::array<int, 3>> began_ ABSL_GUARDED_BY(mu_);
   uint32_t next_model_id_ ABSL_GUARDED_BY(mu_) = 0;
   uint32_t next_label_id_ ABSL_GUARDED_BY(mu_) = 0;
 };
