@@ -357,7 +357,6 @@ class Execution : public std::enable_shared_from_this<Execution> {
       heads_.push_back(ms.head);
       programs_.push_back(ms.program);
     }
-    ascend::MutexLock own(&mu_);
     started_.assign(runners_.size(), false);
   }
 
