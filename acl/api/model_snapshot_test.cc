@@ -240,13 +240,15 @@ TEST_F(ModelSnapshotTest, BackupDrainsAnExecutionInFlightAtTheLock) {
   const aclError backed_up = aclrtSnapShotProcessBackup(pid, nullptr);
   release.join();
   ASSERT_ACL_OK(backed_up);
+  // (Memory reads are gated: the bytes are checked after the Unlock.)
   EXPECT_EQ(gate.finished.load(), 1);
-  EXPECT_EQ(Dst(), pattern_) << "the execution did not finish before Backup";
   ASSERT_ACL_OK(aclsimInjectFault(0, ACLSIM_FAULT_DEVICE_MEMORY_LOSS));
   ASSERT_ACL_OK(aclrtSnapShotProcessRestore(pid, nullptr));
   ASSERT_ACL_OK(aclrtSnapShotProcessUnlock(pid, nullptr));
   ASSERT_ACL_OK(aclrtSynchronizeStream(exec_));
-  EXPECT_EQ(Dst(), pattern_) << "restored with the execution's bytes";
+  // The copy after the host function ran before the Backup saved: the
+  // restore brings its bytes back.
+  EXPECT_EQ(Dst(), pattern_) << "the Backup saved before the execution ended";
   ClearDst();
   ASSERT_NO_FATAL_FAILURE(Replay(model));  // released: runs straight through
   EXPECT_EQ(gate.finished.load(), 2);
