@@ -256,6 +256,53 @@ TEST_F(ModelSnapshotTest, BackupDrainsAnExecutionInFlightAtTheLock) {
   ASSERT_ACL_OK(aclmdlRIDestroy(model));
 }
 
+// aclmdlRIExecute is a gated call that waits for its execution: a Lock
+// waits for it to return, as for any gated call in progress.
+TEST_F(ModelSnapshotTest, LockWaitsForASynchronousExecute) {
+  Gate gate;
+  aclmdlRI model = nullptr;
+  ASSERT_ACL_OK(aclmdlRIBuildBegin(&model, 0));
+  aclrtStream bound = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&bound, 0, ACL_STREAM_PERSISTENT));
+  ASSERT_ACL_OK(aclmdlRIBindStream(model, bound, 0));
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(bound, &WaitForRelease, &gate));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(dst_, kBytes, src_, kBytes,
+                                 ACL_MEMCPY_DEVICE_TO_DEVICE, bound));
+  ASSERT_ACL_OK(aclmdlRIEndTask(model, bound));
+  ASSERT_ACL_OK(aclmdlRIBuildEnd(model, nullptr));
+  std::atomic<bool> returned{false};
+  std::atomic<aclError> executed{-1};
+  std::thread execute([&] {
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    executed = aclmdlRIExecute(model, -1);
+    returned = true;
+  });
+  while (!gate.entered) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  std::thread release([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    gate.released = true;
+  });
+  const int32_t pid = getpid();
+  const aclError locked = aclrtSnapShotProcessLock(pid, nullptr);
+  // (Its host function ended before aclmdlRIExecute left the gate; the
+  // thread's flag below may still lag the gate's exit.)
+  const int finished_at_lock = gate.finished.load();
+  release.join();
+  execute.join();
+  ASSERT_ACL_OK(locked);
+  EXPECT_EQ(finished_at_lock, 1)
+      << "Lock returned with aclmdlRIExecute running";
+  EXPECT_TRUE(returned.load());
+  ASSERT_ACL_OK(aclrtSnapShotProcessUnlock(pid, nullptr));
+  EXPECT_ACL_OK(executed.load());
+  EXPECT_EQ(gate.finished.load(), 1);
+  EXPECT_EQ(Dst(), pattern_);
+  ASSERT_ACL_OK(aclmdlRIDestroy(model));
+  ASSERT_ACL_OK(aclrtDestroyStream(bound));
+}
+
 TEST_F(ModelSnapshotTest, ExecuteAndCaptureBeginAreGatedWhileLocked) {
   ASSERT_ACL_OK(
       aclmdlRICaptureBegin(capture_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
