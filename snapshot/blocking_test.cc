@@ -251,6 +251,40 @@ TEST_F(BlockingTest, HostFunctionAndReportApisBlock) {
                [&] { return aclrtUnSubscribeReport(thread_id, stream_); });
 }
 
+// Model runtime instances (DESIGN.md §5.21): capture, the build API,
+// labels and executions are gated; an execution queued after the Unlock runs.
+TEST_F(BlockingTest, ModelApisBlock) {
+  aclmdlRI captured = nullptr;
+  ASSERT_ACL_OK(
+      aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream_, &NoopHostFunc, &host_funcs_));
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(stream_, &captured));
+  ExpectBlocks("aclmdlRIExecuteAsync",
+               [&] { return aclmdlRIExecuteAsync(captured, stream_); });
+  EXPECT_ACL_OK(aclrtSynchronizeStream(stream_));
+  EXPECT_EQ(host_funcs_.load(), 1);
+  ExpectBlocks("aclmdlRICaptureBegin", [&] {
+    return aclmdlRICaptureBegin(doomed_stream_,
+                                ACL_MODEL_RI_CAPTURE_MODE_RELAXED);
+  });
+  aclmdlRI second = nullptr;
+  ExpectBlocks("aclmdlRICaptureEnd",
+               [&] { return aclmdlRICaptureEnd(doomed_stream_, &second); });
+  ASSERT_NE(second, nullptr);
+  aclmdlRI built = nullptr;
+  ExpectBlocks("aclmdlRIBuildBegin",
+               [&] { return aclmdlRIBuildBegin(&built, 0); });
+  ASSERT_NE(built, nullptr);
+  // (A model being built refuses a Backup: finish it.)
+  ASSERT_ACL_OK(aclmdlRIBuildEnd(built, nullptr));
+  aclrtLabel label = nullptr;
+  ExpectBlocks("aclrtCreateLabel", [&] { return aclrtCreateLabel(&label); });
+  ExpectBlocks("aclrtDestroyLabel", [&] { return aclrtDestroyLabel(label); });
+  ExpectBlocks("aclmdlRIDestroy", [&] { return aclmdlRIDestroy(built); });
+  ExpectBlocks("aclmdlRIDestroy", [&] { return aclmdlRIDestroy(second); });
+  EXPECT_ACL_OK(aclmdlRIDestroy(captured));
+}
+
 // Event flags, stream configuration, notify batch reset, count notifies and
 // host-function threads (DESIGN.md §5.13).
 TEST_F(BlockingTest, StreamExtensionApisBlock) {
@@ -412,6 +446,8 @@ TEST_F(BlockingTest, QueriesAndSynchronisationDoNotBlock) {
   size_t free_bytes = 0, total_bytes = 0;
   rtProcessState state = RT_PROCESS_STATE_MAX;
   uint64_t timestamp = 0;
+  aclmdlRICaptureStatus capture = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+  aclmdlRI model = nullptr;
   const std::vector<Probe> probes = {
       {"aclrtGetDevice", [&] { return aclrtGetDevice(&device); }},
       {"aclrtGetDeviceCount", [&] { return aclrtGetDeviceCount(&count); }},
@@ -443,6 +479,8 @@ TEST_F(BlockingTest, QueriesAndSynchronisationDoNotBlock) {
        [&] {
          return aclrtSetStreamFailureMode(stream_, ACL_CONTINUE_ON_FAILURE);
        }},
+      {"aclmdlRICaptureGetInfo",
+       [&] { return aclmdlRICaptureGetInfo(stream_, &capture, &model); }},
       {"rtSnapShotProcessGetState",
        [&] { return rtSnapShotProcessGetState(&state); }},
       {"zero-length aclrtMemcpy",

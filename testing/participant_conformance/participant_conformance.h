@@ -23,9 +23,16 @@
 // without it), a function and an argument list of it, and, where the
 // backend runs kernels (not npu), launches of its `count` kernel, which
 // adds to the binary's device global `counter`.
+//
+// Models: every device used gets a captured model and a built one (with a
+// label, a label switch, a bound persistent stream and a condition handle);
+// Change and the checks after each restore execute them, on every backend
+// (the npu backend runs their copies through the stand-in driver).
 #ifndef ASCENDCL_TESTING_PARTICIPANT_CONFORMANCE_PARTICIPANT_CONFORMANCE_H_
 #define ASCENDCL_TESTING_PARTICIPANT_CONFORMANCE_PARTICIPANT_CONFORMANCE_H_
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -79,6 +86,11 @@ class ParticipantConformanceTest
   // (where kernels run) a launch of `count` over seed blocks on every
   // device, so that its device global `counter` changes.
   void Change(uint32_t seed);
+  // Executes every device's two models (outputs cleared first) and checks
+  // what they wrote and that each ran its host function once.
+  void ReplayModels();
+  // Populate's models of `device` (the current device).
+  void BuildModels(int32_t device);
   // What the restore must undo: every allocation overwritten, the device's
   // memory-loss fault where the backend has one, every event recorded and
   // every notify recorded again.
@@ -103,6 +115,21 @@ class ParticipantConformanceTest
   std::vector<void*> binaries_;
   std::vector<void*> count_functions_;
   std::vector<bool> runs_kernels_;
+  // Per device used (DESIGN.md §5.21): a captured model (a fork/join over
+  // two streams copying model_src_ to model_dst_ and calling a host
+  // function, with a condition handle) and a built one (a persistent bound
+  // stream copying model_src_ to built_dst_, a label switch over the
+  // copy-back it skips), the stream they execute on, and the bytes
+  // model_src_ holds.
+  std::vector<void*> captured_models_;
+  std::vector<void*> built_models_;
+  std::vector<void*> model_streams_;
+  std::vector<void*> model_src_;
+  std::vector<void*> model_dst_;
+  std::vector<void*> built_dst_;
+  std::vector<std::vector<uint8_t>> model_bytes_;
+  // Host function calls of the captured models' executions.
+  std::atomic<int> host_calls_{0};
 };
 
 }  // namespace ascend::snapshot::conformance
