@@ -77,8 +77,7 @@ int Replay(aclmdlRI model, aclrtStream exec, const Buffers& b, int runs,
               g_host_runs.load(), runs);
     return -1;
   }
-  INFO_LOG("%s: outputs as captured, host function run %d time(s)", when,
-           runs);
+  INFO_LOG("%s: outputs as captured, host function run %d time(s)", when, runs);
   return 0;
 }
 

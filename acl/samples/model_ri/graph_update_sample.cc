@@ -103,7 +103,8 @@ int Verify(const Buffers& b, const Expected& e, const char* when) {
 
 int Replay(aclmdlRI model, aclrtStream exec, const Buffers& b,
            const Expected& e, const char* when) {
-  for (float* out : b.out) CHECK_ERROR(aclrtMemset(out, kVecBytes, 0, kVecBytes));
+  for (float* out : b.out)
+    CHECK_ERROR(aclrtMemset(out, kVecBytes, 0, kVecBytes));
   CHECK_ERROR(aclrtMemset(b.word, sizeof(uint64_t), 0, sizeof(uint64_t)));
   CHECK_ERROR(aclmdlRIExecuteAsync(model, exec));
   CHECK_ERROR(aclrtSynchronizeStream(exec));
@@ -169,7 +170,8 @@ int RunUpdates(aclrtFuncHandle vadd, aclrtStream capture, aclrtStream update,
     result = launched;
   }
   e = Expected{{2, 0}, {2, 0}, {100, 7}, kFirstValue};
-  if (result == 0) result = Replay(model, exec, b, e, "replay 2 (group updated)");
+  if (result == 0)
+    result = Replay(model, exec, b, e, "replay 2 (group updated)");
   // A second replay of the same parameters gives the same outputs.
   if (result == 0) result = Replay(model, exec, b, e, "replay 3 (again)");
 

@@ -41,10 +41,10 @@ void CountRun(void* counter) {
 }
 
 struct Device {
-  uint32_t* index = nullptr;    // the branch selector
-  uint32_t* zero = nullptr;     // 0: the jump's index
-  int32_t* two = nullptr;       // 2: the stream switch's right value
-  uint64_t* branch = nullptr;   // written by the branch taken
+  uint32_t* index = nullptr;   // the branch selector
+  uint32_t* zero = nullptr;    // 0: the jump's index
+  int32_t* two = nullptr;      // 2: the stream switch's right value
+  uint64_t* branch = nullptr;  // written by the branch taken
 };
 
 struct Labels {
@@ -58,8 +58,7 @@ int Build(aclmdlRI model, aclrtStream head, aclrtStream active,
           aclrtStream switched, const Device& d, Labels* l) {
   CHECK_ERROR(aclmdlRIBindStream(model, head, kStreamFlagHead));
   CHECK_ERROR(aclmdlRIBindStream(model, active, kStreamFlagDefault));
-  CHECK_ERROR(
-      aclmdlRIBindStream(model, switched, kStreamFlagDefault));
+  CHECK_ERROR(aclmdlRIBindStream(model, switched, kStreamFlagDefault));
   for (aclrtLabel& label : l->branch) CHECK_ERROR(aclrtCreateLabel(&label));
   CHECK_ERROR(aclrtCreateLabel(&l->end));
   CHECK_ERROR(aclrtCreateLabelList(l->branch, kBranches, &l->branches));
@@ -97,8 +96,8 @@ struct Case {
 };
 
 int Execute(aclmdlRI model, aclrtStream exec, const Device& d) {
-  const Case cases[] = {{0, 10, true},  {1, 11, true},  {2, 12, false},
-                        {5, 12, true},  {1, 11, true},  {2, 12, false},
+  const Case cases[] = {{0, 10, true}, {1, 11, true}, {2, 12, false},
+                        {5, 12, true}, {1, 11, true}, {2, 12, false},
                         {0, 10, true}};
   int run = 0;
   for (const Case& c : cases) {
@@ -169,8 +168,7 @@ int Run() {
   aclrtStream exec = nullptr;
   CHECK_ERROR(aclrtCreateStreamWithConfig(&head, 0, ACL_STREAM_PERSISTENT));
   CHECK_ERROR(aclrtCreateStreamWithConfig(&active, 0, ACL_STREAM_PERSISTENT));
-  CHECK_ERROR(
-      aclrtCreateStreamWithConfig(&switched, 0, ACL_STREAM_PERSISTENT));
+  CHECK_ERROR(aclrtCreateStreamWithConfig(&switched, 0, ACL_STREAM_PERSISTENT));
   CHECK_ERROR(aclrtCreateStream(&exec));
   void* words = nullptr;
   constexpr size_t kWordsBytes = 4 * sizeof(uint64_t);
