@@ -17,7 +17,11 @@
 //                            passes (ProcessApiScope enter + exit);
 //     BM_CaptureGetInfoIdle - aclmdlRICaptureGetInfo on a stream when no
 //                            capture is in progress; x_gate = its cost over
-//                            the gate's.
+//                            the gate's. The gate is inlined into the
+//                            benchmark loop; GetInfo is an exported call
+//                            (argument checks, the runtime singleton, then
+//                            one acquire load), so x_gate includes the
+//                            call itself.
 // Baselines run first: their figures are the ratios' denominators. Every
 // replay's result is checked (the last word written); a mismatch or an ACL
 // error fails the benchmark (non-zero exit).
