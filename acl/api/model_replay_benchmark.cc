@@ -13,18 +13,20 @@
 //                            over the baseline's (target <= 0.5).
 //     BM_ReplayGraphCold   - the first replay of a freshly captured graph
 //                            (capture and destroy not timed; manual time).
-// (2) BM_SnapshotGate      - the snapshot gate every gated entry point
+// (2) BM_AtomicAcquireLoad - one acquire load of an atomic word;
+//     BM_SnapshotGate      - the snapshot gate every gated entry point
 //                            passes (ProcessApiScope enter + exit);
 //     BM_CaptureGetInfoIdle - aclmdlRICaptureGetInfo on a stream when no
 //                            capture is in progress; x_gate = its cost over
-//                            the gate's. The gate is inlined into the
-//                            benchmark loop; GetInfo is an exported call
-//                            (argument checks, the runtime singleton, then
-//                            one acquire load), so x_gate includes the
-//                            call itself.
+//                            the gate's (x_load over the load's). The gate is
+//                            inlined into the benchmark loop; GetInfo is an
+//                            exported call (argument checks, the runtime
+//                            singleton, then one acquire load), so x_gate
+//                            includes the call itself.
 // Baselines run first: their figures are the ratios' denominators. Every
 // replay's result is checked (the last word written); a mismatch or an ACL
 // error fails the benchmark (non-zero exit).
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -42,6 +44,8 @@ using Clock = std::chrono::steady_clock;
 
 double g_issue_ns_per_task = 0;
 double g_gate_ns = 0;
+double g_load_ns = 0;
+std::atomic<int> g_word{0};
 
 std::string AclError(const char* what, aclError ret) {
   return std::string(what) + " returned ACL error " + std::to_string(ret);
@@ -218,6 +222,17 @@ void BM_ReplayGraphCold(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kTasks);
 }
 
+void BM_AtomicAcquireLoad(benchmark::State& state) {
+  const Clock::time_point start = Clock::now();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(g_word.load(std::memory_order_acquire));
+  }
+  const double ns =
+      std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+  g_load_ns = state.iterations() > 0 ? ns / state.iterations() : 0;
+  state.counters["ns_per_call"] = g_load_ns;
+}
+
 void BM_SnapshotGate(benchmark::State& state) {
   { ascend::rt::ProcessApiScope warm; }
   const Clock::time_point start = Clock::now();
@@ -229,6 +244,7 @@ void BM_SnapshotGate(benchmark::State& state) {
       std::chrono::duration<double, std::nano>(Clock::now() - start).count();
   g_gate_ns = state.iterations() > 0 ? ns / state.iterations() : 0;
   state.counters["ns_per_call"] = g_gate_ns;
+  if (g_load_ns > 0) state.counters["x_load"] = g_gate_ns / g_load_ns;
 }
 
 void BM_CaptureGetInfoIdle(benchmark::State& state) {
@@ -258,12 +274,14 @@ void BM_CaptureGetInfoIdle(benchmark::State& state) {
   const double per_call = state.iterations() > 0 ? ns / state.iterations() : 0;
   state.counters["ns_per_call"] = per_call;
   if (g_gate_ns > 0) state.counters["x_gate"] = per_call / g_gate_ns;
+  if (g_load_ns > 0) state.counters["x_load"] = per_call / g_load_ns;
 }
 
 // Baselines first: their figures are the ratios' denominators.
 BENCHMARK(BM_IssueValueWrites)->UseRealTime();
 BENCHMARK(BM_ReplayGraph)->UseRealTime();
 BENCHMARK(BM_ReplayGraphCold)->UseManualTime();
+BENCHMARK(BM_AtomicAcquireLoad);
 BENCHMARK(BM_SnapshotGate);
 BENCHMARK(BM_CaptureGetInfoIdle);
 
