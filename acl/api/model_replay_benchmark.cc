@@ -11,6 +11,9 @@
 //     BM_ReplayGraph       - one aclmdlRIExecuteAsync of the same 1000 writes
 //                            captured once; counter x_issue = its ns_per_task
 //                            over the baseline's (target <= 0.5).
+//     BM_ReplayOneTask     - replay of a graph of one value write: the fixed
+//                            cost of an execution (ns_per_replay), for
+//                            telling it from the per-task cost.
 //     BM_ReplayGraphCold   - the first replay of a freshly captured graph
 //                            (capture and destroy not timed; manual time).
 // (2) BM_AtomicAcquireLoad - one acquire load of an atomic word;
@@ -81,6 +84,11 @@ class Setup {
       if (ret != ACL_SUCCESS) return ret;
     }
     return ACL_SUCCESS;
+  }
+  // The last word's write alone (value + kTasks - 1, as Issue writes it).
+  aclError IssueLast(aclrtStream stream, uint64_t value) const {
+    auto* last = static_cast<uint64_t*>(words_) + kTasks - 1;
+    return aclrtValueWrite(last, value + kTasks - 1, 0, stream);
   }
   aclError Capture(uint64_t value, aclmdlRI* model) const {
     aclError ret =
@@ -184,6 +192,37 @@ void BM_ReplayGraph(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kTasks);
 }
 
+void BM_ReplayOneTask(benchmark::State& state) {
+  Setup s;
+  aclmdlRI model = nullptr;
+  aclError ret = s.ok() ? aclmdlRICaptureBegin(s.stream(),
+                                               ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)
+                        : ACL_ERROR_FAILURE;
+  if (ret == ACL_SUCCESS) ret = s.IssueLast(s.stream(), 9);
+  if (ret == ACL_SUCCESS) ret = aclmdlRICaptureEnd(s.stream(), &model);
+  if (ret == ACL_SUCCESS) ret = aclmdlRIExecuteAsync(model, s.exec());
+  if (ret == ACL_SUCCESS) ret = aclrtSynchronizeStream(s.exec());
+  if (ret != ACL_SUCCESS) {
+    state.SkipWithError(
+        AclError("setup, capture or first replay", ret).c_str());
+    if (model != nullptr) (void)aclmdlRIDestroy(model);
+    return;
+  }
+  const Clock::time_point start = Clock::now();
+  for (auto _ : state) {
+    ret = aclmdlRIExecuteAsync(model, s.exec());
+    if (ret == ACL_SUCCESS) ret = aclrtSynchronizeStream(s.exec());
+    if (ret != ACL_SUCCESS) break;
+  }
+  const double ns =
+      std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+  if (ret != ACL_SUCCESS) state.SkipWithError(AclError("replay", ret).c_str());
+  if (!s.LastWordIs(9)) state.SkipWithError("the replay did not write");
+  (void)aclmdlRIDestroy(model);
+  state.counters["ns_per_replay"] =
+      state.iterations() > 0 ? ns / state.iterations() : 0;
+}
+
 void BM_ReplayGraphCold(benchmark::State& state) {
   Setup s;
   if (!s.ok()) {
@@ -280,6 +319,7 @@ void BM_CaptureGetInfoIdle(benchmark::State& state) {
 // Baselines first: their figures are the ratios' denominators.
 BENCHMARK(BM_IssueValueWrites)->UseRealTime();
 BENCHMARK(BM_ReplayGraph)->UseRealTime();
+BENCHMARK(BM_ReplayOneTask)->UseRealTime();
 BENCHMARK(BM_ReplayGraphCold)->UseManualTime();
 BENCHMARK(BM_AtomicAcquireLoad);
 BENCHMARK(BM_SnapshotGate);
