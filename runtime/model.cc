@@ -46,7 +46,7 @@ enum class Control : int {
   kSwitchLabel,  // aclrtSwitchLabelByIndex
   kSwitchStream,
   kActiveStream,
-  kEnd,  // aclmdlRIEndTask
+  kEnd,   // aclmdlRIEndTask
   kCond,  // aclmdlRIAddCondTask
 };
 
@@ -95,14 +95,14 @@ struct ModelTask {
   bool disabled = false;
   void* group = nullptr;
   // Control operands.
-  std::shared_ptr<Label> label;      // kLabel
-  std::shared_ptr<LabelList> list;   // kSwitchLabel
-  const void* value_ptr = nullptr;   // kSwitchLabel index / switch left
-  const void* right_ptr = nullptr;   // kSwitchStream
-  uint32_t max_value = 0;            // kSwitchLabel
-  int32_t cond = 0;                  // kSwitchStream condition
-  int32_t data_type = 0;             // kSwitchStream operand type
-  uint32_t target = 0;               // kSwitchStream / kActiveStream stream
+  std::shared_ptr<Label> label;     // kLabel
+  std::shared_ptr<LabelList> list;  // kSwitchLabel
+  const void* value_ptr = nullptr;  // kSwitchLabel index / switch left
+  const void* right_ptr = nullptr;  // kSwitchStream
+  uint32_t max_value = 0;           // kSwitchLabel
+  int32_t cond = 0;                 // kSwitchStream condition
+  int32_t data_type = 0;            // kSwitchStream operand type
+  uint32_t target = 0;              // kSwitchStream / kActiveStream stream
   std::shared_ptr<CondHandle> cond_handle;       // kCond
   int32_t cond_type = 0;                         // kCond
   std::vector<std::shared_ptr<Model>> branches;  // kCond
@@ -170,7 +170,8 @@ uint32_t ThreadId() { return static_cast<uint32_t>(pthread_self()); }
 
 }  // namespace
 
-// --- The model ----------------------------------------------------------------
+// --- The model
+// ----------------------------------------------------------------
 
 struct ModelStream {
   // The stream recorded from (capture: the user's stream; built: the bound
@@ -243,7 +244,8 @@ class Model : public std::enable_shared_from_this<Model> {
     ModelStream& ms = streams_[index];
     ms.program.push_back(t->seq);
     if (kind_ != ModelKind::kBuilt) {
-      if (ms.after.size() < streams_.size()) ms.after.resize(streams_.size(), -1);
+      if (ms.after.size() < streams_.size())
+        ms.after.resize(streams_.size(), -1);
       ms.after[index] = t->seq;
     }
     if (ms.open_group != nullptr && control == Control::kNone) {
@@ -402,9 +404,8 @@ class Execution : public std::enable_shared_from_this<Execution> {
     while (model_->running_) {
       model_->mu_.AwaitWithTimeout(
           absl::Condition(
-              +[](Model* m) ABSL_NO_THREAD_SAFETY_ANALYSIS {
-                return !m->running_;
-              },
+              +[](Model* m)
+                   ABSL_NO_THREAD_SAFETY_ANALYSIS { return !m->running_; },
               model_.get()),
           kTaskWaitSlice);
       if (Stream::CurrentAborting()) {
@@ -438,12 +439,14 @@ class Execution : public std::enable_shared_from_this<Execution> {
       ++active_;
     }
     std::shared_ptr<Execution> self = shared_from_this();
-    runners_[index]->EnqueueUnrecorded(Task{
-        [self, index] {
-          self->RunProgram(index);
-          return absl::OkStatus();
-        },
-        [self] { self->ProgramDone(absl::CancelledError("model stream reset")); }});
+    runners_[index]->EnqueueUnrecorded(
+        Task{[self, index] {
+               self->RunProgram(index);
+               return absl::OkStatus();
+             },
+             [self] {
+               self->ProgramDone(absl::CancelledError("model stream reset"));
+             }});
   }
 
   void ProgramDone(absl::Status status) {
@@ -539,7 +542,8 @@ class Execution : public std::enable_shared_from_this<Execution> {
           }
           const size_t n = t->list->labels.size();
           size_t at = static_cast<size_t>(*v);
-          if (at >= t->max_value || at >= n) at = std::min<size_t>(t->max_value, n) - 1;
+          if (at >= t->max_value || at >= n)
+            at = std::min<size_t>(t->max_value, n) - 1;
           const Label& label = *t->list->labels[at];
           if (!label.set || label.stream != index) {
             status = Error(ACL_ERROR_RT_LABEL_CONTEXT,
@@ -551,8 +555,7 @@ class Execution : public std::enable_shared_from_this<Execution> {
           break;
         }
         case Control::kSwitchStream: {
-          const size_t bytes =
-              t->data_type == ACL_RT_SWITCH_INT64 ? 8 : 4;
+          const size_t bytes = t->data_type == ACL_RT_SWITCH_INT64 ? 8 : 4;
           absl::StatusOr<uint64_t> l = ReadValue(t->value_ptr, bytes);
           absl::StatusOr<uint64_t> r = ReadValue(t->right_ptr, bytes);
           if (!l.ok() || !r.ok()) {
@@ -569,12 +572,24 @@ class Execution : public std::enable_shared_from_this<Execution> {
           }
           bool taken = false;
           switch (t->cond) {
-            case ACL_RT_EQUAL: taken = a == b; break;
-            case ACL_RT_NOT_EQUAL: taken = a != b; break;
-            case ACL_RT_GREATER: taken = a > b; break;
-            case ACL_RT_GREATER_OR_EQUAL: taken = a >= b; break;
-            case ACL_RT_LESS: taken = a < b; break;
-            default: taken = a <= b; break;
+            case ACL_RT_EQUAL:
+              taken = a == b;
+              break;
+            case ACL_RT_NOT_EQUAL:
+              taken = a != b;
+              break;
+            case ACL_RT_GREATER:
+              taken = a > b;
+              break;
+            case ACL_RT_GREATER_OR_EQUAL:
+              taken = a >= b;
+              break;
+            case ACL_RT_LESS:
+              taken = a < b;
+              break;
+            default:
+              taken = a <= b;
+              break;
           }
           if (taken) {
             // Execution moves to the true stream; this one stops.
@@ -598,9 +613,9 @@ class Execution : public std::enable_shared_from_this<Execution> {
     {
       ascend::MutexLock lock(&branch->mu_);
       if (branch->state_ != ModelState::kReady) {
-        return Error(ACL_ERROR_RT_MODEL_EXECUTE,
-                     absl::StrCat("branch model ", branch->id_,
-                                  " was not captured"));
+        return Error(
+            ACL_ERROR_RT_MODEL_EXECUTE,
+            absl::StrCat("branch model ", branch->id_, " was not captured"));
       }
     }
     auto exec = std::make_shared<Execution>(runtime_, branch);
@@ -648,7 +663,8 @@ bool ValidMode(int32_t mode) {
 
 }  // namespace
 
-// --- Models: bookkeeping ------------------------------------------------------
+// --- Models: bookkeeping
+// ------------------------------------------------------
 
 Models::Models(Runtime& runtime) : runtime_(runtime) {
   close_observer_ = runtime_.AddDeviceCloseObserver(
@@ -696,11 +712,11 @@ absl::StatusOr<std::pair<std::shared_ptr<Model>, uint32_t>> Models::Recording(
     const Stream& stream, int32_t code, const char* what) const {
   std::shared_ptr<TaskRecorder> r = stream.recorder();
   auto* recorder = dynamic_cast<ModelRecorder*>(r.get());
-  std::shared_ptr<Model> m =
-      recorder != nullptr ? recorder->model() : nullptr;
+  std::shared_ptr<Model> m = recorder != nullptr ? recorder->model() : nullptr;
   if (m == nullptr) {
-    return Error(code, absl::StrCat(what, ": the stream records into no "
-                                          "model"));
+    return Error(code, absl::StrCat(what,
+                                    ": the stream records into no "
+                                    "model"));
   }
   ascend::MutexLock lock(&m->mu_);
   ASCEND_ASSIGN_OR_RETURN(uint32_t index, m->StreamIndexLocked(stream));
@@ -834,7 +850,8 @@ std::vector<std::shared_ptr<Model>> Models::ModelsOf(int32_t device_id) const {
   return out;
 }
 
-// --- Capture --------------------------------------------------------------------
+// --- Capture
+// --------------------------------------------------------------------
 
 absl::Status Models::RefuseCapturing(const Stream& stream, const char* api) {
   if (!stream.recording()) return absl::OkStatus();
@@ -890,9 +907,9 @@ absl::Status Models::CaptureBegin(void* stream, int32_t mode) {
                  "the stream is already being captured or is bound to a "
                  "model");
   }
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Model> m,
-                          NewModel(s->device_id(),
-                                   static_cast<int>(ModelKind::kCapture)));
+  ASCEND_ASSIGN_OR_RETURN(
+      std::shared_ptr<Model> m,
+      NewModel(s->device_id(), static_cast<int>(ModelKind::kCapture)));
   absl::Status began = BeginCapture(s, m, mode);
   if (!began.ok()) {
     ascend::MutexLock lock(&mu_);
@@ -929,8 +946,7 @@ absl::Status Models::CaptureToModelBegin(void* stream, void* model,
   return BeginCapture(s, m, mode);
 }
 
-absl::Status Models::CaptureInfo(void* stream, int32_t* status,
-                                 void** model) {
+absl::Status Models::CaptureInfo(void* stream, int32_t* status, void** model) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
   int32_t st = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
@@ -1021,8 +1037,8 @@ absl::StatusOr<void*> Models::CaptureEnd(void* stream) {
       }
     }
     if (verdict.ok()) {
-      m->state_ = m->kind_ == ModelKind::kSub ? ModelState::kReady
-                                               : ModelState::kReady;
+      m->state_ =
+          m->kind_ == ModelKind::kSub ? ModelState::kReady : ModelState::kReady;
     }
     for (ModelStream& ms : m->streams_) ms.source.reset();
     m->recorded_.clear();
@@ -1128,8 +1144,7 @@ absl::Status Models::JoinCapture(const Event& event,
 }
 
 absl::StatusOr<bool> Models::WaitsUntilSet(const Stream& stream,
-                                           const Event& event,
-                                           uint32_t flag) {
+                                           const Event& event, uint32_t flag) {
   std::shared_ptr<TaskRecorder> r = stream.recorder();
   if (dynamic_cast<ModelRecorder*>(r.get()) == nullptr) return false;
   ASCEND_ASSIGN_OR_RETURN(auto rec, Recording(stream, ACL_ERROR_RT_STREAM_MODEL,
@@ -1161,14 +1176,15 @@ absl::StatusOr<bool> Models::WaitsUntilSet(const Stream& stream,
   return true;
 }
 
-// --- Task groups and updates --------------------------------------------------
+// --- Task groups and updates
+// --------------------------------------------------
 
 absl::Status Models::TaskGroupBegin(void* stream) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
-  ASCEND_ASSIGN_OR_RETURN(
-      auto rec, Recording(*s, ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-                          "aclmdlRICaptureTaskGrpBegin"));
+  ASCEND_ASSIGN_OR_RETURN(auto rec,
+                          Recording(*s, ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+                                    "aclmdlRICaptureTaskGrpBegin"));
   const std::shared_ptr<Model>& m = rec.first;
   if (m->kind_ == ModelKind::kBuilt) {
     return Error(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
@@ -1234,9 +1250,9 @@ absl::Status Models::TaskUpdateBegin(void* stream, void* group) {
       return Error(ACL_ERROR_STREAM_TASK_GROUP_STATUS,
                    "the stream is already updating a task group");
     }
-    ASCEND_RETURN_IF_ERROR(RefuseCapturing(*s, "aclmdlRICaptureTaskUpdateBegin"));
-    return Error(ACL_ERROR_RT_STREAM_MODEL,
-                 "the stream is bound to a model");
+    ASCEND_RETURN_IF_ERROR(
+        RefuseCapturing(*s, "aclmdlRICaptureTaskUpdateBegin"));
+    return Error(ACL_ERROR_RT_STREAM_MODEL, "the stream is bound to a model");
   }
   std::vector<std::shared_ptr<Model>> all;
   {
@@ -1290,10 +1306,10 @@ absl::Status Models::TaskUpdateEnd(void* stream) {
     ascend::MutexLock lock(&m->mu_);
     g->updating = false;
     if (reps.size() != g->tasks.size()) {
-      verdict = Error(ACL_ERROR_RT_INTERNAL_ERROR,
-                      absl::StrCat("the update issued ", reps.size(),
-                                   " tasks; the task group holds ",
-                                   g->tasks.size()));
+      verdict =
+          Error(ACL_ERROR_RT_INTERNAL_ERROR,
+                absl::StrCat("the update issued ", reps.size(),
+                             " tasks; the task group holds ", g->tasks.size()));
     }
     for (size_t i = 0; verdict.ok() && i < reps.size(); ++i) {
       const ModelTask& t = *m->tasks_[g->tasks[i]];
@@ -1332,7 +1348,8 @@ absl::Status Models::TaskUpdateEnd(void* stream) {
   return absl::OkStatus();
 }
 
-// --- The build API ------------------------------------------------------------
+// --- The build API
+// ------------------------------------------------------------
 
 absl::StatusOr<void*> Models::BuildBegin(uint32_t flag) {
   if (flag != 0) {
@@ -1501,7 +1518,8 @@ absl::Status Models::PersistentTaskClean(void* stream) {
   return absl::OkStatus();
 }
 
-// --- Labels and stream control -------------------------------------------------
+// --- Labels and stream control
+// -------------------------------------------------
 
 absl::StatusOr<void*> Models::CreateLabel() {
   ASCEND_ASSIGN_OR_RETURN(int32_t device_id, runtime_.GetDevice());
@@ -1644,7 +1662,8 @@ absl::Status Models::ActiveStream(void* active, void* stream) {
   return absl::OkStatus();
 }
 
-// --- Conditional tasks ----------------------------------------------------------
+// --- Conditional tasks
+// ----------------------------------------------------------
 
 absl::StatusOr<void*> Models::CondHandleCreate(void* model,
                                                uint32_t default_value,
@@ -1658,8 +1677,8 @@ absl::StatusOr<void*> Models::CondHandleCreate(void* model,
     return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                  "condition handles belong to captured models");
   }
-  ASCEND_ASSIGN_OR_RETURN(void* ptr, runtime_.Malloc(sizeof(uint64_t),
-                                                     ACL_MEM_MALLOC_HUGE_FIRST));
+  ASCEND_ASSIGN_OR_RETURN(
+      void* ptr, runtime_.Malloc(sizeof(uint64_t), ACL_MEM_MALLOC_HUGE_FIRST));
   const uint64_t v = default_value;
   std::vector<uint8_t> bytes(sizeof v);
   std::memcpy(bytes.data(), &v, sizeof v);
@@ -1699,7 +1718,8 @@ absl::Status Models::AddCondTask(const aclmdlRICondTaskParams& params,
     return Error(ACL_ERROR_RT_PARAM_INVALID, "flags must be 0");
   }
   const int32_t type = static_cast<int32_t>(params.type);
-  if (type < ACL_MODEL_RI_COND_TYPE_IF || type > ACL_MODEL_RI_COND_TYPE_SWITCH) {
+  if (type < ACL_MODEL_RI_COND_TYPE_IF ||
+      type > ACL_MODEL_RI_COND_TYPE_SWITCH) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("condition type ", type, " is unknown"));
   }
@@ -1710,18 +1730,19 @@ absl::Status Models::AddCondTask(const aclmdlRICondTaskParams& params,
   const uint32_t size = params.size;
   if ((type == ACL_MODEL_RI_COND_TYPE_IF && (size < 1 || size > 2)) ||
       (type == ACL_MODEL_RI_COND_TYPE_WHILE && size != 1) || size == 0) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat("a condition of type ", type, " takes ",
-                              type == ACL_MODEL_RI_COND_TYPE_IF ? "1 or 2"
-                              : type == ACL_MODEL_RI_COND_TYPE_WHILE
-                                  ? "1"
-                                  : "at least 1",
-                              " branches, not ", size));
+    return Error(
+        ACL_ERROR_RT_PARAM_INVALID,
+        absl::StrCat("a condition of type ", type, " takes ",
+                     type == ACL_MODEL_RI_COND_TYPE_IF      ? "1 or 2"
+                     : type == ACL_MODEL_RI_COND_TYPE_WHILE ? "1"
+                                                            : "at least 1",
+                     " branches, not ", size));
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
-  ASCEND_ASSIGN_OR_RETURN(auto rec, Recording(*s, ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-                                              "aclmdlRIAddCondTask"));
+  ASCEND_ASSIGN_OR_RETURN(
+      auto rec,
+      Recording(*s, ACL_ERROR_RT_STREAM_NOT_CAPTURED, "aclmdlRIAddCondTask"));
   const std::shared_ptr<Model>& m = rec.first;
   if (m->kind_ == ModelKind::kBuilt) {
     return Error(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
@@ -1766,7 +1787,8 @@ absl::Status Models::AddCondTask(const aclmdlRICondTaskParams& params,
   return absl::OkStatus();
 }
 
-// --- Execution ------------------------------------------------------------------
+// --- Execution
+// ------------------------------------------------------------------
 
 absl::Status Models::ExecuteAsync(void* model, void* stream) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Model> m, ResolveModel(model));
@@ -1800,16 +1822,16 @@ absl::Status Models::ExecuteAsync(void* model, void* stream) {
   }
   auto exec = std::make_shared<Execution>(runtime_, m);
   exec->Instantiate();
-  s->Enqueue(Task{[exec] { return exec->Run(); },
-                  [exec] { exec->CancelUnused(); }});
+  s->Enqueue(
+      Task{[exec] { return exec->Run(); }, [exec] { exec->CancelUnused(); }});
   return absl::OkStatus();
 }
 
 absl::Status Models::Execute(void* model, int32_t timeout_ms) {
   if (timeout_ms == 0 || timeout_ms < -1) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat("timeout ", timeout_ms,
-                              " ms is neither -1 nor positive"));
+    return Error(
+        ACL_ERROR_RT_PARAM_INVALID,
+        absl::StrCat("timeout ", timeout_ms, " ms is neither -1 nor positive"));
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Model> m, ResolveModel(model));
   if (m->kind_ != ModelKind::kBuilt) {
@@ -1832,10 +1854,9 @@ absl::Status Models::Execute(void* model, int32_t timeout_ms) {
                           runtime_.CreateStreamWithConfig(StreamConfig{}));
   absl::Status status = ExecuteAsync(model, handle);
   if (status.ok()) {
-    const absl::Time deadline = timeout_ms == -1
-                                    ? absl::InfiniteFuture()
-                                    : absl::Now() +
-                                          absl::Milliseconds(timeout_ms);
+    const absl::Time deadline =
+        timeout_ms == -1 ? absl::InfiniteFuture()
+                         : absl::Now() + absl::Milliseconds(timeout_ms);
     status = runtime_.SynchronizeStream(handle, deadline);
     if (absl::IsDeadlineExceeded(status)) {
       (void)Abort(model);
@@ -1995,23 +2016,23 @@ struct FoundTask {
 
 }  // namespace
 
-#define ASCEND_FIND_TASK(found, wanted)                                 \
-  FoundTask found;                                                      \
-  {                                                                     \
-    std::vector<std::shared_ptr<Model>> all;                            \
-    {                                                                   \
-      ascend::MutexLock lock(&mu_);                                     \
-      for (const auto& [h, m] : models_) all.push_back(m);              \
-    }                                                                   \
-    for (const auto& m : all) {                                         \
-      ascend::MutexLock lock(&m->mu_);                                  \
-      for (const auto& t : m->tasks_) {                                 \
+#define ASCEND_FIND_TASK(found, wanted)                                   \
+  FoundTask found;                                                        \
+  {                                                                       \
+    std::vector<std::shared_ptr<Model>> all;                              \
+    {                                                                     \
+      ascend::MutexLock lock(&mu_);                                       \
+      for (const auto& [h, m] : models_) all.push_back(m);                \
+    }                                                                     \
+    for (const auto& m : all) {                                           \
+      ascend::MutexLock lock(&m->mu_);                                    \
+      for (const auto& t : m->tasks_) {                                   \
         if (t->handle.value() == (wanted)) found = FoundTask{m, t.get()}; \
-      }                                                                 \
-    }                                                                   \
-    if (found.task == nullptr) {                                        \
-      return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live model task"); \
-    }                                                                   \
+      }                                                                   \
+    }                                                                     \
+    if (found.task == nullptr) {                                          \
+      return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live model task");  \
+    }                                                                     \
   }
 
 absl::StatusOr<aclmdlRITaskType> Models::TaskType(void* task) {
@@ -2040,7 +2061,8 @@ absl::Status Models::TaskGetParams(void* task, aclmdlRITaskParams* params) {
     case ACL_MODEL_RI_TASK_KERNEL: {
       const KernelTaskInfo* k = t.task ? t.task->kernel : nullptr;
       params->kernelTaskParams.funcHandle = t.params.object;
-      params->kernelTaskParams.numBlocks = static_cast<uint32_t>(t.params.value);
+      params->kernelTaskParams.numBlocks =
+          static_cast<uint32_t>(t.params.value);
       if (k != nullptr) {
         params->kernelTaskParams.args = k->args_ptr;
         params->kernelTaskParams.argsSize = k->args_len;
@@ -2126,10 +2148,9 @@ absl::Status Models::TaskSetParams(void* task,
           params.eventRecordTaskParams.recordFlag);
       break;
     case ACL_MODEL_RI_TASK_EVENT_WAIT:
-      built = runtime_.StreamWaitEventFor(handle,
-                                          params.eventWaitTaskParams.event,
-                                          absl::ZeroDuration(),
-                                          params.eventWaitTaskParams.waitFlag);
+      built = runtime_.StreamWaitEventFor(
+          handle, params.eventWaitTaskParams.event, absl::ZeroDuration(),
+          params.eventWaitTaskParams.waitFlag);
       break;
     case ACL_MODEL_RI_TASK_EVENT_RESET:
       built = runtime_.ResetEvent(params.eventResetTaskParams.event, handle);
@@ -2195,30 +2216,32 @@ absl::Status Models::KernelTaskAttribute(void* task, int32_t attr,
     case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
       return absl::OkStatus();  // none of these are in use: 0
     default:
-      return Error(ACL_ERROR_RT_PARAM_INVALID,
-                   absl::StrCat("kernel task attribute ", attr,
-                                " cannot be queried"));
+      return Error(
+          ACL_ERROR_RT_PARAM_INVALID,
+          absl::StrCat("kernel task attribute ", attr, " cannot be queried"));
   }
 }
 
-// --- Readable output -------------------------------------------------------------
+// --- Readable output
+// -------------------------------------------------------------
 
 absl::StatusOr<std::string> Models::DebugText(void* model) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Model> m, ResolveModel(model));
   ascend::MutexLock lock(&m->mu_);
-  std::string out = absl::StrCat("digraph model_", m->id_, " {\n  label=\"model ",
-                                 m->id_, " device ", m->device_id_, " ",
-                                 m->name_, "\";\n");
+  std::string out =
+      absl::StrCat("digraph model_", m->id_, " {\n  label=\"model ", m->id_,
+                   " device ", m->device_id_, " ", m->name_, "\";\n");
   for (uint32_t i = 0; i < m->streams_.size(); ++i) {
     const ModelStream& ms = m->streams_[i];
-    absl::StrAppend(&out, "  subgraph cluster_stream_", i, " {\n    label=\"stream ",
-                    ms.runner ? ms.runner->id() : 0,
+    absl::StrAppend(&out, "  subgraph cluster_stream_", i,
+                    " {\n    label=\"stream ", ms.runner ? ms.runner->id() : 0,
                     ms.head ? " (head)" : "", "\";\n");
     const ModelTask* prev = nullptr;
     for (uint32_t ti : ms.program) {
       const ModelTask& t = *m->tasks_[ti];
-      const char* what = t.control == Control::kNone ? TaskTypeName(t.params.type)
-                                                     : ControlName(t.control);
+      const char* what = t.control == Control::kNone
+                             ? TaskTypeName(t.params.type)
+                             : ControlName(t.control);
       absl::StrAppend(&out, "    task_", t.seq, " [label=\"task ", t.seq, " ",
                       what, t.disabled ? " (disabled)" : "", "\"];\n");
       if (prev != nullptr) {
@@ -2252,12 +2275,13 @@ absl::Status Models::DebugJson(void* model, const char* path, uint32_t flags) {
         const char* what = t.control == Control::kNone
                                ? TaskTypeName(t.params.type)
                                : ControlName(t.control);
-        absl::StrAppend(&json, first ? "" : ",", "{\"name\":\"", what,
-                        "\",\"ph\":\"X\",\"ts\":", step, ",\"dur\":1,\"pid\":",
-                        m->id_, ",\"tid\":", ms.runner ? ms.runner->id() : 0,
-                        ",\"args\":{\"model_id\":", m->id_, ",\"stream_id\":",
-                        ms.runner ? ms.runner->id() : 0, ",\"task_id\":", t.seq,
-                        ",\"task_type\":\"", what, "\"");
+        absl::StrAppend(
+            &json, first ? "" : ",", "{\"name\":\"", what,
+            "\",\"ph\":\"X\",\"ts\":", step, ",\"dur\":1,\"pid\":", m->id_,
+            ",\"tid\":", ms.runner ? ms.runner->id() : 0,
+            ",\"args\":{\"model_id\":", m->id_,
+            ",\"stream_id\":", ms.runner ? ms.runner->id() : 0,
+            ",\"task_id\":", t.seq, ",\"task_type\":\"", what, "\"");
         if (flags == ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE && t.task &&
             t.task->kernel != nullptr) {
           absl::StrAppend(&json, ",\"args_size\":", t.task->kernel->args_len,
@@ -2284,23 +2308,26 @@ absl::Status Models::DebugJson(void* model, const char* path, uint32_t flags) {
   return absl::OkStatus();
 }
 
-// --- Snapshot support -------------------------------------------------------------
+// --- Snapshot support
+// -------------------------------------------------------------
 
 std::string Models::Describe(int32_t device_id) const {
   std::string text;
   for (const auto& m : ModelsOf(device_id)) {
     ascend::MutexLock lock(&m->mu_);
-    absl::StrAppend(&text, "model ", m->id_, " kind ", static_cast<int>(m->kind_),
-                    " state ", static_cast<int>(m->state_), " streams [");
+    absl::StrAppend(&text, "model ", m->id_, " kind ",
+                    static_cast<int>(m->kind_), " state ",
+                    static_cast<int>(m->state_), " streams [");
     for (const ModelStream& ms : m->streams_) {
       absl::StrAppend(&text, ms.runner ? ms.runner->id() : 0,
                       ms.head ? "h" : "", ":", ms.program.size(), " ");
     }
     absl::StrAppend(&text, "] tasks [");
     for (const auto& t : m->tasks_) {
-      absl::StrAppend(&text, t->control == Control::kNone
-                                 ? TaskTypeName(t->params.type)
-                                 : ControlName(t->control),
+      absl::StrAppend(&text,
+                      t->control == Control::kNone
+                          ? TaskTypeName(t->params.type)
+                          : ControlName(t->control),
                       t->disabled ? "-" : "", " ");
     }
     absl::StrAppend(&text, "]\n");
