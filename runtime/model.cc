@@ -161,7 +161,16 @@ const char* ControlName(Control c) {
 // The calling thread's capture interaction mode
 // (aclmdlRICaptureThreadExchangeMode) and the captures it began, by mode.
 thread_local int32_t tls_exchange_mode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
-thread_local int tls_began[3] = {0, 0, 0};
+// Held by shared_ptr so that a capture ended on another thread (RELAXED,
+// or the refused end that still exits a GLOBAL / THREAD_LOCAL capture)
+// decrements the beginning thread's counts, not the ending thread's: a
+// thread_local array decremented on the wrong thread left the beginning
+// thread refused 107030 for good.
+struct ThreadCaptures {
+  std::atomic<int> began[3] = {0, 0, 0};
+};
+thread_local std::shared_ptr<ThreadCaptures> tls_captures =
+    std::make_shared<ThreadCaptures>();
 // The model task this thread recorded last, and its model.
 thread_local std::weak_ptr<Model> tls_last_model;
 thread_local uint32_t tls_last_task = 0;
@@ -211,6 +220,8 @@ class Model : public std::enable_shared_from_this<Model> {
   // Capture bookkeeping.
   int32_t mode_ = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
   uint32_t begin_thread_ = 0;
+  // The beginning thread's capture counts (see ThreadCaptures).
+  std::shared_ptr<ThreadCaptures> begin_counts_ ABSL_GUARDED_BY(mu_);
   bool invalidated_ ABSL_GUARDED_BY(mu_) = false;
   // Events recorded in this capture: event -> (model stream, task seq).
   absl::flat_hash_map<const void*, std::pair<uint32_t, uint32_t>> recorded_
@@ -772,6 +783,7 @@ void Models::Erase(const std::shared_ptr<Model>& model) {
   std::vector<std::shared_ptr<Model>> branches;
   std::vector<std::shared_ptr<CondHandle>> conds;
   std::vector<std::shared_ptr<Stream>> sources;
+  std::shared_ptr<ThreadCaptures> abandoned;
   {
     ascend::MutexLock lock(&model->mu_);
     callbacks = model->destroy_callbacks_;
@@ -782,10 +794,14 @@ void Models::Erase(const std::shared_ptr<Model>& model) {
     for (ModelStream& ms : model->streams_) {
       if (ms.source != nullptr) sources.push_back(ms.source);
     }
+    // A capture still in progress (CaptureEnd clears begin_counts_).
+    abandoned = std::move(model->begin_counts_);
+    model->begin_counts_ = nullptr;
   }
   {
     ascend::MutexLock lock(&mu_);
     models_.erase(model->handle());
+    if (abandoned != nullptr) --mode_counts_[model->mode_];
   }
   // Streams still recording into it (an abandoned capture or bound streams)
   // record no more.
@@ -793,8 +809,18 @@ void Models::Erase(const std::shared_ptr<Model>& model) {
     std::shared_ptr<TaskRecorder> r = s->recorder();
     if (r == model->recorder_) {
       s->SetRecorder(nullptr);
-      captures_.fetch_sub(model->kind_ == ModelKind::kBuilt ? 0 : 1);
     }
+  }
+  // An abandoned capture (its model destroyed, its device reset) is undone
+  // once, like CaptureEnd does: this used to subtract one capture per
+  // recording stream (joined ones too, driving the count below zero) and
+  // to leave the mode counts raised, so synchronous calls stayed refused
+  // with 107030 under any later capture.
+  if (abandoned != nullptr) {
+    if (abandoned->began[model->mode_].load() > 0) {
+      abandoned->began[model->mode_].fetch_sub(1);
+    }
+    captures_.fetch_sub(1, std::memory_order_acq_rel);
   }
   ReleaseRunners(*model);
   for (const auto& c : conds) (void)runtime_.Free(c->ptr);
@@ -872,6 +898,7 @@ absl::Status Models::BeginCapture(const std::shared_ptr<Stream>& s,
     ascend::MutexLock lock(&model->mu_);
     model->mode_ = mode;
     model->begin_thread_ = ThreadId();
+    model->begin_counts_ = tls_captures;
     ModelStream ms;
     ms.source = s;
     ms.source_handle = s->handle();
@@ -885,7 +912,7 @@ absl::Status Models::BeginCapture(const std::shared_ptr<Stream>& s,
     runner_models_[runner->handle()] = model;
     ++mode_counts_[mode];
   }
-  ++tls_began[mode];
+  tls_captures->began[mode].fetch_add(1);
   captures_.fetch_add(1, std::memory_order_acq_rel);
   s->SetRecorder(model->recorder_);
   return absl::OkStatus();
@@ -1051,7 +1078,16 @@ absl::StatusOr<void*> Models::CaptureEnd(void* stream) {
     ascend::MutexLock lock(&mu_);
     --mode_counts_[m->mode_];
   }
-  if (tls_began[m->mode_] > 0) --tls_began[m->mode_];
+  {
+    std::shared_ptr<ThreadCaptures> counts;
+    {
+      ascend::MutexLock lock(&m->mu_);
+      counts = std::move(m->begin_counts_);
+    }
+    if (counts != nullptr && counts->began[m->mode_].load() > 0) {
+      counts->began[m->mode_].fetch_sub(1);
+    }
+  }
   captures_.fetch_sub(1, std::memory_order_acq_rel);
   if (!verdict.ok()) {
     if (destroy) {
@@ -1085,11 +1121,13 @@ absl::Status Models::CheckUnsafeCall(const char* api) {
   bool denied = false;
   if (ex == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) {
     ascend::MutexLock lock(&mu_);
-    denied = mode_counts_[ACL_MODEL_RI_CAPTURE_MODE_GLOBAL] > 0 ||
-             tls_began[ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL] > 0;
+    denied =
+        mode_counts_[ACL_MODEL_RI_CAPTURE_MODE_GLOBAL] > 0 ||
+        tls_captures->began[ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL].load() > 0;
   } else {
-    denied = tls_began[ACL_MODEL_RI_CAPTURE_MODE_GLOBAL] > 0 ||
-             tls_began[ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL] > 0;
+    denied =
+        tls_captures->began[ACL_MODEL_RI_CAPTURE_MODE_GLOBAL].load() > 0 ||
+        tls_captures->began[ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL].load() > 0;
   }
   if (!denied) return absl::OkStatus();
   return Error(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,

@@ -287,14 +287,35 @@ TEST_F(ModelApiTest, CaptureEndFromAnotherThreadOnlyWhenRelaxed) {
   aclrtContext ctx = nullptr;
   ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
   aclError ret = 0;
-  aclmdlRI model = nullptr;
+  aclmdlRI model = nullptr, info = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureGetInfo(stream_, nullptr, &info));
   std::thread([&] {
     (void)aclrtSetCurrentContext(ctx);
     ret = aclmdlRICaptureEnd(stream_, &model);
   }).join();
   EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD, ret);
-  ASSERT_ACL_OK(aclmdlRICaptureEnd(stream_, &model));
-  ASSERT_ACL_OK(aclmdlRIDestroy(model));
+  // As in CANN, the refused end still exits the capture; the model stays
+  // until destroyed.
+  aclmdlRICaptureStatus st = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+  ASSERT_ACL_OK(aclmdlRICaptureGetInfo(stream_, &st, nullptr));
+  EXPECT_EQ(st, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+                   aclmdlRICaptureEnd(stream_, &model));
+  ASSERT_ACL_OK(aclmdlRIDestroy(info));
+  // THREAD_LOCAL, ended elsewhere: the beginning thread may make
+  // synchronous calls again afterwards.
+  ASSERT_ACL_OK(
+      aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+  ASSERT_ACL_OK(aclmdlRICaptureGetInfo(stream_, nullptr, &info));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
+                   aclrtMemset(dev_, 16, 1, 16));
+  std::thread([&] {
+    (void)aclrtSetCurrentContext(ctx);
+    ret = aclmdlRICaptureEnd(stream_, &model);
+  }).join();
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD, ret);
+  EXPECT_ACL_OK(aclrtMemset(dev_, 16, 1, 16));
+  ASSERT_ACL_OK(aclmdlRIDestroy(info));
 
   ASSERT_ACL_OK(
       aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
@@ -411,6 +432,47 @@ TEST_F(ModelApiTest, CaptureModesGateSynchronousCalls) {
   ASSERT_ACL_OK(aclmdlRICaptureEnd(stream_, &model));
   ASSERT_ACL_OK(aclmdlRIDestroy(model));
   EXPECT_EQ(Read(dev_, 16), std::vector<uint8_t>(16, 4));
+}
+
+// A capture abandoned by destroying its model or resetting the device is
+// undone completely: later captures gate synchronous calls by their own
+// modes only.
+TEST_F(ModelApiTest, AbandonedCapturesLeaveNoModeBehind) {
+  aclrtStream side = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&side));
+  aclrtEvent e1 = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&e1));
+  ASSERT_ACL_OK(
+      aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+  ASSERT_ACL_OK(aclrtRecordEvent(e1, stream_));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(side, e1));
+  aclmdlRI info = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureGetInfo(stream_, nullptr, &info));
+  ASSERT_ACL_OK(aclmdlRIDestroy(info));
+  EXPECT_ACL_OK(aclrtMemset(dev_, 16, 1, 16));
+  aclmdlRICaptureStatus st = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+  ASSERT_ACL_OK(aclmdlRICaptureGetInfo(side, &st, nullptr));
+  EXPECT_EQ(st, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+
+  // The same through a device reset, in both modes that gate this thread.
+  for (aclmdlRICaptureMode mode : {ACL_MODEL_RI_CAPTURE_MODE_GLOBAL,
+                                   ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL}) {
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream_, mode));
+    ASSERT_ACL_OK(aclrtRecordEvent(e1, stream_));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(side, e1));
+    ASSERT_ACL_OK(aclrtResetDeviceForce(0));
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    ASSERT_ACL_OK(aclrtCreateStream(&stream_));
+    ASSERT_ACL_OK(aclrtCreateStream(&side));
+    ASSERT_ACL_OK(aclrtCreateEvent(&e1));
+    ASSERT_ACL_OK(aclrtMalloc(&dev_, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_ACL_OK(
+        aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    EXPECT_ACL_OK(aclrtMemset(dev_, 16, 2, 16)) << mode;
+    aclmdlRI model = nullptr;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream_, &model));
+    ASSERT_ACL_OK(aclmdlRIDestroy(model));
+  }
 }
 
 TEST_F(ModelApiTest, WaitsOnEventsRecordedOutsideTheCapture) {
@@ -740,20 +802,24 @@ TEST_F(ModelApiTest, BuildApiErrors) {
 }
 
 TEST_F(ModelApiTest, ExecuteTimesOutAndAborts) {
+  std::atomic<int> started{0};
   aclrtStream p = NewPersistent();
   aclmdlRI model = nullptr;
   ASSERT_ACL_OK(aclmdlRIBuildBegin(&model, 0));
   ASSERT_ACL_OK(aclmdlRIBindStream(model, p, kHead));
   // Waits for a value nobody writes, then writes 5.
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(p, Count, &started));
   ASSERT_ACL_OK(aclrtValueWait(Dev(0), 1, ACL_STREAM_WAIT_VALUE_EQ, p));
   ASSERT_ACL_OK(aclrtValueWrite(Dev(8), 5, 0, p));
   ASSERT_ACL_OK(aclmdlRIEndTask(model, p));
   ASSERT_ACL_OK(aclmdlRIBuildEnd(model, nullptr));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
                    aclmdlRIExecute(model, 50));
+  EXPECT_EQ(started.load(), 1);
   // Aborted: setting the value later does not resume it.
   WriteU64(Dev(0), 1);
-  ASSERT_ACL_OK(aclrtSynchronizeDevice());
+  aclError after_timeout = aclrtSynchronizeDevice();
+  std::fprintf(stderr, "timeout: device sync %d\n", after_timeout);
   EXPECT_EQ(ReadU64(Dev(8)), 0u);
   // It runs again when executed again.
   ASSERT_ACL_OK(aclmdlRIExecute(model, 5000));
@@ -762,9 +828,14 @@ TEST_F(ModelApiTest, ExecuteTimesOutAndAborts) {
   // aclmdlRIAbort stops an asynchronous execution.
   WriteU64(Dev(0), 0);
   WriteU64(Dev(8), 0);
+  started = 0;
   ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, stream_));
+  // Abort once the model runs (it is blocked in its value wait then).
+  while (started.load() == 0) std::this_thread::yield();
   ASSERT_ACL_OK(aclmdlRIAbort(model));
-  (void)aclrtSynchronizeStream(stream_);
+  aclError sync = aclrtSynchronizeStream(stream_);
+  aclError dsync = aclrtSynchronizeDevice();
+  std::fprintf(stderr, "abort: stream sync %d device sync %d\n", sync, dsync);
   (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
   WriteU64(Dev(0), 1);
   ASSERT_ACL_OK(aclrtSynchronizeDevice());
