@@ -617,6 +617,13 @@ class Execution : public std::enable_shared_from_this<Execution> {
           break;
       }
     }
+    // A task cut short by aclmdlRIAbort (a value or event wait, which sees
+    // its runner aborting) failed because of the abort: report that, not
+    // the wait's own cancellation (which read as 507000).
+    if (!status.ok() && Stopped()) {
+      status = Error(ACL_ERROR_RT_MODEL_ABORT_NORMAL,
+                     absl::StrCat("model ", model_->id_, " aborted"));
+    }
     ProgramDone(std::move(status));
   }
 
