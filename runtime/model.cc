@@ -1144,6 +1144,28 @@ absl::Status Models::CheckUnsafeCall(const char* api) {
                             "aclmdlRICaptureThreadExchangeMode)"));
 }
 
+absl::Status Models::RefuseCapturedEvent(const Event& event, const char* api) {
+  if (!capturing()) return absl::OkStatus();
+  std::vector<std::shared_ptr<Model>> capturing;
+  {
+    ascend::MutexLock lock(&mu_);
+    for (const auto& [h, m] : models_) {
+      if (m->kind_ != ModelKind::kBuilt) capturing.push_back(m);
+    }
+  }
+  for (const auto& m : capturing) {
+    ascend::MutexLock lock(&m->mu_);
+    if (m->state_ == ModelState::kRecording &&
+        m->recorded_.count(event.handle()) != 0) {
+      return Error(ACL_ERROR_RT_EVENT_CAPTURED,
+                   absl::StrCat(api,
+                                ": the event was recorded in a capture "
+                                "still in progress"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Models::JoinCapture(const Event& event,
                                  const std::shared_ptr<Stream>& stream) {
   std::vector<std::shared_ptr<Model>> capturing;

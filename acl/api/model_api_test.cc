@@ -62,6 +62,8 @@ void AddMark(void* arg) {
 
 // Decrements the uint64_t the argument points at (device memory is host
 // addressable in the simulator; host functions may touch it).
+void CountDestroyCb(void*) {}
+
 void Decrement(void* arg) { --*static_cast<uint64_t*>(arg); }
 
 class ModelApiTest : public ::testing::Test {
@@ -1194,6 +1196,132 @@ TEST_F(ModelApiTest, KernelTaskGroupUpdateAndQueries) {
 
   ASSERT_ACL_OK(aclmdlRIDestroy(model));
   ASSERT_ACL_OK(aclrtBinaryUnLoad(bin));
+}
+
+// The remaining error codes of the family (runtime/model.h; CANN's codes).
+TEST_F(ModelApiTest, MoreErrorCodes) {
+  aclrtEvent ev = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&ev));
+  aclrtStream side = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&side));
+  // A stream joined to a capture cannot begin its own.
+  ASSERT_ACL_OK(
+      aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_ACL_OK(aclrtRecordEvent(ev, stream_));
+  // An event recorded in a capture is not synchronised or queried.
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_EVENT_CAPTURED, aclrtSynchronizeEvent(ev));
+  aclrtEventRecordedStatus es = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_EVENT_CAPTURED, aclrtQueryEventStatus(ev, &es));
+  float ms = 0;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_EVENT_CAPTURED,
+                   aclrtEventElapsedTime(&ms, ev, ev));
+  // Another event is not part of the capture.
+  aclrtEvent free_event = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&free_event));
+  EXPECT_ACL_OK(aclrtSynchronizeEvent(free_event));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(side, ev));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_STREAM_CAPTURED,
+      aclmdlRICaptureBegin(side, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  aclrtEvent back = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&back));
+  ASSERT_ACL_OK(aclrtRecordEvent(back, side));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(stream_, back));
+  // A task group still open fails the end, and the model is gone.
+  ASSERT_ACL_OK(aclmdlRICaptureTaskGrpBegin(stream_));
+  aclmdlRI info = nullptr, model = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureGetInfo(stream_, nullptr, &info));
+  EXPECT_ACL_ERROR(ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+                   aclmdlRICaptureEnd(stream_, &model));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclmdlRIDestroy(info));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+                   aclmdlRICaptureEnd(stream_, &model));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclmdlRICaptureEnd(stream_, nullptr));
+  // Once the capture is over the event is an ordinary one again.
+  EXPECT_ACL_OK(aclrtSynchronizeEvent(ev));
+
+  // Capture models refuse the build API; built ones the capture-only calls.
+  ASSERT_ACL_OK(
+      aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  aclmdlRICondHandle cond = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureGetInfo(stream_, nullptr, &info));
+  ASSERT_ACL_OK(aclmdlRICondHandleCreate(
+      info, 1, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &cond));
+  aclmdlRI subs[1] = {nullptr};
+  aclmdlRICondTaskParams ifp{cond, ACL_MODEL_RI_COND_TYPE_IF, 1, subs};
+  ASSERT_ACL_OK(aclmdlRIAddCondTask(ifp, stream_, 0));
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(stream_, &model));
+  // Not on a stream that is not capturing.
+  aclmdlRI subs2[1] = {nullptr};
+  aclmdlRICondTaskParams ifp2{cond, ACL_MODEL_RI_COND_TYPE_IF, 1, subs2};
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+                   aclmdlRIAddCondTask(ifp2, stream_, 0));
+  aclrtStream p = NewPersistent();
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclmdlRIEndTask(model, p));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclmdlRIBuildEnd(model, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclmdlRIUnbindStream(model, p));
+  // Sub-models live and die with their parent.
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRIDestroy(subs[0]));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRIAbort(subs[0]));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRIUpdate(subs[0]));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+      aclmdlRIDestroyRegisterCallback(subs[0], CountDestroyCb, nullptr));
+  uint32_t n = 0;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                   aclmdlRIGetStreams(subs[0], nullptr, &n));
+  // An IF whose branch was never captured fails the execution.
+  ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, stream_));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_MODEL_EXECUTE, aclrtSynchronizeStream(stream_));
+  (void)aclrtSynchronizeDevice();
+  (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+  ASSERT_ACL_OK(aclmdlRIDestroy(model));
+
+  aclmdlRI built = nullptr;
+  ASSERT_ACL_OK(aclmdlRIBuildBegin(&built, 0));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+      aclmdlRICondHandleCreate(built, 0,
+                               ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &cond));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_MODEL, aclmdlRIUnbindStream(built, p));
+  ASSERT_ACL_OK(aclmdlRIBindStream(built, p, kHead));
+  // A model-bound stream neither captures nor updates task groups.
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CAPTURED,
+                   aclmdlRICaptureBegin(p, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclmdlRIEndTask(built, nullptr));
+  ASSERT_ACL_OK(aclmdlRIEndTask(built, p));
+  ASSERT_ACL_OK(aclmdlRIBuildEnd(built, nullptr));
+  std::string bad_path = "/nonexistent-dir/x/model.json";
+  EXPECT_NE(0, aclmdlRIDebugJsonPrint(built, bad_path.c_str(), 0));
+  ASSERT_ACL_OK(aclmdlRIDestroy(built));
+}
+
+// Destroying a model while an execution of it is blocked: the execution
+// ends, nothing crashes, and the stream works afterwards.
+TEST_F(ModelApiTest, DestroyWhileExecuting) {
+  std::atomic<int> started{0};
+  ASSERT_ACL_OK(
+      aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream_, Count, &started));
+  ASSERT_ACL_OK(aclrtValueWait(Dev(0), 1, ACL_STREAM_WAIT_VALUE_EQ, stream_));
+  ASSERT_ACL_OK(aclrtValueWrite(Dev(8), 5, 0, stream_));
+  aclmdlRI model = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(stream_, &model));
+  ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, stream_));
+  while (started.load() == 0) std::this_thread::yield();
+  // The simulator destroys it at once (CANN may answer 107037 instead; not
+  // traced) and the execution stops without running the rest.
+  ASSERT_ACL_OK(aclmdlRIDestroy(model));
+  WriteU64(Dev(0), 1);
+  EXPECT_NE(0, aclrtSynchronizeStream(stream_));
+  (void)aclrtSynchronizeDevice();
+  (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+  EXPECT_EQ(ReadU64(Dev(8)), 0u);
+  ASSERT_ACL_OK(aclrtMemsetAsync(Dev(16), 4, 1, 4, stream_));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  EXPECT_EQ(Read(Dev(16), 4), std::vector<uint8_t>(4, 1));
 }
 
 TEST_F(ModelApiTest, UpdateOfABuiltModelIsNotSupported) {
