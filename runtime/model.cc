@@ -1784,7 +1784,9 @@ absl::Status Models::AddCondTask(const aclmdlRICondTaskParams& params,
   if (flags != 0) {
     return Error(ACL_ERROR_RT_PARAM_INVALID, "flags must be 0");
   }
-  const int32_t type = static_cast<int32_t>(params.type);
+  // Read as an integer (see TaskSetParams).
+  int32_t type;
+  std::memcpy(&type, &params.type, sizeof type);
   if (type < ACL_MODEL_RI_COND_TYPE_IF ||
       type > ACL_MODEL_RI_COND_TYPE_SWITCH) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
@@ -2174,11 +2176,15 @@ absl::Status Models::TaskSetParams(void* task,
     type = found.task->params.type;
     runner = found.model->streams_[found.task->stream].runner;
   }
-  if (static_cast<int32_t>(params.type) != type) {
+  // Read as an integer: a C caller's out-of-range enum loaded as the enum
+  // is undefined behaviour (-fsanitize=enum).
+  int32_t given;
+  std::memcpy(&given, &params.type, sizeof given);
+  if (given != type) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("the task is a ", TaskTypeName(type),
                               " task; the parameters are for a ",
-                              TaskTypeName(params.type), " task"));
+                              TaskTypeName(given), " task"));
   }
   if (type == ACL_MODEL_RI_TASK_DEFAULT) {
     return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
