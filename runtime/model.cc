@@ -11,6 +11,7 @@
 #include <optional>
 #include <utility>
 
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
@@ -481,7 +482,16 @@ class Execution : public std::enable_shared_from_this<Execution> {
         mu_.Lock();
       }
     }
-    return error_;
+    // A copy of its own, not one sharing error_'s representation: the last
+    // reference to this execution may go on a runner thread, and absl's
+    // reference count (a system library, not instrumented) does not show
+    // tsan the order between this thread's use and that thread's delete.
+    if (error_.ok()) return absl::OkStatus();
+    absl::Status copy(error_.code(), std::string(error_.message()));
+    error_.ForEachPayload([&copy](absl::string_view url, const absl::Cord& p) {
+      copy.SetPayload(url, absl::Cord(std::string(p)));
+    });
+    return copy;
   }
 
   bool Stopped() const {
