@@ -1324,6 +1324,49 @@ TEST_F(ModelApiTest, DestroyWhileExecuting) {
   EXPECT_EQ(Read(Dev(16), 4), std::vector<uint8_t>(4, 1));
 }
 
+// One captured model executed from two threads on two streams at once:
+// executions of a model take turns, and each runs every task once.
+TEST_F(ModelApiTest, ConcurrentExecutionsFromTwoThreads) {
+  std::atomic<int> calls{0};
+  ASSERT_ACL_OK(
+      aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream_, Count, &calls));
+  ASSERT_ACL_OK(aclrtMemsetAsync(Dev(0), 64, 0x7E, 64, stream_));
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream_, Count, &calls));
+  aclmdlRI model = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(stream_, &model));
+  aclrtContext ctx = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+  constexpr int kRuns = 20;
+  std::atomic<int> failures{0};
+  auto worker = [&] {
+    if (aclrtSetCurrentContext(ctx) != ACL_SUCCESS) ++failures;
+    aclrtStream s = nullptr;
+    if (aclrtCreateStream(&s) != ACL_SUCCESS) {
+      ++failures;
+      return;
+    }
+    for (int i = 0; i < kRuns; ++i) {
+      if (aclmdlRIExecuteAsync(model, s) != ACL_SUCCESS) ++failures;
+      // A capture status query meanwhile (frameworks' allocators ask).
+      aclmdlRICaptureStatus st = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+      if (aclmdlRICaptureGetInfo(s, &st, nullptr) != ACL_SUCCESS ||
+          st != ACL_MODEL_RI_CAPTURE_STATUS_NONE) {
+        ++failures;
+      }
+    }
+    if (aclrtSynchronizeStream(s) != ACL_SUCCESS) ++failures;
+    if (aclrtDestroyStream(s) != ACL_SUCCESS) ++failures;
+  };
+  std::thread a(worker), b(worker);
+  a.join();
+  b.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(calls.load(), 2 * 2 * kRuns);
+  EXPECT_EQ(Read(dev_, 64), std::vector<uint8_t>(64, 0x7E));
+  ASSERT_ACL_OK(aclmdlRIDestroy(model));
+}
+
 TEST_F(ModelApiTest, UpdateOfABuiltModelIsNotSupported) {
   aclmdlRI model = nullptr;
   ASSERT_ACL_OK(aclmdlRIBuildBegin(&model, 0));
