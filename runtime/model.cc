@@ -360,17 +360,22 @@ class Execution : public std::enable_shared_from_this<Execution> {
   // At enqueue: makes the tasks that have enqueue-time work, in recording
   // order (so a wait sees the record made before it).
   void Instantiate() {
-    ascend::MutexLock lock(&model_->mu_);
-    made_.resize(model_->tasks_.size());
-    for (size_t i = 0; i < model_->tasks_.size(); ++i) {
-      const ModelTask& t = *model_->tasks_[i];
-      if (t.maker && !t.disabled) made_[i] = t.maker();
+    {
+      ascend::MutexLock lock(&model_->mu_);
+      made_.resize(model_->tasks_.size());
+      for (size_t i = 0; i < model_->tasks_.size(); ++i) {
+        const ModelTask& t = *model_->tasks_[i];
+        if (t.maker && !t.disabled) made_[i] = t.maker();
+      }
+      for (const ModelStream& ms : model_->streams_) {
+        runners_.push_back(ms.runner);
+        heads_.push_back(ms.head);
+        programs_.push_back(ms.program);
+      }
     }
-    for (const ModelStream& ms : model_->streams_) {
-      runners_.push_back(ms.runner);
-      heads_.push_back(ms.head);
-      programs_.push_back(ms.program);
-    }
+    // started_ is guarded by this execution's mutex (clang's thread-safety
+    // analysis refused the unlocked write).
+    ascend::MutexLock lock(&mu_);
     started_.assign(runners_.size(), false);
   }
 
