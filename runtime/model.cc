@@ -232,7 +232,10 @@ class Model : public std::enable_shared_from_this<Model> {
       ABSL_GUARDED_BY(mu_);
   // Executions in flight: one runs at a time, the others wait their turn.
   bool running_ ABSL_GUARDED_BY(mu_) = false;
-  std::atomic<bool> abort_{false};
+  // aclmdlRIAbort calls so far: an execution stops when this moves past the
+  // count it was enqueued at. (A flag cleared when an execution started lost
+  // an abort made before the start, e.g. aclmdlRIExecute's on timeout.)
+  std::atomic<uint64_t> aborts_{0};
   std::shared_ptr<TaskRecorder> recorder_;
 
   void* handle() const { return handle_.value(); }
@@ -355,7 +358,9 @@ class UpdateRecorder final : public TaskRecorder {
 class Execution : public std::enable_shared_from_this<Execution> {
  public:
   Execution(Runtime& runtime, std::shared_ptr<Model> model)
-      : runtime_(runtime), model_(std::move(model)) {}
+      : runtime_(runtime),
+        model_(std::move(model)),
+        abort_gen_(model_->aborts_.load(std::memory_order_acquire)) {}
 
   // At enqueue: makes the tasks that have enqueue-time work, in recording
   // order (so a wait sees the record made before it).
@@ -390,7 +395,6 @@ class Execution : public std::enable_shared_from_this<Execution> {
   // The execution task, on the stream aclmdlRIExecuteAsync named.
   absl::Status Run() {
     ASCEND_RETURN_IF_ERROR(AwaitTurn());
-    model_->abort_.store(false, std::memory_order_release);
     ResetConditions();
     for (uint32_t i = 0; i < runners_.size(); ++i) {
       if (heads_[i]) Start(i);
@@ -501,7 +505,7 @@ class Execution : public std::enable_shared_from_this<Execution> {
 
   bool Stopped() const {
     return stop_.load(std::memory_order_acquire) ||
-           model_->abort_.load(std::memory_order_acquire);
+           model_->aborts_.load(std::memory_order_acquire) != abort_gen_;
   }
 
   absl::StatusOr<uint64_t> ReadValue(const void* ptr, size_t bytes) {
@@ -683,6 +687,7 @@ class Execution : public std::enable_shared_from_this<Execution> {
   std::vector<bool> heads_;
   std::vector<std::vector<uint32_t>> programs_;
   std::atomic<bool> stop_{false};
+  const uint64_t abort_gen_;  // Model::aborts_ at enqueue
   ascend::Mutex mu_;
   std::vector<bool> started_ ABSL_GUARDED_BY(mu_);
   int active_ ABSL_GUARDED_BY(mu_) = 0;
@@ -1959,7 +1964,7 @@ absl::Status Models::Abort(void* model) {
     return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                  "a branch model is aborted with the model it belongs to");
   }
-  m->abort_.store(true, std::memory_order_release);
+  m->aborts_.fetch_add(1, std::memory_order_acq_rel);
   std::vector<std::shared_ptr<Stream>> runners;
   {
     ascend::MutexLock lock(&m->mu_);
@@ -2455,9 +2460,9 @@ absl::Status Models::CacheLastTaskInfo(const void* info, size_t size,
 }
 
 void Models::ClearAborts(int32_t device_id) {
-  for (const auto& m : ModelsOf(device_id)) {
-    m->abort_.store(false, std::memory_order_release);
-  }
+  // Executions made after the restore count aborts from then on, so no
+  // model is left aborted (see Model::aborts_).
+  (void)device_id;
 }
 
 absl::StatusOr<std::vector<uint8_t>> Models::ReadValue(const void* ptr,

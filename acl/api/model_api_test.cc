@@ -827,7 +827,6 @@ TEST_F(ModelApiTest, ExecuteTimesOutAndAborts) {
   ASSERT_ACL_OK(aclmdlRIBuildEnd(model, nullptr));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
                    aclmdlRIExecute(model, 50));
-  EXPECT_EQ(started.load(), 1);
   // Aborted: setting the value later does not resume it.
   WriteU64(Dev(0), 1);
   // The timeout was reported by aclmdlRIExecute; the device has no further
@@ -855,6 +854,25 @@ TEST_F(ModelApiTest, ExecuteTimesOutAndAborts) {
   WriteU64(Dev(0), 1);
   ASSERT_ACL_OK(aclrtSynchronizeDevice());
   EXPECT_EQ(ReadU64(Dev(8)), 0u);
+  // An abort also stops an execution still queued behind other work (it
+  // used to be lost: the execution cleared it when it started).
+  WriteU64(Dev(0), 0);
+  WriteU64(Dev(8), 0);
+  WriteU64(Dev(32), 0);
+  ASSERT_ACL_OK(aclrtValueWait(Dev(32), 1, ACL_STREAM_WAIT_VALUE_EQ, stream_));
+  ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, stream_));
+  ASSERT_ACL_OK(aclmdlRIAbort(model));
+  WriteU64(Dev(0), 1);
+  WriteU64(Dev(32), 1);
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_MODEL_ABORT_NORMAL,
+                   aclrtSynchronizeStream(stream_));
+  (void)aclrtSynchronizeDevice();
+  (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+  EXPECT_EQ(ReadU64(Dev(8)), 0u);
+  // And a later execution runs.
+  ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, stream_));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  EXPECT_EQ(ReadU64(Dev(8)), 5u);
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclmdlRIAbort(nullptr));
   ASSERT_ACL_OK(aclmdlRIDestroy(model));
 }
