@@ -204,7 +204,8 @@ absl::Status Runtime::WaitCntNotify(void* handle, void* stream,
           if (absl::Now() >= deadline) {
             return Error(ACL_ERROR_RT_WAIT_TIMEOUT, status.message());
           }
-          if (Stream::CurrentAborting()) return absl::CancelledError("stream destroyed");
+          if (Stream::CurrentAborting())
+            return absl::CancelledError("stream destroyed");
         }
       },
       nullptr});

@@ -217,10 +217,10 @@ absl::Status Runtime::ResetEvent(void* handle, void* stream) {
       RefuseEventUse(*event, /*extended_too=*/true, "aclrtResetEvent"));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
   Task task{[event] {
-               event->Reset();
-               return absl::OkStatus();
-             },
-             nullptr};
+              event->Reset();
+              return absl::OkStatus();
+            },
+            nullptr};
   task.params = {ACL_MODEL_RI_TASK_EVENT_RESET, event->handle(), 0, 0};
   s->Enqueue(std::move(task));
   return absl::OkStatus();
@@ -253,36 +253,35 @@ absl::Status Runtime::StreamWaitEventFor(void* stream, void* handle,
   s->Submit(params, [event, timeout, until_set, params] {
     const uint64_t target = event->LatestRecord();
     event->BeginWait();
-    Task task{
-        [event, target, timeout, until_set]() -> absl::Status {
-          // The timeout counts from when the wait starts running.
-          const absl::Time deadline = timeout == absl::ZeroDuration()
-                                          ? absl::InfiniteFuture()
-                                          : absl::Now() + timeout;
-          absl::Status status;
-          for (;;) {
-            const absl::Time slice =
-                std::min(deadline, absl::Now() + kTaskWaitSlice);
-            if (until_set ? event->WaitSet(slice)
-                          : event->WaitFor(target, slice)) {
-              break;
-            }
-            if (absl::Now() >= deadline) {
-              status = Error(ACL_ERROR_RT_WAIT_TIMEOUT,
-                             absl::StrCat("event ", event->id(),
-                                          " was not recorded before the "
-                                          "wait timed out"));
-              break;
-            }
-            if (Stream::CurrentAborting()) {
-              status = absl::CancelledError("stream destroyed");
-              break;
-            }
-          }
-          event->EndWait();
-          return status;
-        },
-        [event] { event->EndWait(); }};
+    Task task{[event, target, timeout, until_set]() -> absl::Status {
+                // The timeout counts from when the wait starts running.
+                const absl::Time deadline = timeout == absl::ZeroDuration()
+                                                ? absl::InfiniteFuture()
+                                                : absl::Now() + timeout;
+                absl::Status status;
+                for (;;) {
+                  const absl::Time slice =
+                      std::min(deadline, absl::Now() + kTaskWaitSlice);
+                  if (until_set ? event->WaitSet(slice)
+                                : event->WaitFor(target, slice)) {
+                    break;
+                  }
+                  if (absl::Now() >= deadline) {
+                    status = Error(ACL_ERROR_RT_WAIT_TIMEOUT,
+                                   absl::StrCat("event ", event->id(),
+                                                " was not recorded before the "
+                                                "wait timed out"));
+                    break;
+                  }
+                  if (Stream::CurrentAborting()) {
+                    status = absl::CancelledError("stream destroyed");
+                    break;
+                  }
+                }
+                event->EndWait();
+                return status;
+              },
+              [event] { event->EndWait(); }};
     task.params = params;
     return task;
   });
@@ -296,11 +295,16 @@ absl::StatusOr<bool> Runtime::EventComplete(void* handle,
     ASCEND_RETURN_IF_ERROR(
         RefuseEventUse(*event, /*extended_too=*/true, "aclrtQueryEvent"));
   }
+  // A record in a capture in progress is not queried (107028).
+  ASCEND_RETURN_IF_ERROR(
+      models_.RefuseCapturedEvent(*event, "aclrtQueryEventStatus"));
   return event->IsComplete();
 }
 
 absl::Status Runtime::SynchronizeEvent(void* handle, absl::Time deadline) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
+  ASCEND_RETURN_IF_ERROR(
+      models_.RefuseCapturedEvent(*event, "aclrtSynchronizeEvent"));
   if (!event->WaitFor(event->LatestRecord(), deadline)) {
     return Error(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
                  absl::StrCat("event ", event->id(),
@@ -313,6 +317,8 @@ absl::StatusOr<uint64_t> Runtime::EventTimestamp(void* handle) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
   ASCEND_RETURN_IF_ERROR(
       RefuseEventUse(*event, /*extended_too=*/false, "aclrtEventGetTimestamp"));
+  ASCEND_RETURN_IF_ERROR(
+      models_.RefuseCapturedEvent(*event, "aclrtEventGetTimestamp"));
   std::optional<absl::Time> ts = event->Timestamp();
   if (!ts.has_value()) {
     return Error(
@@ -328,6 +334,8 @@ absl::StatusOr<float> Runtime::EventElapsedMs(void* start, void* end) {
   for (const Event* event : {s.get(), e.get()}) {
     ASCEND_RETURN_IF_ERROR(RefuseEventUse(*event, /*extended_too=*/false,
                                           "aclrtEventElapsedTime"));
+    ASCEND_RETURN_IF_ERROR(
+        models_.RefuseCapturedEvent(*event, "aclrtEventElapsedTime"));
   }
   std::optional<absl::Time> t0 = s->Timestamp();
   std::optional<absl::Time> t1 = e->Timestamp();
@@ -348,7 +356,6 @@ namespace {
 constexpr uint32_t kCombinableEventFlags = ACL_EVENT_SYNC |
                                            ACL_EVENT_CAPTURE_STREAM_PROGRESS |
                                            0x4U | ACL_EVENT_TIME_LINE;
-
 
 }  // namespace
 
@@ -449,6 +456,8 @@ absl::StatusOr<bool> Runtime::EventWaitsComplete(void* handle) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
   ASCEND_RETURN_IF_ERROR(RefuseEventUse(*event, /*extended_too=*/true,
                                         "aclrtQueryEventWaitStatus"));
+  ASCEND_RETURN_IF_ERROR(
+      models_.RefuseCapturedEvent(*event, "aclrtQueryEventWaitStatus"));
   return event->WaitsDone();
 }
 

@@ -438,10 +438,9 @@ absl::Status Runtime::ValueWait(void* dev_addr, uint64_t value, uint32_t flag,
                  "value-wait address is not in device memory");
   }
   Task task{[this, where, addr = Addr(dev_addr), value, flag] {
-               return WaitForValue(where, addr, value, flag,
-                                   *Stream::Current());
-             },
-             nullptr};
+              return WaitForValue(where, addr, value, flag, *Stream::Current());
+            },
+            nullptr};
   task.params = {ACL_MODEL_RI_TASK_VALUE_WAIT, dev_addr, value, flag};
   s->Enqueue(std::move(task));
   return absl::OkStatus();
@@ -464,17 +463,16 @@ absl::Status Runtime::ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
                  "value-write address is not in device memory");
   }
   Task task{[this, dev = where.device, addr = Addr(dev_addr), value] {
-                    absl::Status status;
-                    if (auto* host =
-                            static_cast<uint64_t*>(dev->HostPointer(addr))) {
-                      __atomic_store_n(host, value, __ATOMIC_RELEASE);
-                    } else {
-                      status = dev->CopyToDevice(addr, &value, sizeof(value));
-                    }
-                    MemoryWritten();
-                    return status;
-                  },
-                  nullptr};
+              absl::Status status;
+              if (auto* host = static_cast<uint64_t*>(dev->HostPointer(addr))) {
+                __atomic_store_n(host, value, __ATOMIC_RELEASE);
+              } else {
+                status = dev->CopyToDevice(addr, &value, sizeof(value));
+              }
+              MemoryWritten();
+              return status;
+            },
+            nullptr};
   task.params = {ACL_MODEL_RI_TASK_VALUE_WRITE, dev_addr, value, 0};
   s->Enqueue(std::move(task));
   return absl::OkStatus();

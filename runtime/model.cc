@@ -11,6 +11,7 @@
 #include <optional>
 #include <utility>
 
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
@@ -46,7 +47,7 @@ enum class Control : int {
   kSwitchLabel,  // aclrtSwitchLabelByIndex
   kSwitchStream,
   kActiveStream,
-  kEnd,  // aclmdlRIEndTask
+  kEnd,   // aclmdlRIEndTask
   kCond,  // aclmdlRIAddCondTask
 };
 
@@ -95,14 +96,14 @@ struct ModelTask {
   bool disabled = false;
   void* group = nullptr;
   // Control operands.
-  std::shared_ptr<Label> label;      // kLabel
-  std::shared_ptr<LabelList> list;   // kSwitchLabel
-  const void* value_ptr = nullptr;   // kSwitchLabel index / switch left
-  const void* right_ptr = nullptr;   // kSwitchStream
-  uint32_t max_value = 0;            // kSwitchLabel
-  int32_t cond = 0;                  // kSwitchStream condition
-  int32_t data_type = 0;             // kSwitchStream operand type
-  uint32_t target = 0;               // kSwitchStream / kActiveStream stream
+  std::shared_ptr<Label> label;     // kLabel
+  std::shared_ptr<LabelList> list;  // kSwitchLabel
+  const void* value_ptr = nullptr;  // kSwitchLabel index / switch left
+  const void* right_ptr = nullptr;  // kSwitchStream
+  uint32_t max_value = 0;           // kSwitchLabel
+  int32_t cond = 0;                 // kSwitchStream condition
+  int32_t data_type = 0;            // kSwitchStream operand type
+  uint32_t target = 0;              // kSwitchStream / kActiveStream stream
   std::shared_ptr<CondHandle> cond_handle;       // kCond
   int32_t cond_type = 0;                         // kCond
   std::vector<std::shared_ptr<Model>> branches;  // kCond
@@ -161,7 +162,16 @@ const char* ControlName(Control c) {
 // The calling thread's capture interaction mode
 // (aclmdlRICaptureThreadExchangeMode) and the captures it began, by mode.
 thread_local int32_t tls_exchange_mode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
-thread_local int tls_began[3] = {0, 0, 0};
+// Held by shared_ptr so that a capture ended on another thread (RELAXED,
+// or the refused end that still exits a GLOBAL / THREAD_LOCAL capture)
+// decrements the beginning thread's counts, not the ending thread's: a
+// thread_local array decremented on the wrong thread left the beginning
+// thread refused 107030 for good.
+struct ThreadCaptures {
+  std::atomic<int> began[3] = {0, 0, 0};
+};
+thread_local std::shared_ptr<ThreadCaptures> tls_captures =
+    std::make_shared<ThreadCaptures>();
 // The model task this thread recorded last, and its model.
 thread_local std::weak_ptr<Model> tls_last_model;
 thread_local uint32_t tls_last_task = 0;
@@ -170,7 +180,8 @@ uint32_t ThreadId() { return static_cast<uint32_t>(pthread_self()); }
 
 }  // namespace
 
-// --- The model ----------------------------------------------------------------
+// --- The model
+// ----------------------------------------------------------------
 
 struct ModelStream {
   // The stream recorded from (capture: the user's stream; built: the bound
@@ -210,6 +221,8 @@ class Model : public std::enable_shared_from_this<Model> {
   // Capture bookkeeping.
   int32_t mode_ = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
   uint32_t begin_thread_ = 0;
+  // The beginning thread's capture counts (see ThreadCaptures).
+  std::shared_ptr<ThreadCaptures> begin_counts_ ABSL_GUARDED_BY(mu_);
   bool invalidated_ ABSL_GUARDED_BY(mu_) = false;
   // Events recorded in this capture: event -> (model stream, task seq).
   absl::flat_hash_map<const void*, std::pair<uint32_t, uint32_t>> recorded_
@@ -219,7 +232,10 @@ class Model : public std::enable_shared_from_this<Model> {
       ABSL_GUARDED_BY(mu_);
   // Executions in flight: one runs at a time, the others wait their turn.
   bool running_ ABSL_GUARDED_BY(mu_) = false;
-  std::atomic<bool> abort_{false};
+  // aclmdlRIAbort calls so far: an execution stops when this moves past the
+  // count it was enqueued at. (A flag cleared when an execution started lost
+  // an abort made before the start, e.g. aclmdlRIExecute's on timeout.)
+  std::atomic<uint64_t> aborts_{0};
   std::shared_ptr<TaskRecorder> recorder_;
 
   void* handle() const { return handle_.value(); }
@@ -243,7 +259,8 @@ class Model : public std::enable_shared_from_this<Model> {
     ModelStream& ms = streams_[index];
     ms.program.push_back(t->seq);
     if (kind_ != ModelKind::kBuilt) {
-      if (ms.after.size() < streams_.size()) ms.after.resize(streams_.size(), -1);
+      if (ms.after.size() < streams_.size())
+        ms.after.resize(streams_.size(), -1);
       ms.after[index] = t->seq;
     }
     if (ms.open_group != nullptr && control == Control::kNone) {
@@ -341,22 +358,29 @@ class UpdateRecorder final : public TaskRecorder {
 class Execution : public std::enable_shared_from_this<Execution> {
  public:
   Execution(Runtime& runtime, std::shared_ptr<Model> model)
-      : runtime_(runtime), model_(std::move(model)) {}
+      : runtime_(runtime),
+        model_(std::move(model)),
+        abort_gen_(model_->aborts_.load(std::memory_order_acquire)) {}
 
   // At enqueue: makes the tasks that have enqueue-time work, in recording
   // order (so a wait sees the record made before it).
   void Instantiate() {
-    ascend::MutexLock lock(&model_->mu_);
-    made_.resize(model_->tasks_.size());
-    for (size_t i = 0; i < model_->tasks_.size(); ++i) {
-      const ModelTask& t = *model_->tasks_[i];
-      if (t.maker && !t.disabled) made_[i] = t.maker();
+    {
+      ascend::MutexLock lock(&model_->mu_);
+      made_.resize(model_->tasks_.size());
+      for (size_t i = 0; i < model_->tasks_.size(); ++i) {
+        const ModelTask& t = *model_->tasks_[i];
+        if (t.maker && !t.disabled) made_[i] = t.maker();
+      }
+      for (const ModelStream& ms : model_->streams_) {
+        runners_.push_back(ms.runner);
+        heads_.push_back(ms.head);
+        programs_.push_back(ms.program);
+      }
     }
-    for (const ModelStream& ms : model_->streams_) {
-      runners_.push_back(ms.runner);
-      heads_.push_back(ms.head);
-      programs_.push_back(ms.program);
-    }
+    // started_ is guarded by this execution's mutex (clang's thread-safety
+    // analysis refused the unlocked write).
+    ascend::MutexLock lock(&mu_);
     started_.assign(runners_.size(), false);
   }
 
@@ -371,7 +395,6 @@ class Execution : public std::enable_shared_from_this<Execution> {
   // The execution task, on the stream aclmdlRIExecuteAsync named.
   absl::Status Run() {
     ASCEND_RETURN_IF_ERROR(AwaitTurn());
-    model_->abort_.store(false, std::memory_order_release);
     ResetConditions();
     for (uint32_t i = 0; i < runners_.size(); ++i) {
       if (heads_[i]) Start(i);
@@ -402,9 +425,8 @@ class Execution : public std::enable_shared_from_this<Execution> {
     while (model_->running_) {
       model_->mu_.AwaitWithTimeout(
           absl::Condition(
-              +[](Model* m) ABSL_NO_THREAD_SAFETY_ANALYSIS {
-                return !m->running_;
-              },
+              +[](Model* m)
+                   ABSL_NO_THREAD_SAFETY_ANALYSIS { return !m->running_; },
               model_.get()),
           kTaskWaitSlice);
       if (Stream::CurrentAborting()) {
@@ -438,12 +460,14 @@ class Execution : public std::enable_shared_from_this<Execution> {
       ++active_;
     }
     std::shared_ptr<Execution> self = shared_from_this();
-    runners_[index]->EnqueueUnrecorded(Task{
-        [self, index] {
-          self->RunProgram(index);
-          return absl::OkStatus();
-        },
-        [self] { self->ProgramDone(absl::CancelledError("model stream reset")); }});
+    runners_[index]->EnqueueUnrecorded(
+        Task{[self, index] {
+               self->RunProgram(index);
+               return absl::OkStatus();
+             },
+             [self] {
+               self->ProgramDone(absl::CancelledError("model stream reset"));
+             }});
   }
 
   void ProgramDone(absl::Status status) {
@@ -467,12 +491,21 @@ class Execution : public std::enable_shared_from_this<Execution> {
         mu_.Lock();
       }
     }
-    return error_;
+    // A copy of its own, not one sharing error_'s representation: the last
+    // reference to this execution may go on a runner thread, and absl's
+    // reference count (a system library, not instrumented) does not show
+    // tsan the order between this thread's use and that thread's delete.
+    if (error_.ok()) return absl::OkStatus();
+    absl::Status copy(error_.code(), std::string(error_.message()));
+    error_.ForEachPayload([&copy](absl::string_view url, const absl::Cord& p) {
+      copy.SetPayload(url, absl::Cord(std::string(p)));
+    });
+    return copy;
   }
 
   bool Stopped() const {
     return stop_.load(std::memory_order_acquire) ||
-           model_->abort_.load(std::memory_order_acquire);
+           model_->aborts_.load(std::memory_order_acquire) != abort_gen_;
   }
 
   absl::StatusOr<uint64_t> ReadValue(const void* ptr, size_t bytes) {
@@ -539,7 +572,8 @@ class Execution : public std::enable_shared_from_this<Execution> {
           }
           const size_t n = t->list->labels.size();
           size_t at = static_cast<size_t>(*v);
-          if (at >= t->max_value || at >= n) at = std::min<size_t>(t->max_value, n) - 1;
+          if (at >= t->max_value || at >= n)
+            at = std::min<size_t>(t->max_value, n) - 1;
           const Label& label = *t->list->labels[at];
           if (!label.set || label.stream != index) {
             status = Error(ACL_ERROR_RT_LABEL_CONTEXT,
@@ -551,8 +585,7 @@ class Execution : public std::enable_shared_from_this<Execution> {
           break;
         }
         case Control::kSwitchStream: {
-          const size_t bytes =
-              t->data_type == ACL_RT_SWITCH_INT64 ? 8 : 4;
+          const size_t bytes = t->data_type == ACL_RT_SWITCH_INT64 ? 8 : 4;
           absl::StatusOr<uint64_t> l = ReadValue(t->value_ptr, bytes);
           absl::StatusOr<uint64_t> r = ReadValue(t->right_ptr, bytes);
           if (!l.ok() || !r.ok()) {
@@ -569,12 +602,24 @@ class Execution : public std::enable_shared_from_this<Execution> {
           }
           bool taken = false;
           switch (t->cond) {
-            case ACL_RT_EQUAL: taken = a == b; break;
-            case ACL_RT_NOT_EQUAL: taken = a != b; break;
-            case ACL_RT_GREATER: taken = a > b; break;
-            case ACL_RT_GREATER_OR_EQUAL: taken = a >= b; break;
-            case ACL_RT_LESS: taken = a < b; break;
-            default: taken = a <= b; break;
+            case ACL_RT_EQUAL:
+              taken = a == b;
+              break;
+            case ACL_RT_NOT_EQUAL:
+              taken = a != b;
+              break;
+            case ACL_RT_GREATER:
+              taken = a > b;
+              break;
+            case ACL_RT_GREATER_OR_EQUAL:
+              taken = a >= b;
+              break;
+            case ACL_RT_LESS:
+              taken = a < b;
+              break;
+            default:
+              taken = a <= b;
+              break;
           }
           if (taken) {
             // Execution moves to the true stream; this one stops.
@@ -591,6 +636,13 @@ class Execution : public std::enable_shared_from_this<Execution> {
           break;
       }
     }
+    // A task cut short by aclmdlRIAbort (a value or event wait, which sees
+    // its runner aborting) failed because of the abort: report that, not
+    // the wait's own cancellation (which read as 507000).
+    if (!status.ok() && Stopped()) {
+      status = Error(ACL_ERROR_RT_MODEL_ABORT_NORMAL,
+                     absl::StrCat("model ", model_->id_, " aborted"));
+    }
     ProgramDone(std::move(status));
   }
 
@@ -598,9 +650,9 @@ class Execution : public std::enable_shared_from_this<Execution> {
     {
       ascend::MutexLock lock(&branch->mu_);
       if (branch->state_ != ModelState::kReady) {
-        return Error(ACL_ERROR_RT_MODEL_EXECUTE,
-                     absl::StrCat("branch model ", branch->id_,
-                                  " was not captured"));
+        return Error(
+            ACL_ERROR_RT_MODEL_EXECUTE,
+            absl::StrCat("branch model ", branch->id_, " was not captured"));
       }
     }
     auto exec = std::make_shared<Execution>(runtime_, branch);
@@ -635,6 +687,7 @@ class Execution : public std::enable_shared_from_this<Execution> {
   std::vector<bool> heads_;
   std::vector<std::vector<uint32_t>> programs_;
   std::atomic<bool> stop_{false};
+  const uint64_t abort_gen_;  // Model::aborts_ at enqueue
   ascend::Mutex mu_;
   std::vector<bool> started_ ABSL_GUARDED_BY(mu_);
   int active_ ABSL_GUARDED_BY(mu_) = 0;
@@ -648,7 +701,8 @@ bool ValidMode(int32_t mode) {
 
 }  // namespace
 
-// --- Models: bookkeeping ------------------------------------------------------
+// --- Models: bookkeeping
+// ------------------------------------------------------
 
 Models::Models(Runtime& runtime) : runtime_(runtime) {
   close_observer_ = runtime_.AddDeviceCloseObserver(
@@ -696,11 +750,11 @@ absl::StatusOr<std::pair<std::shared_ptr<Model>, uint32_t>> Models::Recording(
     const Stream& stream, int32_t code, const char* what) const {
   std::shared_ptr<TaskRecorder> r = stream.recorder();
   auto* recorder = dynamic_cast<ModelRecorder*>(r.get());
-  std::shared_ptr<Model> m =
-      recorder != nullptr ? recorder->model() : nullptr;
+  std::shared_ptr<Model> m = recorder != nullptr ? recorder->model() : nullptr;
   if (m == nullptr) {
-    return Error(code, absl::StrCat(what, ": the stream records into no "
-                                          "model"));
+    return Error(code, absl::StrCat(what,
+                                    ": the stream records into no "
+                                    "model"));
   }
   ascend::MutexLock lock(&m->mu_);
   ASCEND_ASSIGN_OR_RETURN(uint32_t index, m->StreamIndexLocked(stream));
@@ -756,6 +810,7 @@ void Models::Erase(const std::shared_ptr<Model>& model) {
   std::vector<std::shared_ptr<Model>> branches;
   std::vector<std::shared_ptr<CondHandle>> conds;
   std::vector<std::shared_ptr<Stream>> sources;
+  std::shared_ptr<ThreadCaptures> abandoned;
   {
     ascend::MutexLock lock(&model->mu_);
     callbacks = model->destroy_callbacks_;
@@ -766,10 +821,14 @@ void Models::Erase(const std::shared_ptr<Model>& model) {
     for (ModelStream& ms : model->streams_) {
       if (ms.source != nullptr) sources.push_back(ms.source);
     }
+    // A capture still in progress (CaptureEnd clears begin_counts_).
+    abandoned = std::move(model->begin_counts_);
+    model->begin_counts_ = nullptr;
   }
   {
     ascend::MutexLock lock(&mu_);
     models_.erase(model->handle());
+    if (abandoned != nullptr) --mode_counts_[model->mode_];
   }
   // Streams still recording into it (an abandoned capture or bound streams)
   // record no more.
@@ -777,8 +836,18 @@ void Models::Erase(const std::shared_ptr<Model>& model) {
     std::shared_ptr<TaskRecorder> r = s->recorder();
     if (r == model->recorder_) {
       s->SetRecorder(nullptr);
-      captures_.fetch_sub(model->kind_ == ModelKind::kBuilt ? 0 : 1);
     }
+  }
+  // An abandoned capture (its model destroyed, its device reset) is undone
+  // once, like CaptureEnd does: this used to subtract one capture per
+  // recording stream (joined ones too, driving the count below zero) and
+  // to leave the mode counts raised, so synchronous calls stayed refused
+  // with 107030 under any later capture.
+  if (abandoned != nullptr) {
+    if (abandoned->began[model->mode_].load() > 0) {
+      abandoned->began[model->mode_].fetch_sub(1);
+    }
+    captures_.fetch_sub(1, std::memory_order_acq_rel);
   }
   ReleaseRunners(*model);
   for (const auto& c : conds) (void)runtime_.Free(c->ptr);
@@ -834,7 +903,8 @@ std::vector<std::shared_ptr<Model>> Models::ModelsOf(int32_t device_id) const {
   return out;
 }
 
-// --- Capture --------------------------------------------------------------------
+// --- Capture
+// --------------------------------------------------------------------
 
 absl::Status Models::RefuseCapturing(const Stream& stream, const char* api) {
   if (!stream.recording()) return absl::OkStatus();
@@ -855,6 +925,7 @@ absl::Status Models::BeginCapture(const std::shared_ptr<Stream>& s,
     ascend::MutexLock lock(&model->mu_);
     model->mode_ = mode;
     model->begin_thread_ = ThreadId();
+    model->begin_counts_ = tls_captures;
     ModelStream ms;
     ms.source = s;
     ms.source_handle = s->handle();
@@ -868,7 +939,7 @@ absl::Status Models::BeginCapture(const std::shared_ptr<Stream>& s,
     runner_models_[runner->handle()] = model;
     ++mode_counts_[mode];
   }
-  ++tls_began[mode];
+  tls_captures->began[mode].fetch_add(1);
   captures_.fetch_add(1, std::memory_order_acq_rel);
   s->SetRecorder(model->recorder_);
   return absl::OkStatus();
@@ -890,9 +961,9 @@ absl::Status Models::CaptureBegin(void* stream, int32_t mode) {
                  "the stream is already being captured or is bound to a "
                  "model");
   }
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Model> m,
-                          NewModel(s->device_id(),
-                                   static_cast<int>(ModelKind::kCapture)));
+  ASCEND_ASSIGN_OR_RETURN(
+      std::shared_ptr<Model> m,
+      NewModel(s->device_id(), static_cast<int>(ModelKind::kCapture)));
   absl::Status began = BeginCapture(s, m, mode);
   if (!began.ok()) {
     ascend::MutexLock lock(&mu_);
@@ -929,8 +1000,7 @@ absl::Status Models::CaptureToModelBegin(void* stream, void* model,
   return BeginCapture(s, m, mode);
 }
 
-absl::Status Models::CaptureInfo(void* stream, int32_t* status,
-                                 void** model) {
+absl::Status Models::CaptureInfo(void* stream, int32_t* status, void** model) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
   int32_t st = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
@@ -1021,8 +1091,8 @@ absl::StatusOr<void*> Models::CaptureEnd(void* stream) {
       }
     }
     if (verdict.ok()) {
-      m->state_ = m->kind_ == ModelKind::kSub ? ModelState::kReady
-                                               : ModelState::kReady;
+      m->state_ =
+          m->kind_ == ModelKind::kSub ? ModelState::kReady : ModelState::kReady;
     }
     for (ModelStream& ms : m->streams_) ms.source.reset();
     m->recorded_.clear();
@@ -1035,7 +1105,16 @@ absl::StatusOr<void*> Models::CaptureEnd(void* stream) {
     ascend::MutexLock lock(&mu_);
     --mode_counts_[m->mode_];
   }
-  if (tls_began[m->mode_] > 0) --tls_began[m->mode_];
+  {
+    std::shared_ptr<ThreadCaptures> counts;
+    {
+      ascend::MutexLock lock(&m->mu_);
+      counts = std::move(m->begin_counts_);
+    }
+    if (counts != nullptr && counts->began[m->mode_].load() > 0) {
+      counts->began[m->mode_].fetch_sub(1);
+    }
+  }
   captures_.fetch_sub(1, std::memory_order_acq_rel);
   if (!verdict.ok()) {
     if (destroy) {
@@ -1069,11 +1148,13 @@ absl::Status Models::CheckUnsafeCall(const char* api) {
   bool denied = false;
   if (ex == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) {
     ascend::MutexLock lock(&mu_);
-    denied = mode_counts_[ACL_MODEL_RI_CAPTURE_MODE_GLOBAL] > 0 ||
-             tls_began[ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL] > 0;
+    denied =
+        mode_counts_[ACL_MODEL_RI_CAPTURE_MODE_GLOBAL] > 0 ||
+        tls_captures->began[ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL].load() > 0;
   } else {
-    denied = tls_began[ACL_MODEL_RI_CAPTURE_MODE_GLOBAL] > 0 ||
-             tls_began[ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL] > 0;
+    denied =
+        tls_captures->began[ACL_MODEL_RI_CAPTURE_MODE_GLOBAL].load() > 0 ||
+        tls_captures->began[ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL].load() > 0;
   }
   if (!denied) return absl::OkStatus();
   return Error(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
@@ -1081,6 +1162,28 @@ absl::Status Models::CheckUnsafeCall(const char* api) {
                             " is not allowed while a stream is captured in "
                             "this capture mode (see "
                             "aclmdlRICaptureThreadExchangeMode)"));
+}
+
+absl::Status Models::RefuseCapturedEvent(const Event& event, const char* api) {
+  if (!capturing()) return absl::OkStatus();
+  std::vector<std::shared_ptr<Model>> capturing;
+  {
+    ascend::MutexLock lock(&mu_);
+    for (const auto& [h, m] : models_) {
+      if (m->kind_ != ModelKind::kBuilt) capturing.push_back(m);
+    }
+  }
+  for (const auto& m : capturing) {
+    ascend::MutexLock lock(&m->mu_);
+    if (m->state_ == ModelState::kRecording &&
+        m->recorded_.count(event.handle()) != 0) {
+      return Error(ACL_ERROR_RT_EVENT_CAPTURED,
+                   absl::StrCat(api,
+                                ": the event was recorded in a capture "
+                                "still in progress"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::Status Models::JoinCapture(const Event& event,
@@ -1128,8 +1231,7 @@ absl::Status Models::JoinCapture(const Event& event,
 }
 
 absl::StatusOr<bool> Models::WaitsUntilSet(const Stream& stream,
-                                           const Event& event,
-                                           uint32_t flag) {
+                                           const Event& event, uint32_t flag) {
   std::shared_ptr<TaskRecorder> r = stream.recorder();
   if (dynamic_cast<ModelRecorder*>(r.get()) == nullptr) return false;
   ASCEND_ASSIGN_OR_RETURN(auto rec, Recording(stream, ACL_ERROR_RT_STREAM_MODEL,
@@ -1161,14 +1263,15 @@ absl::StatusOr<bool> Models::WaitsUntilSet(const Stream& stream,
   return true;
 }
 
-// --- Task groups and updates --------------------------------------------------
+// --- Task groups and updates
+// --------------------------------------------------
 
 absl::Status Models::TaskGroupBegin(void* stream) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
-  ASCEND_ASSIGN_OR_RETURN(
-      auto rec, Recording(*s, ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-                          "aclmdlRICaptureTaskGrpBegin"));
+  ASCEND_ASSIGN_OR_RETURN(auto rec,
+                          Recording(*s, ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+                                    "aclmdlRICaptureTaskGrpBegin"));
   const std::shared_ptr<Model>& m = rec.first;
   if (m->kind_ == ModelKind::kBuilt) {
     return Error(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
@@ -1234,9 +1337,9 @@ absl::Status Models::TaskUpdateBegin(void* stream, void* group) {
       return Error(ACL_ERROR_STREAM_TASK_GROUP_STATUS,
                    "the stream is already updating a task group");
     }
-    ASCEND_RETURN_IF_ERROR(RefuseCapturing(*s, "aclmdlRICaptureTaskUpdateBegin"));
-    return Error(ACL_ERROR_RT_STREAM_MODEL,
-                 "the stream is bound to a model");
+    ASCEND_RETURN_IF_ERROR(
+        RefuseCapturing(*s, "aclmdlRICaptureTaskUpdateBegin"));
+    return Error(ACL_ERROR_RT_STREAM_MODEL, "the stream is bound to a model");
   }
   std::vector<std::shared_ptr<Model>> all;
   {
@@ -1290,10 +1393,10 @@ absl::Status Models::TaskUpdateEnd(void* stream) {
     ascend::MutexLock lock(&m->mu_);
     g->updating = false;
     if (reps.size() != g->tasks.size()) {
-      verdict = Error(ACL_ERROR_RT_INTERNAL_ERROR,
-                      absl::StrCat("the update issued ", reps.size(),
-                                   " tasks; the task group holds ",
-                                   g->tasks.size()));
+      verdict =
+          Error(ACL_ERROR_RT_INTERNAL_ERROR,
+                absl::StrCat("the update issued ", reps.size(),
+                             " tasks; the task group holds ", g->tasks.size()));
     }
     for (size_t i = 0; verdict.ok() && i < reps.size(); ++i) {
       const ModelTask& t = *m->tasks_[g->tasks[i]];
@@ -1332,7 +1435,8 @@ absl::Status Models::TaskUpdateEnd(void* stream) {
   return absl::OkStatus();
 }
 
-// --- The build API ------------------------------------------------------------
+// --- The build API
+// ------------------------------------------------------------
 
 absl::StatusOr<void*> Models::BuildBegin(uint32_t flag) {
   if (flag != 0) {
@@ -1501,7 +1605,8 @@ absl::Status Models::PersistentTaskClean(void* stream) {
   return absl::OkStatus();
 }
 
-// --- Labels and stream control -------------------------------------------------
+// --- Labels and stream control
+// -------------------------------------------------
 
 absl::StatusOr<void*> Models::CreateLabel() {
   ASCEND_ASSIGN_OR_RETURN(int32_t device_id, runtime_.GetDevice());
@@ -1644,7 +1749,8 @@ absl::Status Models::ActiveStream(void* active, void* stream) {
   return absl::OkStatus();
 }
 
-// --- Conditional tasks ----------------------------------------------------------
+// --- Conditional tasks
+// ----------------------------------------------------------
 
 absl::StatusOr<void*> Models::CondHandleCreate(void* model,
                                                uint32_t default_value,
@@ -1658,8 +1764,8 @@ absl::StatusOr<void*> Models::CondHandleCreate(void* model,
     return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                  "condition handles belong to captured models");
   }
-  ASCEND_ASSIGN_OR_RETURN(void* ptr, runtime_.Malloc(sizeof(uint64_t),
-                                                     ACL_MEM_MALLOC_HUGE_FIRST));
+  ASCEND_ASSIGN_OR_RETURN(
+      void* ptr, runtime_.Malloc(sizeof(uint64_t), ACL_MEM_MALLOC_HUGE_FIRST));
   const uint64_t v = default_value;
   std::vector<uint8_t> bytes(sizeof v);
   std::memcpy(bytes.data(), &v, sizeof v);
@@ -1698,8 +1804,11 @@ absl::Status Models::AddCondTask(const aclmdlRICondTaskParams& params,
   if (flags != 0) {
     return Error(ACL_ERROR_RT_PARAM_INVALID, "flags must be 0");
   }
-  const int32_t type = static_cast<int32_t>(params.type);
-  if (type < ACL_MODEL_RI_COND_TYPE_IF || type > ACL_MODEL_RI_COND_TYPE_SWITCH) {
+  // Read as an integer (see TaskSetParams).
+  int32_t type;
+  std::memcpy(&type, &params.type, sizeof type);
+  if (type < ACL_MODEL_RI_COND_TYPE_IF ||
+      type > ACL_MODEL_RI_COND_TYPE_SWITCH) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("condition type ", type, " is unknown"));
   }
@@ -1710,18 +1819,19 @@ absl::Status Models::AddCondTask(const aclmdlRICondTaskParams& params,
   const uint32_t size = params.size;
   if ((type == ACL_MODEL_RI_COND_TYPE_IF && (size < 1 || size > 2)) ||
       (type == ACL_MODEL_RI_COND_TYPE_WHILE && size != 1) || size == 0) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat("a condition of type ", type, " takes ",
-                              type == ACL_MODEL_RI_COND_TYPE_IF ? "1 or 2"
-                              : type == ACL_MODEL_RI_COND_TYPE_WHILE
-                                  ? "1"
-                                  : "at least 1",
-                              " branches, not ", size));
+    return Error(
+        ACL_ERROR_RT_PARAM_INVALID,
+        absl::StrCat("a condition of type ", type, " takes ",
+                     type == ACL_MODEL_RI_COND_TYPE_IF      ? "1 or 2"
+                     : type == ACL_MODEL_RI_COND_TYPE_WHILE ? "1"
+                                                            : "at least 1",
+                     " branches, not ", size));
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
-  ASCEND_ASSIGN_OR_RETURN(auto rec, Recording(*s, ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-                                              "aclmdlRIAddCondTask"));
+  ASCEND_ASSIGN_OR_RETURN(
+      auto rec,
+      Recording(*s, ACL_ERROR_RT_STREAM_NOT_CAPTURED, "aclmdlRIAddCondTask"));
   const std::shared_ptr<Model>& m = rec.first;
   if (m->kind_ == ModelKind::kBuilt) {
     return Error(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
@@ -1766,7 +1876,8 @@ absl::Status Models::AddCondTask(const aclmdlRICondTaskParams& params,
   return absl::OkStatus();
 }
 
-// --- Execution ------------------------------------------------------------------
+// --- Execution
+// ------------------------------------------------------------------
 
 absl::Status Models::ExecuteAsync(void* model, void* stream) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Model> m, ResolveModel(model));
@@ -1800,16 +1911,16 @@ absl::Status Models::ExecuteAsync(void* model, void* stream) {
   }
   auto exec = std::make_shared<Execution>(runtime_, m);
   exec->Instantiate();
-  s->Enqueue(Task{[exec] { return exec->Run(); },
-                  [exec] { exec->CancelUnused(); }});
+  s->Enqueue(
+      Task{[exec] { return exec->Run(); }, [exec] { exec->CancelUnused(); }});
   return absl::OkStatus();
 }
 
 absl::Status Models::Execute(void* model, int32_t timeout_ms) {
   if (timeout_ms == 0 || timeout_ms < -1) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat("timeout ", timeout_ms,
-                              " ms is neither -1 nor positive"));
+    return Error(
+        ACL_ERROR_RT_PARAM_INVALID,
+        absl::StrCat("timeout ", timeout_ms, " ms is neither -1 nor positive"));
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Model> m, ResolveModel(model));
   if (m->kind_ != ModelKind::kBuilt) {
@@ -1832,10 +1943,9 @@ absl::Status Models::Execute(void* model, int32_t timeout_ms) {
                           runtime_.CreateStreamWithConfig(StreamConfig{}));
   absl::Status status = ExecuteAsync(model, handle);
   if (status.ok()) {
-    const absl::Time deadline = timeout_ms == -1
-                                    ? absl::InfiniteFuture()
-                                    : absl::Now() +
-                                          absl::Milliseconds(timeout_ms);
+    const absl::Time deadline =
+        timeout_ms == -1 ? absl::InfiniteFuture()
+                         : absl::Now() + absl::Milliseconds(timeout_ms);
     status = runtime_.SynchronizeStream(handle, deadline);
     if (absl::IsDeadlineExceeded(status)) {
       (void)Abort(model);
@@ -1854,7 +1964,7 @@ absl::Status Models::Abort(void* model) {
     return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                  "a branch model is aborted with the model it belongs to");
   }
-  m->abort_.store(true, std::memory_order_release);
+  m->aborts_.fetch_add(1, std::memory_order_acq_rel);
   std::vector<std::shared_ptr<Stream>> runners;
   {
     ascend::MutexLock lock(&m->mu_);
@@ -1995,23 +2105,23 @@ struct FoundTask {
 
 }  // namespace
 
-#define ASCEND_FIND_TASK(found, wanted)                                 \
-  FoundTask found;                                                      \
-  {                                                                     \
-    std::vector<std::shared_ptr<Model>> all;                            \
-    {                                                                   \
-      ascend::MutexLock lock(&mu_);                                     \
-      for (const auto& [h, m] : models_) all.push_back(m);              \
-    }                                                                   \
-    for (const auto& m : all) {                                         \
-      ascend::MutexLock lock(&m->mu_);                                  \
-      for (const auto& t : m->tasks_) {                                 \
+#define ASCEND_FIND_TASK(found, wanted)                                   \
+  FoundTask found;                                                        \
+  {                                                                       \
+    std::vector<std::shared_ptr<Model>> all;                              \
+    {                                                                     \
+      ascend::MutexLock lock(&mu_);                                       \
+      for (const auto& [h, m] : models_) all.push_back(m);                \
+    }                                                                     \
+    for (const auto& m : all) {                                           \
+      ascend::MutexLock lock(&m->mu_);                                    \
+      for (const auto& t : m->tasks_) {                                   \
         if (t->handle.value() == (wanted)) found = FoundTask{m, t.get()}; \
-      }                                                                 \
-    }                                                                   \
-    if (found.task == nullptr) {                                        \
-      return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live model task"); \
-    }                                                                   \
+      }                                                                   \
+    }                                                                     \
+    if (found.task == nullptr) {                                          \
+      return Error(ACL_ERROR_RT_PARAM_INVALID, "not a live model task");  \
+    }                                                                     \
   }
 
 absl::StatusOr<aclmdlRITaskType> Models::TaskType(void* task) {
@@ -2040,7 +2150,8 @@ absl::Status Models::TaskGetParams(void* task, aclmdlRITaskParams* params) {
     case ACL_MODEL_RI_TASK_KERNEL: {
       const KernelTaskInfo* k = t.task ? t.task->kernel : nullptr;
       params->kernelTaskParams.funcHandle = t.params.object;
-      params->kernelTaskParams.numBlocks = static_cast<uint32_t>(t.params.value);
+      params->kernelTaskParams.numBlocks =
+          static_cast<uint32_t>(t.params.value);
       if (k != nullptr) {
         params->kernelTaskParams.args = k->args_ptr;
         params->kernelTaskParams.argsSize = k->args_len;
@@ -2085,11 +2196,15 @@ absl::Status Models::TaskSetParams(void* task,
     type = found.task->params.type;
     runner = found.model->streams_[found.task->stream].runner;
   }
-  if (static_cast<int32_t>(params.type) != type) {
+  // Read as an integer: a C caller's out-of-range enum loaded as the enum
+  // is undefined behaviour (-fsanitize=enum).
+  int32_t given;
+  std::memcpy(&given, &params.type, sizeof given);
+  if (given != type) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("the task is a ", TaskTypeName(type),
                               " task; the parameters are for a ",
-                              TaskTypeName(params.type), " task"));
+                              TaskTypeName(given), " task"));
   }
   if (type == ACL_MODEL_RI_TASK_DEFAULT) {
     return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -2126,10 +2241,9 @@ absl::Status Models::TaskSetParams(void* task,
           params.eventRecordTaskParams.recordFlag);
       break;
     case ACL_MODEL_RI_TASK_EVENT_WAIT:
-      built = runtime_.StreamWaitEventFor(handle,
-                                          params.eventWaitTaskParams.event,
-                                          absl::ZeroDuration(),
-                                          params.eventWaitTaskParams.waitFlag);
+      built = runtime_.StreamWaitEventFor(
+          handle, params.eventWaitTaskParams.event, absl::ZeroDuration(),
+          params.eventWaitTaskParams.waitFlag);
       break;
     case ACL_MODEL_RI_TASK_EVENT_RESET:
       built = runtime_.ResetEvent(params.eventResetTaskParams.event, handle);
@@ -2195,30 +2309,32 @@ absl::Status Models::KernelTaskAttribute(void* task, int32_t attr,
     case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
       return absl::OkStatus();  // none of these are in use: 0
     default:
-      return Error(ACL_ERROR_RT_PARAM_INVALID,
-                   absl::StrCat("kernel task attribute ", attr,
-                                " cannot be queried"));
+      return Error(
+          ACL_ERROR_RT_PARAM_INVALID,
+          absl::StrCat("kernel task attribute ", attr, " cannot be queried"));
   }
 }
 
-// --- Readable output -------------------------------------------------------------
+// --- Readable output
+// -------------------------------------------------------------
 
 absl::StatusOr<std::string> Models::DebugText(void* model) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Model> m, ResolveModel(model));
   ascend::MutexLock lock(&m->mu_);
-  std::string out = absl::StrCat("digraph model_", m->id_, " {\n  label=\"model ",
-                                 m->id_, " device ", m->device_id_, " ",
-                                 m->name_, "\";\n");
+  std::string out =
+      absl::StrCat("digraph model_", m->id_, " {\n  label=\"model ", m->id_,
+                   " device ", m->device_id_, " ", m->name_, "\";\n");
   for (uint32_t i = 0; i < m->streams_.size(); ++i) {
     const ModelStream& ms = m->streams_[i];
-    absl::StrAppend(&out, "  subgraph cluster_stream_", i, " {\n    label=\"stream ",
-                    ms.runner ? ms.runner->id() : 0,
+    absl::StrAppend(&out, "  subgraph cluster_stream_", i,
+                    " {\n    label=\"stream ", ms.runner ? ms.runner->id() : 0,
                     ms.head ? " (head)" : "", "\";\n");
     const ModelTask* prev = nullptr;
     for (uint32_t ti : ms.program) {
       const ModelTask& t = *m->tasks_[ti];
-      const char* what = t.control == Control::kNone ? TaskTypeName(t.params.type)
-                                                     : ControlName(t.control);
+      const char* what = t.control == Control::kNone
+                             ? TaskTypeName(t.params.type)
+                             : ControlName(t.control);
       absl::StrAppend(&out, "    task_", t.seq, " [label=\"task ", t.seq, " ",
                       what, t.disabled ? " (disabled)" : "", "\"];\n");
       if (prev != nullptr) {
@@ -2252,12 +2368,13 @@ absl::Status Models::DebugJson(void* model, const char* path, uint32_t flags) {
         const char* what = t.control == Control::kNone
                                ? TaskTypeName(t.params.type)
                                : ControlName(t.control);
-        absl::StrAppend(&json, first ? "" : ",", "{\"name\":\"", what,
-                        "\",\"ph\":\"X\",\"ts\":", step, ",\"dur\":1,\"pid\":",
-                        m->id_, ",\"tid\":", ms.runner ? ms.runner->id() : 0,
-                        ",\"args\":{\"model_id\":", m->id_, ",\"stream_id\":",
-                        ms.runner ? ms.runner->id() : 0, ",\"task_id\":", t.seq,
-                        ",\"task_type\":\"", what, "\"");
+        absl::StrAppend(
+            &json, first ? "" : ",", "{\"name\":\"", what,
+            "\",\"ph\":\"X\",\"ts\":", step, ",\"dur\":1,\"pid\":", m->id_,
+            ",\"tid\":", ms.runner ? ms.runner->id() : 0,
+            ",\"args\":{\"model_id\":", m->id_,
+            ",\"stream_id\":", ms.runner ? ms.runner->id() : 0,
+            ",\"task_id\":", t.seq, ",\"task_type\":\"", what, "\"");
         if (flags == ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE && t.task &&
             t.task->kernel != nullptr) {
           absl::StrAppend(&json, ",\"args_size\":", t.task->kernel->args_len,
@@ -2284,23 +2401,26 @@ absl::Status Models::DebugJson(void* model, const char* path, uint32_t flags) {
   return absl::OkStatus();
 }
 
-// --- Snapshot support -------------------------------------------------------------
+// --- Snapshot support
+// -------------------------------------------------------------
 
 std::string Models::Describe(int32_t device_id) const {
   std::string text;
   for (const auto& m : ModelsOf(device_id)) {
     ascend::MutexLock lock(&m->mu_);
-    absl::StrAppend(&text, "model ", m->id_, " kind ", static_cast<int>(m->kind_),
-                    " state ", static_cast<int>(m->state_), " streams [");
+    absl::StrAppend(&text, "model ", m->id_, " kind ",
+                    static_cast<int>(m->kind_), " state ",
+                    static_cast<int>(m->state_), " streams [");
     for (const ModelStream& ms : m->streams_) {
       absl::StrAppend(&text, ms.runner ? ms.runner->id() : 0,
                       ms.head ? "h" : "", ":", ms.program.size(), " ");
     }
     absl::StrAppend(&text, "] tasks [");
     for (const auto& t : m->tasks_) {
-      absl::StrAppend(&text, t->control == Control::kNone
-                                 ? TaskTypeName(t->params.type)
-                                 : ControlName(t->control),
+      absl::StrAppend(&text,
+                      t->control == Control::kNone
+                          ? TaskTypeName(t->params.type)
+                          : ControlName(t->control),
                       t->disabled ? "-" : "", " ");
     }
     absl::StrAppend(&text, "]\n");
@@ -2340,9 +2460,9 @@ absl::Status Models::CacheLastTaskInfo(const void* info, size_t size,
 }
 
 void Models::ClearAborts(int32_t device_id) {
-  for (const auto& m : ModelsOf(device_id)) {
-    m->abort_.store(false, std::memory_order_release);
-  }
+  // Executions made after the restore count aborts from then on, so no
+  // model is left aborted (see Model::aborts_).
+  (void)device_id;
 }
 
 absl::StatusOr<std::vector<uint8_t>> Models::ReadValue(const void* ptr,

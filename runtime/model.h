@@ -83,6 +83,10 @@ class Models {
   // an event recorded in a capture joins the capture.
   absl::Status JoinCapture(const Event& event,
                            const std::shared_ptr<Stream>& stream);
+  // 107028 when `event` was recorded into a capture still in progress:
+  // what synchronizing, querying or timing it answers (CANN's rule; a
+  // load when nothing is captured).
+  absl::Status RefuseCapturedEvent(const Event& event, const char* api);
   // For a wait recorded on `stream`: whether it waits until the event is set
   // (an outside record) rather than for the latest record; 107024 for a
   // default wait on an event recorded outside the capture.
@@ -106,8 +110,7 @@ class Models {
   absl::Status SwitchLabelByIndex(void* ptr, uint32_t max_value, void* list,
                                   void* stream);
   absl::Status SwitchStream(void* left, int32_t cond, void* right,
-                            int32_t data_type, void* true_stream,
-                            void* stream);
+                            int32_t data_type, void* true_stream, void* stream);
   absl::Status ActiveStream(void* active, void* stream);
 
   // --- Conditional tasks --------------------------------------------------
@@ -174,8 +177,7 @@ class Models {
   // `code` when it records into none.
   absl::StatusOr<std::pair<std::shared_ptr<Model>, uint32_t>> Recording(
       const Stream& stream, int32_t code, const char* what) const;
-  absl::StatusOr<std::shared_ptr<Model>> NewModel(int32_t device_id,
-                                                  int kind);
+  absl::StatusOr<std::shared_ptr<Model>> NewModel(int32_t device_id, int kind);
   // Creates the runner stream of a model stream (registered, so its id is
   // reclaimed by a restore and a device synchronize covers it).
   absl::StatusOr<std::shared_ptr<Stream>> NewRunner(int32_t device_id);

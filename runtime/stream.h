@@ -56,7 +56,7 @@ class Stream;
 // What a task is, for a model's task queries (aclmdlRITaskGetType and
 // aclmdlRITaskGetParams): CANN's aclmdlRITaskType and the operands.
 struct TaskParams {
-  int type = 0;  // aclmdlRITaskType; 0 (DEFAULT) for every other task
+  int type = 0;            // aclmdlRITaskType; 0 (DEFAULT) for every other task
   void* object = nullptr;  // the event, or the value task's address
   uint64_t value = 0;      // a value write's or wait's value
   uint32_t flag = 0;       // record/wait/reset flag, or the value wait's
@@ -74,7 +74,6 @@ class TaskRecorder {
   virtual void RecordMaker(Stream& stream, const TaskParams& params,
                            std::function<Task()> make) = 0;
 };
-
 
 struct Task {
   // Runs on the executor thread, in stream order.

@@ -490,6 +490,94 @@ static void TestCntNotifyModes(aclrtStream stream) {
   EXPECT(aclrtCntNotifyDestroy(notify) == ACL_SUCCESS);
 }
 
+/* Model runtime instances (model_api.cc): capture modes, stream-switch
+ * conditions and data types, condition flags and types, task types. */
+static void TestModelEnums(void *dev, aclrtStream stream) {
+  size_t i;
+  aclrtStream persistent = NULL;
+  aclrtStream target = NULL;
+  aclmdlRI model = NULL;
+  aclmdlRICondHandle cond = NULL;
+  uint32_t num_streams = 1, num_tasks = 1;
+  aclrtStream model_stream = NULL;
+  aclmdlRITask task = NULL;
+  EXPECT(aclrtCreateStreamWithConfig(&persistent, 0, ACL_STREAM_PERSISTENT) ==
+         ACL_SUCCESS);
+  EXPECT(aclrtCreateStreamWithConfig(&target, 0, ACL_STREAM_PERSISTENT) ==
+         ACL_SUCCESS);
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    aclmdlRICaptureMode mode = (aclmdlRICaptureMode)kBadValues[i];
+    aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+    EXPECT(aclmdlRICaptureBegin(stream, (aclmdlRICaptureMode)kBadValues[i]) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(aclmdlRICaptureGetInfo(stream, &status, NULL) == ACL_SUCCESS);
+    EXPECT(status == ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    EXPECT(aclmdlRICaptureThreadExchangeMode(&mode) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT((int32_t)mode == kBadValues[i]);
+    EXPECT(aclrtSwitchStream(dev, (aclrtCondition)kBadValues[i], dev,
+                             ACL_RT_SWITCH_INT32, target, NULL,
+                             persistent) == ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(aclrtSwitchStream(dev, ACL_RT_EQUAL, dev,
+                             (aclrtCompareDataType)kBadValues[i], target, NULL,
+                             persistent) == ACL_ERROR_RT_PARAM_INVALID);
+  }
+  /* 3 is the runtime's "no capture", not a mode a caller may pass. */
+  EXPECT(aclmdlRICaptureBegin(stream, (aclmdlRICaptureMode)3) ==
+         ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT(aclrtSwitchStream(dev, (aclrtCondition)6, dev, ACL_RT_SWITCH_INT32,
+                           target, NULL,
+                           persistent) == ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT(aclrtSwitchStream(dev, ACL_RT_EQUAL, dev, (aclrtCompareDataType)2,
+                           target, NULL,
+                           persistent) == ACL_ERROR_RT_PARAM_INVALID);
+
+  /* Condition flags and types, and task types, inside a capture. */
+  EXPECT(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_RELAXED) ==
+         ACL_SUCCESS);
+  EXPECT(aclmdlRICaptureGetInfo(stream, NULL, &model) == ACL_SUCCESS);
+  EXPECT(aclrtValueWrite(dev, 1, 0, stream) == ACL_SUCCESS);
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    aclmdlRICondHandle untouched = NULL;
+    aclmdlRI subs[1] = {NULL};
+    aclmdlRICondTaskParams params;
+    EXPECT(aclmdlRICondHandleCreate(model, 0,
+                                    (aclmdlRICondHandleFlag)kBadValues[i],
+                                    &untouched) == ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(untouched == NULL);
+    if (cond == NULL) {
+      EXPECT(aclmdlRICondHandleCreate(model, 0,
+                                      ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT,
+                                      &cond) == ACL_SUCCESS);
+    }
+    memset(&params, 0, sizeof params);
+    params.handle = cond;
+    params.type = (aclmdlRICondTaskType)kBadValues[i];
+    params.size = 1;
+    params.modelRIArray = subs;
+    EXPECT(aclmdlRIAddCondTask(params, stream, 0) ==
+           ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(subs[0] == NULL);
+  }
+  EXPECT(aclmdlRICaptureEnd(stream, &model) == ACL_SUCCESS);
+  EXPECT(aclmdlRIGetStreams(model, &model_stream, &num_streams) == ACL_SUCCESS);
+  EXPECT(aclmdlRIGetTasksByStream(model_stream, &task, &num_tasks) ==
+         ACL_SUCCESS);
+  EXPECT(num_tasks == 1);
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    aclmdlRITaskParams params;
+    aclmdlRITaskType type = ACL_MODEL_RI_TASK_DEFAULT;
+    memset(&params, 0, sizeof params);
+    params.type = (aclmdlRITaskType)kBadValues[i];
+    EXPECT(aclmdlRITaskSetParams(task, &params) == ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(aclmdlRITaskGetType(task, &type) == ACL_SUCCESS);
+    EXPECT(type == ACL_MODEL_RI_TASK_VALUE_WRITE);
+  }
+  EXPECT(aclmdlRIDestroy(model) == ACL_SUCCESS);
+  EXPECT(aclrtDestroyStream(target) == ACL_SUCCESS);
+  EXPECT(aclrtDestroyStream(persistent) == ACL_SUCCESS);
+}
+
 int main(void) {
   void *dev = NULL;
   aclrtStream stream = NULL;
@@ -513,6 +601,7 @@ int main(void) {
   TestSnapshotStage();
   TestLifecycleTypes();
   TestDeviceInfo(stream);
+  TestModelEnums(dev, stream);
   EXPECT(aclrtDestroyStream(stream) == ACL_SUCCESS);
   EXPECT(aclrtFree(dev) == ACL_SUCCESS);
   EXPECT(aclrtResetDevice(0) == ACL_SUCCESS);

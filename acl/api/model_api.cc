@@ -24,16 +24,16 @@ ascend::rt::Models& Models() { return Runtime().models(); }
 
 // The two-call pattern of aclmdlRIGetStreams / GetTasksByStream: a NULL
 // array asks for the count; otherwise *count is its capacity.
-aclError FillArray(const char* api, const std::vector<void*>& items,
-                   void** out, uint32_t* count) {
+aclError FillArray(const char* api, const std::vector<void*>& items, void** out,
+                   uint32_t* count) {
   if (out == nullptr) {
     *count = static_cast<uint32_t>(items.size());
     return ACL_SUCCESS;
   }
   if (*count < items.size()) {
-    return ReportErrorCode(api, ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY,
-                           absl::StrCat("the array holds ", *count,
-                                        "; there are ", items.size()));
+    return ReportErrorCode(
+        api, ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY,
+        absl::StrCat("the array holds ", *count, "; there are ", items.size()));
   }
   for (size_t i = 0; i < items.size(); ++i) out[i] = items[i];
   *count = static_cast<uint32_t>(items.size());
@@ -241,8 +241,7 @@ aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
 }
 
 aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue,
-                                 aclrtLabelList labelList,
-                                 aclrtStream stream) {
+                                 aclrtLabelList labelList, aclrtStream stream) {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(ptr);
   ACL_REQUIRE_NOT_NULL(labelList);
@@ -278,16 +277,15 @@ aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
 
 // --- Conditional tasks -------------------------------------------------------
 
-aclError aclmdlRICondHandleCreate(aclmdlRI modelRI,
-                                  uint32_t defaultLaunchValue,
+aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue,
                                   aclmdlRICondHandleFlag flag,
                                   aclmdlRICondHandle* handle) {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(modelRI);
   ACL_REQUIRE_NOT_NULL(handle);
-  ACL_RETURN_VALUE(handle, Models().CondHandleCreate(
-                               modelRI, defaultLaunchValue,
-                               static_cast<uint32_t>(RawEnum(flag))));
+  ACL_RETURN_VALUE(
+      handle, Models().CondHandleCreate(modelRI, defaultLaunchValue,
+                                        static_cast<uint32_t>(RawEnum(flag))));
 }
 
 aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle,
