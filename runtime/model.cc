@@ -2459,12 +2459,6 @@ absl::Status Models::CacheLastTaskInfo(const void* info, size_t size,
   return absl::OkStatus();
 }
 
-void Models::ClearAborts(int32_t device_id) {
-  // Executions made after the restore count aborts from then on, so no
-  // model is left aborted (see Model::aborts_).
-  (void)device_id;
-}
-
 absl::StatusOr<std::vector<uint8_t>> Models::ReadValue(const void* ptr,
                                                        size_t bytes,
                                                        int32_t device_id) {

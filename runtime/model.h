@@ -157,8 +157,6 @@ class Models {
   // aclmdlRIBuildEnd yet): Backup refuses it.
   absl::Status CheckBackup(int32_t device_id) const;
   std::vector<std::shared_ptr<Model>> ModelsOf(int32_t device_id) const;
-  // After a restore: no model of the device is left aborted.
-  void ClearAborts(int32_t device_id);
 
   std::shared_ptr<Model> FindModel(const void* handle) const;
   // Device values a model's control tasks read and write when they run.

@@ -8,8 +8,8 @@
 // reference's "model not fully loaded", 507908); a capture in progress is
 // kept as it is and can be ended after the Unlock. Restore, the reference's
 // model rebuild, checks every saved model against what it saved (same
-// handle, id, streams and tasks) and clears what an execution leaves behind
-// (an abort request), so a model replayed afterwards does what it did before.
+// handle, id, streams and tasks), so a model replayed afterwards does what it
+// did before (an abort concerns only the executions enqueued before it).
 #include <memory>
 #include <string>
 #include <utility>
@@ -43,7 +43,6 @@ class SavedModels final : public SavedState {
                                 " changed since the backup:\nsaved:\n",
                                 described_, "now:\n", now));
     }
-    models_.ClearAborts(device_id_);
     return absl::OkStatus();
   }
 
