@@ -916,27 +916,37 @@ absl::Status Models::RefuseCapturing(const Stream& stream, const char* api) {
                absl::StrCat(api, ": the stream is being captured"));
 }
 
+absl::Status Models::AddStream(const std::shared_ptr<Model>& model,
+                               const std::shared_ptr<Stream>& s, bool head) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> runner,
+                          NewRunner(s->device_id()));
+  {
+    ascend::MutexLock lock(&model->mu_);
+    ModelStream ms;
+    ms.source = s;
+    ms.source_handle = s->handle();
+    ms.runner = runner;
+    ms.head = head;
+    model->streams_.push_back(std::move(ms));
+  }
+  ascend::MutexLock lock(&mu_);
+  runner_models_[runner->handle()] = model;
+  return absl::OkStatus();
+}
+
 absl::Status Models::BeginCapture(const std::shared_ptr<Stream>& s,
                                   const std::shared_ptr<Model>& model,
                                   int32_t mode) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> runner,
-                          NewRunner(s->device_id()));
   {
     ascend::MutexLock lock(&model->mu_);
     model->mode_ = mode;
     model->begin_thread_ = ThreadId();
     model->begin_counts_ = tls_captures;
-    ModelStream ms;
-    ms.source = s;
-    ms.source_handle = s->handle();
-    ms.runner = runner;
-    ms.head = true;
-    model->streams_.push_back(std::move(ms));
     model->state_ = ModelState::kRecording;
   }
+  ASCEND_RETURN_IF_ERROR(AddStream(model, s, /*head=*/true));
   {
     ascend::MutexLock lock(&mu_);
-    runner_models_[runner->handle()] = model;
     ++mode_counts_[mode];
   }
   tls_captures->began[mode].fetch_add(1);
@@ -1204,25 +1214,14 @@ absl::Status Models::JoinCapture(const Event& event,
     }
     if (!joins) continue;
     if (stream->recording()) return absl::OkStatus();
-    ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> runner,
-                            NewRunner(stream->device_id()));
+    // A joined stream starts with the execution too: its first task is the
+    // wait that joined it.
+    ASCEND_RETURN_IF_ERROR(AddStream(m, stream, /*head=*/true));
     {
       ascend::MutexLock lock(&m->mu_);
-      ModelStream ms;
-      ms.source = stream;
-      ms.source_handle = stream->handle();
-      ms.runner = runner;
-      // A joined stream starts with the execution too: its first task is
-      // the wait that joined it.
-      ms.head = true;
-      m->streams_.push_back(std::move(ms));
       for (ModelStream& other : m->streams_) {
         other.after.resize(m->streams_.size(), -1);
       }
-    }
-    {
-      ascend::MutexLock lock(&mu_);
-      runner_models_[runner->handle()] = m;
     }
     stream->SetRecorder(m->recorder_);
     return absl::OkStatus();
@@ -1450,13 +1449,8 @@ absl::StatusOr<void*> Models::BuildBegin(uint32_t flag) {
   return m->handle();
 }
 
-absl::Status Models::BindStream(void* model, void* stream, uint32_t flag) {
-  if (flag != kModelStreamHead && flag != kModelStreamDefault) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat("stream flag ", flag,
-                              " is neither ACL_MODEL_STREAM_FLAG_HEAD nor "
-                              "ACL_MODEL_STREAM_FLAG_DEFAULT"));
-  }
+absl::StatusOr<std::pair<std::shared_ptr<Model>, std::shared_ptr<Stream>>>
+Models::BuiltModelStream(void* model, void* stream, const char* api) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Model> m, ResolveModel(model));
   if (stream == nullptr) {
     return Error(ACL_ERROR_RT_PARAM_INVALID, "stream must not be NULL");
@@ -1465,9 +1459,23 @@ absl::Status Models::BindStream(void* model, void* stream, uint32_t flag) {
                           runtime_.ResolveStream(stream));
   if (m->kind_ != ModelKind::kBuilt) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 "streams are bound to models of aclmdlRIBuildBegin only");
+                 absl::StrCat(api, " is for models of aclmdlRIBuildBegin"));
   }
-  ASCEND_RETURN_IF_ERROR(RefuseCapturing(*s, "aclmdlRIBindStream"));
+  ASCEND_RETURN_IF_ERROR(RefuseCapturing(*s, api));
+  return std::make_pair(std::move(m), std::move(s));
+}
+
+absl::Status Models::BindStream(void* model, void* stream, uint32_t flag) {
+  if (flag != kModelStreamHead && flag != kModelStreamDefault) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("stream flag ", flag,
+                              " is neither ACL_MODEL_STREAM_FLAG_HEAD nor "
+                              "ACL_MODEL_STREAM_FLAG_DEFAULT"));
+  }
+  ASCEND_ASSIGN_OR_RETURN(
+      auto found, BuiltModelStream(model, stream, "aclmdlRIBindStream"));
+  const std::shared_ptr<Model>& m = found.first;
+  const std::shared_ptr<Stream>& s = found.second;
   if (s->recording()) {
     return Error(ACL_ERROR_RT_STREAM_MODEL,
                  "the stream is already bound to a model");
@@ -1489,37 +1497,16 @@ absl::Status Models::BindStream(void* model, void* stream, uint32_t flag) {
                                 " was built already (aclmdlRIBuildEnd)"));
     }
   }
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> runner,
-                          NewRunner(s->device_id()));
-  {
-    ascend::MutexLock lock(&m->mu_);
-    ModelStream ms;
-    ms.source = s;
-    ms.source_handle = s->handle();
-    ms.runner = runner;
-    ms.head = flag == kModelStreamHead;
-    m->streams_.push_back(std::move(ms));
-  }
-  {
-    ascend::MutexLock lock(&mu_);
-    runner_models_[runner->handle()] = m;
-  }
+  ASCEND_RETURN_IF_ERROR(AddStream(m, s, flag == kModelStreamHead));
   s->SetRecorder(m->recorder_);
   return absl::OkStatus();
 }
 
 absl::Status Models::UnbindStream(void* model, void* stream) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Model> m, ResolveModel(model));
-  if (stream == nullptr) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID, "stream must not be NULL");
-  }
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
-                          runtime_.ResolveStream(stream));
-  if (m->kind_ != ModelKind::kBuilt) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 "only streams of aclmdlRIBuildBegin models are unbound");
-  }
-  ASCEND_RETURN_IF_ERROR(RefuseCapturing(*s, "aclmdlRIUnbindStream"));
+  ASCEND_ASSIGN_OR_RETURN(
+      auto found, BuiltModelStream(model, stream, "aclmdlRIUnbindStream"));
+  const std::shared_ptr<Model>& m = found.first;
+  const std::shared_ptr<Stream>& s = found.second;
   {
     ascend::MutexLock lock(&m->mu_);
     ASCEND_ASSIGN_OR_RETURN(uint32_t index, m->StreamIndexLocked(*s));
@@ -1531,17 +1518,10 @@ absl::Status Models::UnbindStream(void* model, void* stream) {
 }
 
 absl::Status Models::EndTask(void* model, void* stream) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Model> m, ResolveModel(model));
-  if (stream == nullptr) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID, "stream must not be NULL");
-  }
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
-                          runtime_.ResolveStream(stream));
-  if (m->kind_ != ModelKind::kBuilt) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 "aclmdlRIEndTask is for models of aclmdlRIBuildBegin");
-  }
-  ASCEND_RETURN_IF_ERROR(RefuseCapturing(*s, "aclmdlRIEndTask"));
+  ASCEND_ASSIGN_OR_RETURN(auto found,
+                          BuiltModelStream(model, stream, "aclmdlRIEndTask"));
+  const std::shared_ptr<Model>& m = found.first;
+  const std::shared_ptr<Stream>& s = found.second;
   ascend::MutexLock lock(&m->mu_);
   ASCEND_ASSIGN_OR_RETURN(uint32_t index, m->StreamIndexLocked(*s));
   m->AppendLocked(index, Control::kEnd);

@@ -180,6 +180,14 @@ class Models {
   // reclaimed by a restore and a device synchronize covers it).
   absl::StatusOr<std::shared_ptr<Stream>> NewRunner(int32_t device_id);
   void ReleaseRunners(const Model& model);
+  // Adds `s` to the model as a model stream with a runner of its own (the
+  // caller then sets the stream's recorder).
+  absl::Status AddStream(const std::shared_ptr<Model>& model,
+                         const std::shared_ptr<Stream>& s, bool head);
+  // The model and stream of a build-API call on a bound stream: 107000 for
+  // a NULL stream or a captured model, 107027 for a capturing stream.
+  absl::StatusOr<std::pair<std::shared_ptr<Model>, std::shared_ptr<Stream>>>
+  BuiltModelStream(void* model, void* stream, const char* api);
   void Erase(const std::shared_ptr<Model>& model);
   void OnDeviceClosed(int32_t device_id);
   absl::Status BeginCapture(const std::shared_ptr<Stream>& s,
