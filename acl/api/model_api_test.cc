@@ -92,6 +92,15 @@ class ModelApiTest : public ::testing::Test {
   void WriteU64(void* p, uint64_t v) {
     ASSERT_ACL_OK(aclrtMemcpy(p, 8, &v, 8, ACL_MEMCPY_HOST_TO_DEVICE));
   }
+  // Sets a word a value wait may be polling right now: with a value write
+  // (an atomic store), as a device would, not a plain copy racing the poll.
+  void ReleaseU64(void* p, uint64_t v) {
+    aclrtStream s = nullptr;
+    ASSERT_ACL_OK(aclrtCreateStream(&s));
+    ASSERT_ACL_OK(aclrtValueWrite(p, v, 0, s));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+    ASSERT_ACL_OK(aclrtDestroyStream(s));
+  }
   uint8_t* Dev(size_t offset) { return static_cast<uint8_t*>(dev_) + offset; }
   aclrtStream NewPersistent() {
     aclrtStream s = nullptr;
@@ -828,7 +837,7 @@ TEST_F(ModelApiTest, ExecuteTimesOutAndAborts) {
   EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
                    aclmdlRIExecute(model, 50));
   // Aborted: setting the value later does not resume it.
-  WriteU64(Dev(0), 1);
+  ReleaseU64(Dev(0), 1);
   // The timeout was reported by aclmdlRIExecute; the device has no further
   // failure to report.
   ASSERT_ACL_OK(aclrtSynchronizeDevice());
@@ -851,7 +860,7 @@ TEST_F(ModelApiTest, ExecuteTimesOutAndAborts) {
                    aclrtSynchronizeStream(stream_));
   (void)aclrtSynchronizeDevice();
   (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
-  WriteU64(Dev(0), 1);
+  ReleaseU64(Dev(0), 1);
   ASSERT_ACL_OK(aclrtSynchronizeDevice());
   EXPECT_EQ(ReadU64(Dev(8)), 0u);
   // An abort also stops an execution still queued behind other work (it
@@ -862,8 +871,8 @@ TEST_F(ModelApiTest, ExecuteTimesOutAndAborts) {
   ASSERT_ACL_OK(aclrtValueWait(Dev(32), 1, ACL_STREAM_WAIT_VALUE_EQ, stream_));
   ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, stream_));
   ASSERT_ACL_OK(aclmdlRIAbort(model));
-  WriteU64(Dev(0), 1);
-  WriteU64(Dev(32), 1);
+  ReleaseU64(Dev(0), 1);
+  ReleaseU64(Dev(32), 1);
   EXPECT_ACL_ERROR(ACL_ERROR_RT_MODEL_ABORT_NORMAL,
                    aclrtSynchronizeStream(stream_));
   (void)aclrtSynchronizeDevice();
@@ -1332,7 +1341,7 @@ TEST_F(ModelApiTest, DestroyWhileExecuting) {
   // The simulator destroys it at once (CANN may answer 107037 instead; not
   // traced) and the execution stops without running the rest.
   ASSERT_ACL_OK(aclmdlRIDestroy(model));
-  WriteU64(Dev(0), 1);
+  ReleaseU64(Dev(0), 1);
   EXPECT_NE(0, aclrtSynchronizeStream(stream_));
   (void)aclrtSynchronizeDevice();
   (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
