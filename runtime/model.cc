@@ -781,10 +781,14 @@ absl::StatusOr<std::shared_ptr<Model>> Models::NewModel(int32_t device_id,
   return m;
 }
 
-absl::StatusOr<std::shared_ptr<Stream>> Models::NewRunner(int32_t device_id) {
-  (void)device_id;
+absl::StatusOr<std::shared_ptr<Stream>> Models::NewRunner(
+    const Stream& source) {
+  // In the source stream's context, whatever the calling thread's is: a
+  // stream of device 1 captured while device 0 is current runs on device 1.
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx,
+                          runtime_.StreamContext(source.handle()));
   ASCEND_ASSIGN_OR_RETURN(void* handle,
-                          runtime_.CreateStreamWithConfig(StreamConfig{}));
+                          runtime_.CreateStreamIn(ctx, StreamConfig{}));
   return runtime_.ResolveStream(handle);
 }
 
@@ -918,8 +922,7 @@ absl::Status Models::RefuseCapturing(const Stream& stream, const char* api) {
 
 absl::Status Models::AddStream(const std::shared_ptr<Model>& model,
                                const std::shared_ptr<Stream>& s, bool head) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> runner,
-                          NewRunner(s->device_id()));
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> runner, NewRunner(*s));
   {
     ascend::MutexLock lock(&model->mu_);
     ModelStream ms;
@@ -1101,8 +1104,7 @@ absl::StatusOr<void*> Models::CaptureEnd(void* stream) {
       }
     }
     if (verdict.ok()) {
-      m->state_ =
-          m->kind_ == ModelKind::kSub ? ModelState::kReady : ModelState::kReady;
+      m->state_ = ModelState::kReady;
     }
     for (ModelStream& ms : m->streams_) ms.source.reset();
     m->recorded_.clear();
@@ -1908,8 +1910,7 @@ absl::Status Models::Execute(void* model, int32_t timeout_ms) {
                  "aclmdlRIExecute runs models of aclmdlRIBuildBegin; a "
                  "captured model runs with aclmdlRIExecuteAsync");
   }
-  // On the model's first runner stream: the execution task waits for the
-  // programs, which run on the runners' executors, not on this one.
+  // The model's first runner names its context.
   std::shared_ptr<Stream> on;
   {
     ascend::MutexLock lock(&m->mu_);
@@ -1919,8 +1920,12 @@ absl::Status Models::Execute(void* model, int32_t timeout_ms) {
     return Error(ACL_ERROR_RT_MODEL_EXECUTE,
                  absl::StrCat("model ", m->id_, " has no streams"));
   }
+  // The waiting stream is the model's device's too, whatever the calling
+  // thread's current context is.
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx,
+                          runtime_.StreamContext(on->handle()));
   ASCEND_ASSIGN_OR_RETURN(void* handle,
-                          runtime_.CreateStreamWithConfig(StreamConfig{}));
+                          runtime_.CreateStreamIn(ctx, StreamConfig{}));
   absl::Status status = ExecuteAsync(model, handle);
   if (status.ok()) {
     const absl::Time deadline =

@@ -178,7 +178,7 @@ class Models {
   absl::StatusOr<std::shared_ptr<Model>> NewModel(int32_t device_id, int kind);
   // Creates the runner stream of a model stream (registered, so its id is
   // reclaimed by a restore and a device synchronize covers it).
-  absl::StatusOr<std::shared_ptr<Stream>> NewRunner(int32_t device_id);
+  absl::StatusOr<std::shared_ptr<Stream>> NewRunner(const Stream& source);
   void ReleaseRunners(const Model& model);
   // Adds `s` to the model as a model stream with a runner of its own (the
   // caller then sets the stream's recorder).

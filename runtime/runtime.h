@@ -276,6 +276,12 @@ class Runtime {
   // True when no stream wait on the event is queued or running.
   absl::StatusOr<bool> EventWaitsComplete(void* event);
   absl::StatusOr<void*> CreateStreamWithConfig(const StreamConfig& config);
+  // A stream of `ctx` (not necessarily the calling thread's context): what
+  // a model's runner streams are made with, in their source stream's context.
+  absl::StatusOr<void*> CreateStreamIn(const std::shared_ptr<Context>& ctx,
+                                       const StreamConfig& config);
+  // The context a stream belongs to.
+  absl::StatusOr<std::shared_ptr<Context>> StreamContext(const void* stream);
   // `attr` must hold an aclrtStreamAttr value.
   absl::StatusOr<aclrtStreamAttrValue> GetStreamAttribute(void* stream,
                                                           aclrtStreamAttr attr);

@@ -379,6 +379,25 @@ absl::StatusOr<void*> Runtime::CreateStreamWithConfig(
         absl::StrCat("stream priority ", config.priority, " outside [0, 7]"));
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
+  return CreateStreamIn(ctx, config);
+}
+
+absl::StatusOr<std::shared_ptr<Context>> Runtime::StreamContext(
+    const void* stream) {
+  ascend::MutexLock lock(&mu_);
+  std::optional<HandleTable::Entry> entry = table_.FindEntry(stream);
+  if (!entry.has_value() || entry->key.kind != ObjectKind::kStream) {
+    return NotLive(ObjectKind::kStream);
+  }
+  std::shared_ptr<Context> ctx = table_.Find<Context>(entry->key.parent);
+  if (ctx == nullptr) {
+    return Error(ACL_ERROR_RT_CONTEXT_NULL, "the stream's context is gone");
+  }
+  return ctx;
+}
+
+absl::StatusOr<void*> Runtime::CreateStreamIn(
+    const std::shared_ptr<Context>& ctx, const StreamConfig& config) {
   // The context check, the id allocation and the registration form one
   // critical section of mu_, the lock ResetDevice and DestroyContext close
   // devices under. Allocating outside it let a reset (and a re-open of the

@@ -1402,6 +1402,41 @@ TEST_F(ModelApiTest, UpdateOfABuiltModelIsNotSupported) {
   ASSERT_ACL_OK(aclmdlRIDestroy(model));
 }
 
+// A stream of device 1 captured while device 0 is current: the model's
+// runners belong to device 1, so resetting device 0 does not touch it, and it
+// replays on device 1.
+TEST_F(ModelApiTest, CaptureOfAnotherDevicesStreamRunsOnThatDevice) {
+  uint32_t count = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceCount(&count));
+  if (count < 2) GTEST_SKIP() << "needs two simulated devices";
+  ASSERT_ACL_OK(aclrtSetDevice(1));
+  aclrtStream s1 = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s1));
+  void* buf = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&buf, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtSetDevice(0));  // current again: device 0
+
+  ASSERT_ACL_OK(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_ACL_OK(aclrtMemsetAsync(buf, 64, 0x5A, 64, s1));
+  aclmdlRI model = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(s1, &model));
+  ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, s1));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s1));
+
+  // Device 0 goes away and comes back; the model (device 1) is unaffected.
+  ASSERT_ACL_OK(aclrtResetDeviceForce(0));
+  ASSERT_ACL_OK(aclrtSetDevice(1));
+  ASSERT_ACL_OK(aclrtMemset(buf, 64, 0, 64));
+  ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, s1));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s1));
+  EXPECT_EQ(Read(buf, 64), std::vector<uint8_t>(64, 0x5A));
+  ASSERT_ACL_OK(aclmdlRIDestroy(model));
+  ASSERT_ACL_OK(aclrtFree(buf));
+  ASSERT_ACL_OK(aclrtDestroyStream(s1));
+  ASSERT_ACL_OK(aclrtResetDeviceForce(1));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
