@@ -458,19 +458,21 @@ absl::Status Runtime::ReduceAsync(void* dst, const void* src, uint64_t count,
       CheckTaskMemory(dst, count, device_id, "reduction destination"));
   ASCEND_RETURN_IF_ERROR(
       CheckTaskMemory(src, count, device_id, "reduction source"));
-  s->Enqueue(Task{
-      [this, dst, src, count, kind, type, device_id]() -> absl::Status {
-        ASCEND_ASSIGN_OR_RETURN(
-            std::vector<uint8_t> in,
-            ReadTaskMemory(src, count, device_id, "reduction source"));
-        ASCEND_ASSIGN_OR_RETURN(
-            std::vector<uint8_t> out,
-            ReadTaskMemory(dst, count, device_id, "reduction destination"));
-        ReduceElements(kind, type, out.data(), in.data(), count);
-        return WriteTaskMemory(dst, out, device_id, "reduction destination");
-      },
-      nullptr});
-  return absl::OkStatus();
+  return tasks_.Submit(
+      TaskKind::kBuiltin, "aclrtReduceAsync", std::move(s),
+      Task{[this, dst, src, count, kind, type, device_id]() -> absl::Status {
+             ASCEND_ASSIGN_OR_RETURN(
+                 std::vector<uint8_t> in,
+                 ReadTaskMemory(src, count, device_id, "reduction source"));
+             ASCEND_ASSIGN_OR_RETURN(std::vector<uint8_t> out,
+                                     ReadTaskMemory(dst, count, device_id,
+                                                    "reduction destination"));
+             ReduceElements(kind, type, out.data(), in.data(), count);
+             return WriteTaskMemory(dst, out, device_id,
+                                    "reduction destination");
+           },
+           nullptr},
+      TaskWrites{{DeviceRange{device_id, Addr(dst), count}}, false});
 }
 
 absl::Status Runtime::RandomNumAsync(const aclrtRandomNumTaskInfo& info,
@@ -525,77 +527,82 @@ absl::Status Runtime::RandomNumAsync(const aclrtRandomNumTaskInfo& info,
   const aclrtRandomParaInfo seed = info.randomSeed, num = info.randomNum;
   void* const result = info.randomResultAddr;
   void* const counter = info.randomCounterAddr;
-  s->Enqueue(Task{
-      [this, base, seed, num, a, b, result, counter, device_id,
-       size]() mutable -> absl::Status {
-        // Parameters given by address are read when the task runs.
-        auto resolve = [&](const aclrtRandomParaInfo& p, size_t bytes,
-                           absl::string_view what) -> absl::StatusOr<uint64_t> {
-          if (p.isAddr == 0) return ImmediateBits(p);
-          void* addr;
-          std::memcpy(&addr, p.valueOrAddr, sizeof addr);
-          ASCEND_ASSIGN_OR_RETURN(std::vector<uint8_t> data,
-                                  ReadTaskMemory(addr, bytes, device_id, what));
-          uint64_t bits = 0;
-          std::memcpy(&bits, data.data(), bytes);
-          return bits;
-        };
-        ASCEND_ASSIGN_OR_RETURN(base.seed, resolve(seed, 8, "randomSeed"));
-        ASCEND_ASSIGN_OR_RETURN(base.count, resolve(num, 8, "randomNum"));
-        ASCEND_ASSIGN_OR_RETURN(uint64_t abits, resolve(a, size, "parameter"));
-        uint64_t bbits = 0;
-        if (base.func != ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK) {
-          ASCEND_ASSIGN_OR_RETURN(bbits, resolve(b, size, "parameter"));
-        }
-        auto as_double = [&](uint64_t bits) -> double {
-          switch (base.type) {
-            case ACL_FLOAT16:
-              return HalfToFloat(static_cast<uint16_t>(bits));
-            case ACL_BF16:
-              return Bf16ToFloat(static_cast<uint16_t>(bits));
-            default: {
-              float f;
-              const uint32_t w = static_cast<uint32_t>(bits);
-              std::memcpy(&f, &w, sizeof f);
-              return f;
-            }
-          }
-        };
-        base.fa = as_double(abits);
-        base.fb = as_double(bbits);
-        base.ua = abits;
-        base.ub = bbits;
-        if (base.type == ACL_INT32) {
-          base.ia = static_cast<int32_t>(static_cast<uint32_t>(abits));
-          base.ib = static_cast<int32_t>(static_cast<uint32_t>(bbits));
-        } else if (base.type == ACL_UINT32) {
-          base.ua = static_cast<uint32_t>(abits);
-          base.ub = static_cast<uint32_t>(bbits);
-        } else {
-          base.ia = static_cast<int64_t>(abits);
-          base.ib = static_cast<int64_t>(bbits);
-        }
-        ASCEND_ASSIGN_OR_RETURN(
-            std::vector<uint8_t> ctr,
-            ReadTaskMemory(counter, 16, device_id, "randomCounterAddr"));
-        std::memcpy(base.counter.data(), ctr.data(), 16);
-        const uint64_t bytes = RandomOutputBytes(base);
-        if (bytes == 0) return absl::OkStatus();
-        std::vector<uint8_t> out(bytes);
-        ASCEND_RETURN_IF_ERROR(
-            CheckTaskMemory(result, bytes, device_id, "randomResultAddr"));
-        GenerateRandom(base, out.data());
-        ASCEND_RETURN_IF_ERROR(
-            WriteTaskMemory(result, out, device_id, "randomResultAddr"));
-        // The offset advances past the blocks used, so the next task on the
-        // same counter draws fresh numbers.
-        const std::array<uint32_t, 4> next =
-            AddToCounter(base.counter, base.count);
-        std::memcpy(ctr.data(), next.data(), 16);
-        return WriteTaskMemory(counter, ctr, device_id, "randomCounterAddr");
-      },
-      nullptr});
-  return absl::OkStatus();
+  return tasks_.Submit(
+      TaskKind::kBuiltin, "aclrtRandomNumAsync", std::move(s),
+      Task{[this, base, seed, num, a, b, result, counter, device_id,
+            size]() mutable -> absl::Status {
+             // Parameters given by address are read when the task runs.
+             auto resolve =
+                 [&](const aclrtRandomParaInfo& p, size_t bytes,
+                     absl::string_view what) -> absl::StatusOr<uint64_t> {
+               if (p.isAddr == 0) return ImmediateBits(p);
+               void* addr;
+               std::memcpy(&addr, p.valueOrAddr, sizeof addr);
+               ASCEND_ASSIGN_OR_RETURN(
+                   std::vector<uint8_t> data,
+                   ReadTaskMemory(addr, bytes, device_id, what));
+               uint64_t bits = 0;
+               std::memcpy(&bits, data.data(), bytes);
+               return bits;
+             };
+             ASCEND_ASSIGN_OR_RETURN(base.seed, resolve(seed, 8, "randomSeed"));
+             ASCEND_ASSIGN_OR_RETURN(base.count, resolve(num, 8, "randomNum"));
+             ASCEND_ASSIGN_OR_RETURN(uint64_t abits,
+                                     resolve(a, size, "parameter"));
+             uint64_t bbits = 0;
+             if (base.func != ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK) {
+               ASCEND_ASSIGN_OR_RETURN(bbits, resolve(b, size, "parameter"));
+             }
+             auto as_double = [&](uint64_t bits) -> double {
+               switch (base.type) {
+                 case ACL_FLOAT16:
+                   return HalfToFloat(static_cast<uint16_t>(bits));
+                 case ACL_BF16:
+                   return Bf16ToFloat(static_cast<uint16_t>(bits));
+                 default: {
+                   float f;
+                   const uint32_t w = static_cast<uint32_t>(bits);
+                   std::memcpy(&f, &w, sizeof f);
+                   return f;
+                 }
+               }
+             };
+             base.fa = as_double(abits);
+             base.fb = as_double(bbits);
+             base.ua = abits;
+             base.ub = bbits;
+             if (base.type == ACL_INT32) {
+               base.ia = static_cast<int32_t>(static_cast<uint32_t>(abits));
+               base.ib = static_cast<int32_t>(static_cast<uint32_t>(bbits));
+             } else if (base.type == ACL_UINT32) {
+               base.ua = static_cast<uint32_t>(abits);
+               base.ub = static_cast<uint32_t>(bbits);
+             } else {
+               base.ia = static_cast<int64_t>(abits);
+               base.ib = static_cast<int64_t>(bbits);
+             }
+             ASCEND_ASSIGN_OR_RETURN(
+                 std::vector<uint8_t> ctr,
+                 ReadTaskMemory(counter, 16, device_id, "randomCounterAddr"));
+             std::memcpy(base.counter.data(), ctr.data(), 16);
+             const uint64_t bytes = RandomOutputBytes(base);
+             if (bytes == 0) return absl::OkStatus();
+             std::vector<uint8_t> out(bytes);
+             ASCEND_RETURN_IF_ERROR(
+                 CheckTaskMemory(result, bytes, device_id, "randomResultAddr"));
+             GenerateRandom(base, out.data());
+             ASCEND_RETURN_IF_ERROR(
+                 WriteTaskMemory(result, out, device_id, "randomResultAddr"));
+             // The offset advances past the blocks used, so the next task on
+             // the same counter draws fresh numbers.
+             const std::array<uint32_t, 4> next =
+                 AddToCounter(base.counter, base.count);
+             std::memcpy(ctr.data(), next.data(), 16);
+             return WriteTaskMemory(counter, ctr, device_id,
+                                    "randomCounterAddr");
+           },
+           nullptr},
+      TaskWrites{{}, true});
 }
 
 absl::Status Runtime::DeviceTaskAbort(int32_t device_id, uint32_t timeout_ms) {

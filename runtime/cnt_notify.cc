@@ -168,12 +168,12 @@ absl::Status Runtime::RecordCntNotify(void* handle, void* stream,
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<CntNotify> notify,
                           Resolve<CntNotify>(handle));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  s->Enqueue(Task{[notify, mode, value] {
-                    notify->Record(mode, value);
-                    return absl::OkStatus();
-                  },
-                  nullptr});
-  return absl::OkStatus();
+  return tasks_.Submit(TaskKind::kNotify, "aclrtCntNotifyRecord", std::move(s),
+                       Task{[notify, mode, value] {
+                              notify->Record(mode, value);
+                              return absl::OkStatus();
+                            },
+                            nullptr});
 }
 
 absl::Status Runtime::WaitCntNotify(void* handle, void* stream,
@@ -187,41 +187,41 @@ absl::Status Runtime::WaitCntNotify(void* handle, void* stream,
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<CntNotify> notify,
                           Resolve<CntNotify>(handle));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  s->Enqueue(Task{
-      [notify, mode, value, timeout_s, clear]() -> absl::Status {
-        // The timeout counts from when the wait starts running, in stream
-        // order; 0 waits for ever.
-        const absl::Time deadline =
-            timeout_s == 0 ? absl::InfiniteFuture()
-                           : absl::Now() + absl::Seconds(timeout_s);
-        for (;;) {
-          absl::Status status =
-              notify->Wait(mode, value, clear,
-                           std::min(deadline, absl::Now() + kTaskWaitSlice));
-          if (status.code() != absl::StatusCode::kDeadlineExceeded) {
-            return status;
-          }
-          if (absl::Now() >= deadline) {
-            return Error(ACL_ERROR_RT_WAIT_TIMEOUT, status.message());
-          }
-          if (Stream::CurrentAborting())
-            return absl::CancelledError("stream destroyed");
-        }
-      },
-      nullptr});
-  return absl::OkStatus();
+  return tasks_.Submit(
+      TaskKind::kNotify, "aclrtCntNotifyWaitWithTimeout", std::move(s),
+      Task{[notify, mode, value, timeout_s, clear]() -> absl::Status {
+             // The timeout counts from when the wait starts running, in stream
+             // order; 0 waits for ever.
+             const absl::Time deadline =
+                 timeout_s == 0 ? absl::InfiniteFuture()
+                                : absl::Now() + absl::Seconds(timeout_s);
+             for (;;) {
+               absl::Status status = notify->Wait(
+                   mode, value, clear,
+                   std::min(deadline, absl::Now() + kTaskWaitSlice));
+               if (status.code() != absl::StatusCode::kDeadlineExceeded) {
+                 return status;
+               }
+               if (absl::Now() >= deadline) {
+                 return Error(ACL_ERROR_RT_WAIT_TIMEOUT, status.message());
+               }
+               if (Stream::CurrentAborting())
+                 return absl::CancelledError("stream destroyed");
+             }
+           },
+           nullptr});
 }
 
 absl::Status Runtime::ResetCntNotify(void* handle, void* stream) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<CntNotify> notify,
                           Resolve<CntNotify>(handle));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  s->Enqueue(Task{[notify] {
-                    notify->Reset();
-                    return absl::OkStatus();
-                  },
-                  nullptr});
-  return absl::OkStatus();
+  return tasks_.Submit(TaskKind::kNotify, "aclrtCntNotifyReset", std::move(s),
+                       Task{[notify] {
+                              notify->Reset();
+                              return absl::OkStatus();
+                            },
+                            nullptr});
 }
 
 absl::StatusOr<uint32_t> Runtime::CntNotifyId(void* handle) {

@@ -39,8 +39,8 @@ absl::StatusOr<uint32_t> Runtime::AvailableIds(device::ResourceKind kind) {
 absl::Status Runtime::EnqueueStreamTask(void* stream,
                                         std::function<absl::Status()> run) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  s->Enqueue(Task{std::move(run), nullptr});
-  return absl::OkStatus();
+  return tasks_.Submit(TaskKind::kMarker, "a device-state task", std::move(s),
+                       Task{std::move(run), nullptr});
 }
 
 absl::Status Runtime::EnqueueDeviceWrite(
@@ -56,13 +56,17 @@ absl::Status Runtime::EnqueueDeviceWrite(
   ASCEND_ASSIGN_OR_RETURN(
       std::function<absl::Status()> copy,
       PrepareCopy(dst, size, bytes->data(), size, ACL_MEMCPY_HOST_TO_DEVICE));
-  s->Enqueue(Task{[bytes, produce = std::move(produce),
-                   copy = std::move(copy)]() -> absl::Status {
-                    produce(bytes->data(), bytes->size());
-                    return copy();
-                  },
-                  nullptr});
-  return absl::OkStatus();
+  return tasks_.Submit(
+      TaskKind::kCopy, "a device write task", std::move(s),
+      Task{[bytes, produce = std::move(produce),
+            copy = std::move(copy)]() -> absl::Status {
+             produce(bytes->data(), bytes->size());
+             return copy();
+           },
+           nullptr},
+      TaskWrites{{DeviceRange{where.device->id(),
+                              reinterpret_cast<uint64_t>(dst), size}},
+                 false});
 }
 
 }  // namespace ascend::rt

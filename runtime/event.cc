@@ -197,7 +197,10 @@ absl::Status Runtime::RecordEventFlagged(void* handle, void* stream,
   const TaskParams params{ACL_MODEL_RI_TASK_EVENT_RECORD, event->handle(), 0,
                           flag};
   // A recorded model takes a new record per execution (DESIGN.md §5.21).
-  s->Submit(params, [event, params] {
+  Submission sub(TaskKind::kEventRecord, "aclrtRecordEvent", std::move(s));
+  sub.params = params;
+  sub.event = event.get();
+  sub.make = [event, params](const TaskOptions&) {
     const uint64_t seq = event->BeginRecord();
     // A discarded record still completes, so nothing waits on it forever.
     Task task{[event, seq] {
@@ -207,8 +210,8 @@ absl::Status Runtime::RecordEventFlagged(void* handle, void* stream,
               [event, seq] { event->Complete(seq); }};
     task.params = params;
     return task;
-  });
-  return absl::OkStatus();
+  };
+  return tasks_.Submit(std::move(sub));
 }
 
 absl::Status Runtime::ResetEvent(void* handle, void* stream) {
@@ -222,8 +225,10 @@ absl::Status Runtime::ResetEvent(void* handle, void* stream) {
             },
             nullptr};
   task.params = {ACL_MODEL_RI_TASK_EVENT_RESET, event->handle(), 0, 0};
-  s->Enqueue(std::move(task));
-  return absl::OkStatus();
+  Submission sub(TaskKind::kEventReset, "aclrtResetEvent", std::move(s));
+  sub.task = std::move(task);
+  sub.event = event.get();
+  return tasks_.Submit(std::move(sub));
 }
 
 absl::Status Runtime::StreamWaitEvent(void* stream, void* handle) {
@@ -235,22 +240,17 @@ absl::Status Runtime::StreamWaitEventFor(void* stream, void* handle,
                                          uint32_t flag) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  // A stream waiting for a record of a graph being captured joins that
-  // capture (DESIGN.md §5.21).
-  if (ABSL_PREDICT_FALSE(models_.capturing()) && !s->recording()) {
-    ASCEND_RETURN_IF_ERROR(models_.JoinCapture(*event, s));
-  }
-  // In a recorded model, a wait for an event recorded outside the model
-  // (ACL_EVENT_WAIT_EXTERNAL, or an ACL_EVENT_EXTERNAL event) waits until
-  // the event is set: completed and not reset since. Every other wait waits
-  // for the latest record at enqueue (at each execution, for a model).
-  bool until_set = false;
-  if (s->recording()) {
-    ASCEND_ASSIGN_OR_RETURN(until_set, models_.WaitsUntilSet(*s, *event, flag));
-  }
   const TaskParams params{ACL_MODEL_RI_TASK_EVENT_WAIT, event->handle(), 0,
                           flag};
-  s->Submit(params, [event, timeout, until_set, params] {
+  // A wait waits for the latest record at enqueue (at each execution, for a
+  // model), or, where the task path's hooks say so (a wait recorded in a
+  // model for an event recorded outside it), until the event is set:
+  // completed and not reset since (DESIGN.md §5.21).
+  Submission sub(TaskKind::kEventWait, "aclrtStreamWaitEvent", std::move(s));
+  sub.params = params;
+  sub.event = event.get();
+  sub.make = [event, timeout, params](const TaskOptions& options) {
+    const bool until_set = options.wait_until_set;
     const uint64_t target = event->LatestRecord();
     event->BeginWait();
     Task task{[event, target, timeout, until_set]() -> absl::Status {
@@ -284,8 +284,8 @@ absl::Status Runtime::StreamWaitEventFor(void* stream, void* handle,
               [event] { event->EndWait(); }};
     task.params = params;
     return task;
-  });
-  return absl::OkStatus();
+  };
+  return tasks_.Submit(std::move(sub));
 }
 
 absl::StatusOr<bool> Runtime::EventComplete(void* handle,
@@ -296,15 +296,16 @@ absl::StatusOr<bool> Runtime::EventComplete(void* handle,
         RefuseEventUse(*event, /*extended_too=*/true, "aclrtQueryEvent"));
   }
   // A record in a capture in progress is not queried (107028).
-  ASCEND_RETURN_IF_ERROR(
-      models_.RefuseCapturedEvent(*event, "aclrtQueryEventStatus"));
+  ASCEND_RETURN_IF_ERROR(tasks_.Access(
+      {HostOp::kEventQuery, "aclrtQueryEventStatus", nullptr, event.get()}));
   return event->IsComplete();
 }
 
 absl::Status Runtime::SynchronizeEvent(void* handle, absl::Time deadline) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
   ASCEND_RETURN_IF_ERROR(
-      models_.RefuseCapturedEvent(*event, "aclrtSynchronizeEvent"));
+      tasks_.Access({HostOp::kEventSynchronize, "aclrtSynchronizeEvent",
+                     nullptr, event.get()}));
   if (!event->WaitFor(event->LatestRecord(), deadline)) {
     return Error(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
                  absl::StrCat("event ", event->id(),
@@ -317,8 +318,8 @@ absl::StatusOr<uint64_t> Runtime::EventTimestamp(void* handle) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
   ASCEND_RETURN_IF_ERROR(
       RefuseEventUse(*event, /*extended_too=*/false, "aclrtEventGetTimestamp"));
-  ASCEND_RETURN_IF_ERROR(
-      models_.RefuseCapturedEvent(*event, "aclrtEventGetTimestamp"));
+  ASCEND_RETURN_IF_ERROR(tasks_.Access(
+      {HostOp::kEventQuery, "aclrtEventGetTimestamp", nullptr, event.get()}));
   std::optional<absl::Time> ts = event->Timestamp();
   if (!ts.has_value()) {
     return Error(
@@ -334,8 +335,8 @@ absl::StatusOr<float> Runtime::EventElapsedMs(void* start, void* end) {
   for (const Event* event : {s.get(), e.get()}) {
     ASCEND_RETURN_IF_ERROR(RefuseEventUse(*event, /*extended_too=*/false,
                                           "aclrtEventElapsedTime"));
-    ASCEND_RETURN_IF_ERROR(
-        models_.RefuseCapturedEvent(*event, "aclrtEventElapsedTime"));
+    ASCEND_RETURN_IF_ERROR(tasks_.Access(
+        {HostOp::kEventQuery, "aclrtEventElapsedTime", nullptr, event}));
   }
   std::optional<absl::Time> t0 = s->Timestamp();
   std::optional<absl::Time> t1 = e->Timestamp();
@@ -457,7 +458,8 @@ absl::StatusOr<bool> Runtime::EventWaitsComplete(void* handle) {
   ASCEND_RETURN_IF_ERROR(RefuseEventUse(*event, /*extended_too=*/true,
                                         "aclrtQueryEventWaitStatus"));
   ASCEND_RETURN_IF_ERROR(
-      models_.RefuseCapturedEvent(*event, "aclrtQueryEventWaitStatus"));
+      tasks_.Access({HostOp::kEventQuery, "aclrtQueryEventWaitStatus", nullptr,
+                     event.get()}));
   return event->WaitsDone();
 }
 

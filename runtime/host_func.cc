@@ -16,30 +16,33 @@ absl::Status Runtime::LaunchHostFunc(void* stream, aclrtHostFunc fn,
                                      void* args) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
   const void* key = s->handle();
-  s->Enqueue(Task{
-      [this, fn, args, key]() -> absl::Status {
-        // A stream subscribed to a host-function thread
-        // (aclrtSubscribeHostFunc) hands the function to that thread, which
-        // runs it in aclrtProcessHostFunc; the stream waits for it as for
-        // one it ran itself. The subscription is looked up when the task
-        // runs, as a subscription may come or go while it is queued.
-        const std::optional<uint64_t> thread = host_funcs_.FindSubscriber(key);
-        if (!thread.has_value()) {
-          fn(args);
-        } else {
-          auto item = host_funcs_.Post(*thread, fn, args);
-          while (!host_funcs_.WaitDone(item, absl::Now() + kTaskWaitSlice)) {
-            if (Stream::CurrentAborting()) {
-              return absl::CancelledError("stream destroyed");
-            }
-          }
-        }
-        // Host functions may write simulated device memory.
-        MemoryWritten();
-        return absl::OkStatus();
-      },
-      nullptr});
-  return absl::OkStatus();
+  return tasks_.Submit(
+      TaskKind::kHostFunc, "aclrtLaunchHostFunc", std::move(s),
+      Task{[this, fn, args, key]() -> absl::Status {
+             // A stream subscribed to a host-function thread
+             // (aclrtSubscribeHostFunc) hands the function to that thread,
+             // which runs it in aclrtProcessHostFunc; the stream waits for it
+             // as for one it ran itself. The subscription is looked up when the
+             // task runs, as a subscription may come or go while it is queued.
+             const std::optional<uint64_t> thread =
+                 host_funcs_.FindSubscriber(key);
+             if (!thread.has_value()) {
+               fn(args);
+             } else {
+               auto item = host_funcs_.Post(*thread, fn, args);
+               while (
+                   !host_funcs_.WaitDone(item, absl::Now() + kTaskWaitSlice)) {
+                 if (Stream::CurrentAborting()) {
+                   return absl::CancelledError("stream destroyed");
+                 }
+               }
+             }
+             // Host functions may write simulated device memory.
+             MemoryWritten();
+             return absl::OkStatus();
+           },
+           nullptr},
+      TaskWrites{{}, true});
 }
 
 absl::Status Runtime::LaunchCallback(aclrtCallback fn, void* user_data,
@@ -51,7 +54,8 @@ absl::Status Runtime::LaunchCallback(aclrtCallback fn, void* user_data,
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
   ASCEND_ASSIGN_OR_RETURN(uint64_t thread, reports_.Subscriber(s->handle()));
-  s->Enqueue(
+  return tasks_.Submit(
+      TaskKind::kHostFunc, "aclrtLaunchCallback", std::move(s),
       Task{[this, fn, user_data, block, thread]() -> absl::Status {
              auto item = reports_.Post(thread, fn, user_data);
              if (block == ACL_CALLBACK_NO_BLOCK) return absl::OkStatus();
@@ -63,8 +67,8 @@ absl::Status Runtime::LaunchCallback(aclrtCallback fn, void* user_data,
              MemoryWritten();
              return absl::OkStatus();
            },
-           nullptr});
-  return absl::OkStatus();
+           nullptr},
+      TaskWrites{{}, true});
 }
 
 absl::Status Runtime::SubscribeReport(uint64_t thread_id, void* stream) {

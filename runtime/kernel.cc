@@ -1203,8 +1203,10 @@ absl::Status Kernels::Launch(void* func, uint32_t blocks, void* stream,
     }
     return absl::OkStatus();
   };
-  s->Enqueue(std::move(task));
-  return absl::OkStatus();
+  // A kernel is code of the application's: it may write any memory.
+  return runtime_.tasks().Submit(TaskKind::kKernel, "aclrtLaunchKernel",
+                                 std::move(s), std::move(task),
+                                 TaskWrites{{}, true});
 }
 
 void Kernels::LaunchDone() {

@@ -202,7 +202,9 @@ absl::Status Runtime::Memcpy2d(void* dst, size_t dpitch, const void* src,
                                aclrtMemcpyKind kind, bool async, void* stream) {
   if (width == 0 || height == 0) return absl::OkStatus();
   if (!async) {
-    ASCEND_RETURN_IF_ERROR(models_.CheckUnsafeCall("aclrtMemcpy2d"));
+    ASCEND_RETURN_IF_ERROR(
+        tasks_.Access({HostOp::kMemoryWrite, "aclrtMemcpy2d", nullptr, nullptr,
+                       DeviceRange{-1, Addr(dst), 0}}));
   }
   if (dst == nullptr || src == nullptr) {
     return Error(ACL_ERROR_INVALID_PARAM, "2-D copy with a NULL pointer");
@@ -266,8 +268,10 @@ absl::Status Runtime::Memcpy2d(void* dst, size_t dpitch, const void* src,
     return status;
   };
   if (!async) return copy();
-  s->Enqueue(Task{std::move(copy), nullptr});
-  return absl::OkStatus();
+  Submission sub(TaskKind::kCopy, "aclrtMemcpy2dAsync", std::move(s));
+  sub.task = Task{std::move(copy), nullptr};
+  sub.writes.Add(-1, Addr(dst), dpitch * (height - 1) + width);
+  return tasks_.Submit(std::move(sub));
 }
 
 // --- Batch copies
@@ -361,9 +365,17 @@ absl::Status Runtime::MemcpyBatch(const BatchCopy& batch, bool async,
     MemoryWritten();
     return status;
   };
-  if (!async) return copy();
-  s->Enqueue(Task{std::move(copy), nullptr});
-  return absl::OkStatus();
+  if (!async) {
+    ASCEND_RETURN_IF_ERROR(tasks_.Access(
+        {HostOp::kMemoryWrite, "aclrtMemcpyBatch", nullptr, nullptr, {}}));
+    return copy();
+  }
+  Submission sub(TaskKind::kCopy, "aclrtMemcpyBatchAsync", std::move(s));
+  sub.task = Task{std::move(copy), nullptr};
+  for (size_t i = 0; i < batch.count; ++i) {
+    sub.writes.Add(-1, Addr(batch.dsts[i]), batch.sizes[i]);
+  }
+  return tasks_.Submit(std::move(sub));
 }
 
 // --- Conditional, offset and descriptor copies -----------------------------
@@ -384,11 +396,17 @@ absl::Status Runtime::MemcpyAsyncWithCondition(void* dst, size_t dest_max,
     if (!Locate(side).device && !IsPinnedHost(side, count)) pageable = true;
   }
   if (!pageable) {
-    s->Enqueue(Task{std::move(copy), nullptr});
-    return absl::OkStatus();
+    Submission sub(TaskKind::kCopy, "aclrtMemcpyAsyncWithCondition",
+                   std::move(s));
+    sub.task = Task{std::move(copy), nullptr};
+    sub.writes.Add(-1, Addr(dst), count);
+    return tasks_.Submit(std::move(sub));
   }
   // (From a task on this stream that would wait for itself: 207006.)
   ASCEND_RETURN_IF_ERROR(SynchronizeStream(stream, absl::InfiniteFuture()));
+  ASCEND_RETURN_IF_ERROR(
+      tasks_.Access({HostOp::kMemoryWrite, "aclrtMemcpyAsyncWithCondition",
+                     nullptr, nullptr, DeviceRange{-1, Addr(dst), count}}));
   return copy();
 }
 
@@ -439,8 +457,11 @@ absl::Status Runtime::MemcpyAsyncWithOffset(void** dst, size_t dest_max,
                                         ACL_MEMCPY_INNER_DEVICE_TO_DEVICE));
     return run();
   };
-  s->Enqueue(Task{std::move(copy), nullptr});
-  return absl::OkStatus();
+  // The destination is read from device memory when the task runs.
+  Submission sub(TaskKind::kCopy, "aclrtMemcpyAsyncWithOffset", std::move(s));
+  sub.task = Task{std::move(copy), nullptr};
+  sub.writes.any = true;
+  return tasks_.Submit(std::move(sub));
 }
 
 absl::Status Runtime::SetMemcpyDesc(void* desc, void* src, void* dst,
@@ -474,23 +495,25 @@ absl::Status Runtime::MemcpyAsyncWithDesc(void* desc, void* stream) {
   }
   // The descriptor is read when the task runs, not now: rewriting it before
   // then changes the copy, as on the device.
-  s->Enqueue(Task{
-      [this, dev = where.device, at = Addr(desc)]() -> absl::Status {
-        MemcpyDescriptor value;
-        ASCEND_RETURN_IF_ERROR(dev->CopyFromDevice(&value, at, sizeof value));
-        if (value.magic != MemcpyDescriptor::kMagic) {
-          return Error(ACL_ERROR_RT_PARAM_INVALID,
-                       "the memcpy descriptor was not set by "
-                       "aclrtSetMemcpyDesc");
-        }
-        ASCEND_ASSIGN_OR_RETURN(
-            auto run,
-            PrepareCopy(Ptr(value.dst), value.count, Ptr(value.src),
-                        value.count, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE));
-        return run();
-      },
-      nullptr});
-  return absl::OkStatus();
+  return tasks_.Submit(
+      TaskKind::kCopy, "aclrtMemcpyAsyncWithDesc", std::move(s),
+      Task{[this, dev = where.device, at = Addr(desc)]() -> absl::Status {
+             MemcpyDescriptor value;
+             ASCEND_RETURN_IF_ERROR(
+                 dev->CopyFromDevice(&value, at, sizeof value));
+             if (value.magic != MemcpyDescriptor::kMagic) {
+               return Error(ACL_ERROR_RT_PARAM_INVALID,
+                            "the memcpy descriptor was not set by "
+                            "aclrtSetMemcpyDesc");
+             }
+             ASCEND_ASSIGN_OR_RETURN(
+                 auto run,
+                 PrepareCopy(Ptr(value.dst), value.count, Ptr(value.src),
+                             value.count, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE));
+             return run();
+           },
+           nullptr},
+      TaskWrites{{}, true});
 }
 
 // --- 32-bit fills
@@ -557,9 +580,15 @@ absl::Status Runtime::MemsetD32(void* ptr, size_t mem_size, uint32_t value,
     }
     return status;
   };
-  if (!async) return fill();
-  s->Enqueue(Task{std::move(fill), nullptr});
-  return absl::OkStatus();
+  if (!async) {
+    ASCEND_RETURN_IF_ERROR(
+        tasks_.Access({HostOp::kMemoryWrite, "aclrtMemsetD32", nullptr, nullptr,
+                       DeviceRange{-1, Addr(ptr), bytes}}));
+    return fill();
+  }
+  return tasks_.Submit(TaskKind::kMemset, "aclrtMemsetD32Async", std::move(s),
+                       Task{std::move(fill), nullptr},
+                       TaskWrites{{DeviceRange{-1, Addr(ptr), bytes}}, false});
 }
 
 // --- Cache maintenance (validated no-ops) -----------------------------------
@@ -587,18 +616,18 @@ absl::Status Runtime::CmoAsync(void* src, size_t size, aclrtCmoType type,
                               s->device_id(), ")"));
   }
   if (type != ACL_RT_CMO_TYPE_INVALID || barrier_id == 0) {
-    s->Enqueue(Task{[] { return absl::OkStatus(); }, nullptr});
-    return absl::OkStatus();
+    return tasks_.Submit(TaskKind::kMarker, "aclrtCmoAsync", std::move(s),
+                         Task{[] { return absl::OkStatus(); }, nullptr});
   }
   std::shared_ptr<CmoBarriers> barriers = Barriers();
   const uint64_t seq = barriers->Issue(barrier_id);
-  s->Enqueue(
+  return tasks_.Submit(
+      TaskKind::kMarker, "aclrtCmoAsyncWithBarrier", std::move(s),
       Task{[barriers, barrier_id, seq] {
              barriers->Done(barrier_id, seq);
              return absl::OkStatus();
            },
            [barriers, barrier_id, seq] { barriers->Done(barrier_id, seq); }});
-  return absl::OkStatus();
 }
 
 absl::Status Runtime::CmoWaitBarrier(const aclrtBarrierTaskInfo& info,
@@ -610,11 +639,12 @@ absl::Status Runtime::CmoWaitBarrier(const aclrtBarrierTaskInfo& info,
   }
   std::shared_ptr<CmoBarriers> barriers = Barriers();
   const uint64_t upto = barriers->Last();
-  s->Enqueue(Task{[barriers, ids = std::move(ids), upto] {
-                    return barriers->Wait(ids, upto, *Stream::Current());
-                  },
-                  nullptr});
-  return absl::OkStatus();
+  return tasks_.Submit(TaskKind::kMarker, "aclrtCmoWaitBarrier", std::move(s),
+                       Task{[barriers, ids = std::move(ids), upto] {
+                              return barriers->Wait(ids, upto,
+                                                    *Stream::Current());
+                            },
+                            nullptr});
 }
 
 absl::Status Runtime::SetCmoDesc(void* desc, void* src, size_t size) {
@@ -648,26 +678,27 @@ absl::Status Runtime::CmoAsyncWithDesc(void* desc, aclrtCmoType type,
   }
   // Like the copy descriptor, read when the task runs; the range it names
   // is checked then.
-  s->Enqueue(Task{
-      [this, dev = where.device, at = Addr(desc)]() -> absl::Status {
-        CmoDescriptor value;
-        ASCEND_RETURN_IF_ERROR(dev->CopyFromDevice(&value, at, sizeof value));
-        if (value.magic != CmoDescriptor::kMagic) {
-          return Error(ACL_ERROR_RT_PARAM_INVALID,
-                       "the cache descriptor was not set by "
-                       "aclrtCmoSetDesc");
-        }
-        const void* range = Ptr(value.src);
-        if (value.size == 0 ||
-            !RangeInAllocation(Locate(range), range, value.size)) {
-          return Error(ACL_ERROR_RT_PARAM_INVALID,
-                       "the cache descriptor's range is not in "
-                       "device memory");
-        }
-        return absl::OkStatus();
-      },
-      nullptr});
-  return absl::OkStatus();
+  return tasks_.Submit(
+      TaskKind::kMarker, "aclrtCmoAsyncWithDesc", std::move(s),
+      Task{[this, dev = where.device, at = Addr(desc)]() -> absl::Status {
+             CmoDescriptor value;
+             ASCEND_RETURN_IF_ERROR(
+                 dev->CopyFromDevice(&value, at, sizeof value));
+             if (value.magic != CmoDescriptor::kMagic) {
+               return Error(ACL_ERROR_RT_PARAM_INVALID,
+                            "the cache descriptor was not set by "
+                            "aclrtCmoSetDesc");
+             }
+             const void* range = Ptr(value.src);
+             if (value.size == 0 ||
+                 !RangeInAllocation(Locate(range), range, value.size)) {
+               return Error(ACL_ERROR_RT_PARAM_INVALID,
+                            "the cache descriptor's range is not in "
+                            "device memory");
+             }
+             return absl::OkStatus();
+           },
+           nullptr});
 }
 
 }  // namespace ascend::rt

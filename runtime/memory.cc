@@ -316,7 +316,9 @@ absl::Status Runtime::RunCopy(const CopyRoute& route, void* dst,
 absl::Status Runtime::Memcpy(void* dst, size_t dest_max, const void* src,
                              size_t count, aclrtMemcpyKind kind) {
   if (count == 0) return absl::OkStatus();
-  ASCEND_RETURN_IF_ERROR(models_.CheckUnsafeCall("aclrtMemcpy"));
+  ASCEND_RETURN_IF_ERROR(
+      tasks_.Access({HostOp::kMemoryWrite, "aclrtMemcpy", nullptr, nullptr,
+                     DeviceRange{-1, Addr(dst), count}}));
   ASCEND_ASSIGN_OR_RETURN(auto copy,
                           PrepareCopy(dst, dest_max, src, count, kind));
   kernels_.AwaitLaunches(kKernelGrace);
@@ -330,8 +332,10 @@ absl::Status Runtime::MemcpyAsync(void* dst, size_t dest_max, const void* src,
   if (count == 0) return absl::OkStatus();
   ASCEND_ASSIGN_OR_RETURN(auto copy,
                           PrepareCopy(dst, dest_max, src, count, kind));
-  s->Enqueue(Task{std::move(copy), nullptr});
-  return absl::OkStatus();
+  Submission sub(TaskKind::kCopy, "aclrtMemcpyAsync", std::move(s));
+  sub.task = Task{std::move(copy), nullptr};
+  sub.writes.Add(-1, Addr(dst), count);
+  return tasks_.Submit(std::move(sub));
 }
 
 absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareMemset(
@@ -369,7 +373,9 @@ absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareMemset(
 absl::Status Runtime::Memset(void* ptr, size_t max_count, int32_t value,
                              size_t count) {
   if (count == 0) return absl::OkStatus();
-  ASCEND_RETURN_IF_ERROR(models_.CheckUnsafeCall("aclrtMemset"));
+  ASCEND_RETURN_IF_ERROR(
+      tasks_.Access({HostOp::kMemoryWrite, "aclrtMemset", nullptr, nullptr,
+                     DeviceRange{-1, Addr(ptr), count}}));
   ASCEND_ASSIGN_OR_RETURN(auto fill,
                           PrepareMemset(ptr, max_count, value, count));
   kernels_.AwaitLaunches(kKernelGrace);
@@ -382,8 +388,10 @@ absl::Status Runtime::MemsetAsync(void* ptr, size_t max_count, int32_t value,
   if (count == 0) return absl::OkStatus();
   ASCEND_ASSIGN_OR_RETURN(auto fill,
                           PrepareMemset(ptr, max_count, value, count));
-  s->Enqueue(Task{std::move(fill), nullptr});
-  return absl::OkStatus();
+  Submission sub(TaskKind::kMemset, "aclrtMemsetAsync", std::move(s));
+  sub.task = Task{std::move(fill), nullptr};
+  sub.writes.Add(-1, Addr(ptr), count);
+  return tasks_.Submit(std::move(sub));
 }
 
 absl::Status Runtime::WaitForValue(const Location& where, uint64_t addr,
@@ -442,8 +450,9 @@ absl::Status Runtime::ValueWait(void* dev_addr, uint64_t value, uint32_t flag,
             },
             nullptr};
   task.params = {ACL_MODEL_RI_TASK_VALUE_WAIT, dev_addr, value, flag};
-  s->Enqueue(std::move(task));
-  return absl::OkStatus();
+  Submission sub(TaskKind::kValueWait, "aclrtValueWait", std::move(s));
+  sub.task = std::move(task);
+  return tasks_.Submit(std::move(sub));
 }
 
 absl::Status Runtime::ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
@@ -474,8 +483,10 @@ absl::Status Runtime::ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
             },
             nullptr};
   task.params = {ACL_MODEL_RI_TASK_VALUE_WRITE, dev_addr, value, 0};
-  s->Enqueue(std::move(task));
-  return absl::OkStatus();
+  Submission sub(TaskKind::kValueWrite, "aclrtValueWrite", std::move(s));
+  sub.task = std::move(task);
+  sub.writes.Add(where.device->id(), Addr(dev_addr), sizeof(uint64_t));
+  return tasks_.Submit(std::move(sub));
 }
 
 }  // namespace ascend::rt

@@ -387,8 +387,9 @@ absl::Status Runtime::ManagedPrefetch(const void* const* ptrs,
     ASCEND_RETURN_IF_ERROR(
         memory_registry_.RecordPrefetch(Addr(ptrs[i]), sizes[i], where[i]));
   }
-  s->Enqueue(Task{[] { return absl::OkStatus(); }, nullptr});
-  return absl::OkStatus();
+  return tasks_.Submit(TaskKind::kMarker, "aclrtMemManagedPrefetchAsync",
+                       std::move(s),
+                       Task{[] { return absl::OkStatus(); }, nullptr});
 }
 
 absl::Status Runtime::HostRegister(void* ptr, uint64_t size, uint32_t flags) {

@@ -460,14 +460,21 @@ class Execution : public std::enable_shared_from_this<Execution> {
       ++active_;
     }
     std::shared_ptr<Execution> self = shared_from_this();
-    runners_[index]->EnqueueUnrecorded(
+    // Part of the execution already submitted: no hook takes it.
+    Submission sub(TaskKind::kModelExecute, "aclmdlRIExecuteAsync",
+                   runners_[index]);
+    sub.divertable = false;
+    sub.writes.any = true;
+    sub.task =
         Task{[self, index] {
                self->RunProgram(index);
                return absl::OkStatus();
              },
              [self] {
                self->ProgramDone(absl::CancelledError("model stream reset"));
-             }});
+             }};
+    absl::Status status = runtime_.tasks().Submit(std::move(sub));
+    if (!status.ok()) ProgramDone(status);
   }
 
   void ProgramDone(absl::Status status) {
@@ -705,6 +712,8 @@ bool ValidMode(int32_t mode) {
 // ------------------------------------------------------
 
 Models::Models(Runtime& runtime) : runtime_(runtime) {
+  // The first hook of the runtime's path: it cannot be full.
+  runtime_.tasks().AddHook(&capture_hook_).IgnoreError();
   close_observer_ = runtime_.AddDeviceCloseObserver(
       [this](int32_t device_id) { OnDeviceClosed(device_id); });
 }
@@ -1420,20 +1429,21 @@ absl::Status Models::TaskUpdateEnd(void* stream) {
   auto shared = std::make_shared<std::vector<UpdateRecorder::Replacement>>(
       std::move(reps));
   std::weak_ptr<Model> weak = m;
-  s->Enqueue(Task{[weak, g, shared] {
-                    std::shared_ptr<Model> model = weak.lock();
-                    if (model == nullptr) return absl::OkStatus();
-                    ascend::MutexLock lock(&model->mu_);
-                    for (size_t i = 0; i < shared->size(); ++i) {
-                      ModelTask& t = *model->tasks_[g->tasks[i]];
-                      t.params = (*shared)[i].params;
-                      t.task = (*shared)[i].task;
-                      t.maker = (*shared)[i].maker;
-                    }
-                    return absl::OkStatus();
-                  },
-                  nullptr});
-  return absl::OkStatus();
+  return runtime_.tasks().Submit(
+      TaskKind::kMarker, "aclmdlRICaptureTaskUpdateEnd", std::move(s),
+      Task{[weak, g, shared] {
+             std::shared_ptr<Model> model = weak.lock();
+             if (model == nullptr) return absl::OkStatus();
+             ascend::MutexLock lock(&model->mu_);
+             for (size_t i = 0; i < shared->size(); ++i) {
+               ModelTask& t = *model->tasks_[g->tasks[i]];
+               t.params = (*shared)[i].params;
+               t.task = (*shared)[i].task;
+               t.maker = (*shared)[i].maker;
+             }
+             return absl::OkStatus();
+           },
+           nullptr});
 }
 
 // --- The build API
@@ -1893,9 +1903,10 @@ absl::Status Models::ExecuteAsync(void* model, void* stream) {
   }
   auto exec = std::make_shared<Execution>(runtime_, m);
   exec->Instantiate();
-  s->Enqueue(
-      Task{[exec] { return exec->Run(); }, [exec] { exec->CancelUnused(); }});
-  return absl::OkStatus();
+  return runtime_.tasks().Submit(
+      TaskKind::kModelExecute, "aclmdlRIExecuteAsync", std::move(s),
+      Task{[exec] { return exec->Run(); }, [exec] { exec->CancelUnused(); }},
+      TaskWrites{{}, true});
 }
 
 absl::Status Models::Execute(void* model, int32_t timeout_ms) {

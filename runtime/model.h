@@ -34,6 +34,7 @@
 #include "device/base/mutex.h"
 #include "runtime/snapshot_participant.h"
 #include "runtime/stream.h"
+#include "runtime/task_path.h"
 
 namespace ascend::rt {
 
@@ -69,30 +70,10 @@ class Models {
   absl::Status CaptureInfo(void* stream, int32_t* status, void** model);
   absl::StatusOr<void*> CaptureEnd(void* stream);
   absl::Status ExchangeMode(int32_t* mode);
-  // 107030 when the calling thread may not make a synchronous
-  // ("unsafe") call now, by the capture modes in force.
-  absl::Status CheckUnsafeCall(const char* api);
-  // 107027 when `stream` is recording into a capture: what a synchronize,
-  // query or destroy of it answers.
-  static absl::Status RefuseCapturing(const Stream& stream, const char* api);
   absl::Status TaskGroupBegin(void* stream);
   absl::StatusOr<void*> TaskGroupEnd(void* stream);
   absl::Status TaskUpdateBegin(void* stream, void* group);
   absl::Status TaskUpdateEnd(void* stream);
-  // Event hooks (runtime/event.cc): a stream not recording that waits for
-  // an event recorded in a capture joins the capture.
-  absl::Status JoinCapture(const Event& event,
-                           const std::shared_ptr<Stream>& stream);
-  // 107028 when `event` was recorded into a capture still in progress:
-  // what synchronizing, querying or timing it answers (CANN's rule; a
-  // load when nothing is captured).
-  absl::Status RefuseCapturedEvent(const Event& event, const char* api);
-  // For a wait recorded on `stream`: whether it waits until the event is set
-  // (an outside record) rather than for the latest record; 107024 for a
-  // default wait on an event recorded outside the capture.
-  absl::StatusOr<bool> WaitsUntilSet(const Stream& stream, const Event& event,
-                                     uint32_t flag);
-
   // --- The build API -----------------------------------------------------
   absl::StatusOr<void*> BuildBegin(uint32_t flag);
   absl::Status BindStream(void* model, void* stream, uint32_t flag);
@@ -167,6 +148,39 @@ class Models {
 
  private:
   friend class Model;
+  // The capture's hook on the task path (capture_hook.cc, DESIGN.md §5.21):
+  // a capturing stream's tasks go to its recorder instead of its queue, and
+  // the capture rules of synchronous calls are checked once, here.
+  class CaptureHook final : public TaskHook {
+   public:
+    explicit CaptureHook(Models& models) : models_(models) {}
+    absl::Status OnSubmit(Submission& s, bool& taken) override;
+    absl::Status OnAccess(const HostAccess& access) override;
+
+   private:
+    Models& models_;
+  };
+
+  // 107030 when the calling thread may not make a synchronous
+  // ("unsafe") call now, by the capture modes in force.
+  absl::Status CheckUnsafeCall(const char* api);
+  // 107027 when `stream` is recording into a capture: what a synchronize,
+  // query or destroy of it answers.
+  static absl::Status RefuseCapturing(const Stream& stream, const char* api);
+  // A stream not recording that waits for an event recorded in a capture
+  // joins the capture.
+  absl::Status JoinCapture(const Event& event,
+                           const std::shared_ptr<Stream>& stream);
+  // 107028 when `event` was recorded into a capture still in progress:
+  // what synchronizing, querying or timing it answers (CANN's rule; a
+  // load when nothing is captured).
+  absl::Status RefuseCapturedEvent(const Event& event, const char* api);
+  // For a wait recorded on `stream`: whether it waits until the event is set
+  // (an outside record) rather than for the latest record; 107024 for a
+  // default wait on an event recorded outside the capture.
+  absl::StatusOr<bool> WaitsUntilSet(const Stream& stream, const Event& event,
+                                     uint32_t flag);
+
   absl::StatusOr<std::shared_ptr<Model>> ResolveModel(const void* handle) const;
   absl::StatusOr<std::shared_ptr<Label>> ResolveLabel(const void* handle) const;
   absl::StatusOr<std::shared_ptr<LabelList>> ResolveList(
@@ -194,6 +208,7 @@ class Models {
                             const std::shared_ptr<Model>& model, int32_t mode);
 
   Runtime& runtime_;
+  CaptureHook capture_hook_{*this};
   std::atomic<int> captures_{0};
   uint64_t close_observer_ = 0;
   mutable ascend::Mutex mu_;

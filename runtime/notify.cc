@@ -147,12 +147,12 @@ absl::Status Runtime::RecordNotify(void* handle, void* stream) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Notify> notify,
                           Resolve<Notify>(handle));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  s->Enqueue(Task{[notify] {
-                    notify->Record();
-                    return absl::OkStatus();
-                  },
-                  nullptr});
-  return absl::OkStatus();
+  return tasks_.Submit(TaskKind::kNotify, "aclrtRecordNotify", std::move(s),
+                       Task{[notify] {
+                              notify->Record();
+                              return absl::OkStatus();
+                            },
+                            nullptr});
 }
 
 absl::Status Runtime::WaitAndResetNotify(void* handle, void* stream,
@@ -160,7 +160,8 @@ absl::Status Runtime::WaitAndResetNotify(void* handle, void* stream,
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Notify> notify,
                           Resolve<Notify>(handle));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  s->Enqueue(
+  return tasks_.Submit(
+      TaskKind::kNotify, "aclrtWaitAndResetNotify", std::move(s),
       Task{[notify, timeout_ms]() -> absl::Status {
              const absl::Time deadline =
                  timeout_ms == 0 ? absl::InfiniteFuture()
@@ -179,7 +180,6 @@ absl::Status Runtime::WaitAndResetNotify(void* handle, void* stream,
              }
            },
            nullptr});
-  return absl::OkStatus();
 }
 
 absl::StatusOr<uint32_t> Runtime::NotifyId(void* handle) {

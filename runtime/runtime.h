@@ -64,6 +64,7 @@
 #include "runtime/snapshot_participant.h"
 #include "runtime/stream.h"
 #include "runtime/stream_state.h"
+#include "runtime/task_path.h"
 #include "runtime/vmm.h"
 
 namespace ascend::rt {
@@ -103,6 +104,9 @@ class Runtime {
 
   device::Backend* backend() { return backend_.get(); }
   GlobalState& state() { return state_; }
+  // The one way tasks reach streams, and the access point of synchronous
+  // calls (runtime/task_path.h, DESIGN.md §1.6).
+  TaskPath& tasks() { return tasks_; }
 
   // --- Devices --------------------------------------------------------------
   int32_t DeviceCount() const;
@@ -582,6 +586,8 @@ class Runtime {
   const uint64_t serial_;
   const int32_t device_count_;
   const std::shared_ptr<LiveInstances> live_instances_;
+  // Before the families: they add their hooks while constructed.
+  TaskPath tasks_;
 
   mutable ascend::Mutex mu_;
   std::vector<DeviceEntry> devices_ ABSL_GUARDED_BY(mu_);

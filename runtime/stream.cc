@@ -138,28 +138,7 @@ void Stream::SetRecorder(std::shared_ptr<TaskRecorder> recorder) {
   recorder_ = std::move(recorder);
 }
 
-void Stream::Submit(const TaskParams& params,
-                    const std::function<Task()>& make) {
-  if (ABSL_PREDICT_FALSE(recording())) {
-    if (std::shared_ptr<TaskRecorder> r = recorder()) {
-      r->RecordMaker(*this, params, make);
-      return;
-    }
-  }
-  Enqueue(make());
-}
-
 void Stream::Enqueue(Task task) {
-  if (ABSL_PREDICT_FALSE(recording())) {
-    if (std::shared_ptr<TaskRecorder> r = recorder()) {
-      r->Record(*this, std::move(task));
-      return;
-    }
-  }
-  EnqueueUnrecorded(std::move(task));
-}
-
-void Stream::EnqueueUnrecorded(Task task) {
   internal::ThreadTaskRecord& record = internal::tls_task_record;
   if (ABSL_PREDICT_FALSE(record.thread_id == 0)) {
     record.thread_id = internal::ReadThreadId();
@@ -455,8 +434,8 @@ absl::Status Runtime::DestroyStream(void* handle, bool force) {
                    "a context's default stream cannot be destroyed");
     }
     stream = entry->As<Stream>();
-    ASCEND_RETURN_IF_ERROR(
-        Models::RefuseCapturing(*stream, "aclrtDestroyStream"));
+    ASCEND_RETURN_IF_ERROR(tasks_.Access(
+        {HostOp::kStreamDestroy, "aclrtDestroyStream", stream.get()}));
     if (stream.get() == Stream::Current()) {
       return Error(ACL_ERROR_RT_NO_PERMISSION,
                    "a task cannot destroy the stream it is running on");
@@ -539,8 +518,8 @@ absl::Status Runtime::SynchronizeStream(void* handle, absl::Time deadline) {
     return Error(ACL_ERROR_RT_NO_PERMISSION,
                  "a task cannot wait for the stream it is running on");
   }
-  ASCEND_RETURN_IF_ERROR(
-      Models::RefuseCapturing(*stream, "aclrtSynchronizeStream"));
+  ASCEND_RETURN_IF_ERROR(tasks_.Access(
+      {HostOp::kStreamSynchronize, "aclrtSynchronizeStream", stream.get()}));
   absl::Status status = stream->Synchronize(deadline);
   if (status.code() == absl::StatusCode::kDeadlineExceeded) {
     return Error(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, status.message());
@@ -551,7 +530,8 @@ absl::Status Runtime::SynchronizeStream(void* handle, absl::Time deadline) {
 absl::StatusOr<bool> Runtime::StreamIdle(void* handle) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream,
                           ResolveStream(handle));
-  ASCEND_RETURN_IF_ERROR(Models::RefuseCapturing(*stream, "aclrtStreamQuery"));
+  ASCEND_RETURN_IF_ERROR(
+      tasks_.Access({HostOp::kStreamQuery, "aclrtStreamQuery", stream.get()}));
   return stream->Idle();
 }
 

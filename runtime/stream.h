@@ -152,18 +152,15 @@ class Stream {
   void RestoreState(const State& state);
   static std::string DescribeState(const State& state);
 
-  // Also records the task's id as the calling thread's last task id
-  // (aclrtGetThreadLastTaskId). A recording stream hands the task to its
-  // recorder instead.
+  // Queues `task` (its id is the stream's next task id, also recorded as the
+  // calling thread's last task id, aclrtGetThreadLastTaskId). Families do
+  // not call it: their tasks go through the task path (runtime/task_path.h),
+  // whose hooks may take a task instead (a capture: see recorder()).
   void Enqueue(Task task);
-  // Queues the task even while recording (a model's own use of its runner
-  // streams).
-  void EnqueueUnrecorded(Task task);
-  // For a task with enqueue-time work that every execution of a recorded
-  // model must repeat: not recording, Enqueue(make()); recording, the
-  // recorder keeps `make`.
-  void Submit(const TaskParams& params, const std::function<Task()>& make);
-  // Recording (DESIGN.md §5.21). Checking costs one load.
+  // The same (kept for the executors' own name of it).
+  void EnqueueUnrecorded(Task task) { Enqueue(std::move(task)); }
+  // Where the capture hook sends this stream's tasks instead of its queue
+  // (DESIGN.md §5.21). Checking costs one load.
   bool recording() const { return recording_.load(std::memory_order_acquire); }
   std::shared_ptr<TaskRecorder> recorder() const;
   // Starts (non-null) or ends (null) recording.
