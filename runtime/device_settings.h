@@ -9,7 +9,7 @@
 //   ASCEND_RETURN_IF_ERROR(s.SetDeviceCores(0, CoreKind::kCube, 8));
 //   uint32_t cubes = s.DeviceCores(0, CoreKind::kCube);  // 8
 //
-// Kernel launches (issue 17) read the cores a launch may use with
+// Kernel launches (DESIGN.md §5.20) read the cores a launch may use with
 // LaunchCores and raise overflow flags with RaiseOverflow.
 //
 // Everything here is host state that outlives a snapshot's device re-open;

@@ -28,7 +28,7 @@ struct rtExceptionInfo {
   uint32_t thread_id = 0;
   uint32_t device_id = 0;
   uint32_t error_code = 0;
-  // Kernel launches fill these (issue 17); other tasks have no arguments
+  // Kernel launches fill these (DESIGN.md §5.20); other tasks have no arguments
   // and no function: null / 0.
   void* args = nullptr;
   uint32_t args_len = 0;

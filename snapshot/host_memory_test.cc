@@ -1,4 +1,4 @@
-// Host memory follows the data (issue 14, defect 2): with 2 GiB allocated
+// Host memory follows the data (DESIGN.md §4.8): with 2 GiB allocated
 // and 1 MiB written, a Backup + memory loss + Restore grows the process's
 // resident memory by far less than the allocation (target: under 256 MiB),
 // and after Unlock, free, reset and aclFinalize it is back near the start.

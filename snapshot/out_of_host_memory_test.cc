@@ -1,4 +1,4 @@
-// A Backup that runs out of host memory (issue 14, defect 1) fails with
+// A Backup that runs out of host memory (DESIGN.md §4.8) fails with
 // 507908 instead of aborting: the state stays LOCKED, the previous backup is
 // kept and device memory is untouched. The address space is capped with
 // RLIMIT_AS so the backup's host buffer cannot be mapped. Its own binary:

@@ -1,7 +1,7 @@
-// Regression tests of issue 14 (the snapshot under pressure), through the
-// public C API: a lost device is abnormal at once and never backed up, a
-// failed Restore leaves healthy devices intact, and objects made after a
-// Backup keep distinct ids and valid memory after the Restore.
+// Regression tests of the snapshot under pressure (DESIGN.md §4.8, §4.9),
+// through the public C API: a lost device is abnormal at once and never
+// backed up, a failed Restore leaves healthy devices intact, and objects made
+// after a Backup keep distinct ids and valid memory after the Restore.
 #include <cstdint>
 #include <cstring>
 #include <set>

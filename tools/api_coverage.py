@@ -13,7 +13,14 @@ status or a status names no declared function, a status is not one of the
 allowed forms, the table differs from what this script writes, or (with
 --library) a declared function is not exported by the library (nm -D). It
 also checks that the not-yet-implemented functions, and only those, are
-defined in the stub file acl/api/unsupported_api.cc.
+defined in the stub file acl/api/unsupported_api.cc, and that no
+`implemented` function has a doc comment (the comment directly above its
+declaration) that calls it not implemented or planned.
+
+--repo ROOT adds one more check: no file git tracks under ROOT (every file
+under it when git cannot list them; binary files skipped) cites an issue
+number ("issue N", "issue #N", "issues N and M", N a number): users cannot see the
+tracker, so code and docs cite DESIGN.md sections instead.
 """
 
 import argparse
@@ -22,14 +29,23 @@ import re
 import subprocess
 import sys
 
-STATUSES = (
-    "implemented",
-    "pending: issue 15",
-    "later: issue 16 (VMM/IPC)",
-    "later: issue 17 (kernels)",
-    "later: issue 18 (model RI/labels/capture)",
-)
+STATUSES = ("implemented",)
+# "pending: DESIGN.md §8" (the section that plans the function) or
+# "not supported: <why the simulator cannot>".
+PENDING = "pending: "
 NOT_SUPPORTED = "not supported: "
+PREFIXES = (PENDING, NOT_SUPPORTED)
+
+# A doc comment that says its function is not there yet.
+NOT_IMPLEMENTED = re.compile(
+    r"not\s+(?:yet\s+)?implemented|\bunimplemented\b|\bplanned\b"
+    r"|not\s+provided\s+yet|\bstub(?:bed)?\b|\bTODO\b",
+    re.I,
+)
+
+# An issue number: "issue N", "Issue #N", "(issue N)", "issues N and M",
+# "issue-N", N a number.
+ISSUE_NUMBER = re.compile(r"\b[Ii]ssues?[ -]?#?[0-9]+")
 
 # A declaration: ACL_FUNC_VISIBILITY, the return type, the name, '('.
 DECLARATION = re.compile(r"\bACL_FUNC_VISIBILITY\b([^;(]*?)\b(\w+)\s*\(")
@@ -61,6 +77,72 @@ def declared_functions(header_dir):
     return found
 
 
+# A declaration at the start of a line, in the raw header text.
+LINE_DECLARATION = re.compile(
+    r"^[ \t]*ACL_FUNC_VISIBILITY\b[^;(]*?\b(\w+)\s*\(", re.M
+)
+
+
+def doc_comments(header_dir):
+    """{function: the comment directly above its declaration ('' if none)}."""
+    docs = {}
+    for name in sorted(os.listdir(header_dir)):
+        if not name.endswith(".h"):
+            continue
+        with open(os.path.join(header_dir, name), encoding="utf-8") as f:
+            text = f.read()
+        for match in LINE_DECLARATION.finditer(text):
+            before = text[: match.start()].rstrip()
+            comment = ""
+            if before.endswith("*/"):
+                start = before.rfind("/*")
+                if start >= 0:
+                    comment = before[start:]
+            else:  # a run of // lines
+                lines = before.split("\n")
+                run = []
+                while lines and lines[-1].lstrip().startswith("//"):
+                    run.insert(0, lines.pop())
+                comment = "\n".join(run)
+            docs[match.group(1)] = comment
+    return docs
+
+
+def issue_mentions(root):
+    """[problem] for every line of a tracked text file citing an issue."""
+    try:
+        files = subprocess.run(
+            ["git", "-C", root, "ls-files", "-z"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.split("\0")
+    except (OSError, subprocess.CalledProcessError):
+        files = []
+        for top, dirs, names in os.walk(root):
+            dirs[:] = [d for d in dirs if d != ".git" and not d.startswith("bazel-")]
+            for name in names:
+                files.append(os.path.relpath(os.path.join(top, name), root))
+    problems = []
+    for rel in sorted(f for f in files if f):
+        path = os.path.join(root, rel)
+        if os.path.islink(path) or not os.path.isfile(path):
+            continue
+        with open(path, "rb") as f:
+            data = f.read()
+        if b"\0" in data[:8000]:
+            continue  # binary
+        text = data.decode("utf-8", errors="replace")
+        for number, line in enumerate(text.split("\n"), 1):
+            match = ISSUE_NUMBER.search(line)
+            if match:
+                problems.append(
+                    f"{rel}:{number}: cites '{match.group(0)}'; users cannot see "
+                    "the issue tracker: cite a DESIGN.md section or drop it"
+                )
+    return problems
+
+
 def read_status(path):
     """({function: status}, [problems])."""
     status, problems = {}, []
@@ -74,8 +156,8 @@ def read_status(path):
             where = f"{path}:{number}"
             if name in status:
                 problems.append(f"{where}: {name} listed twice")
-            elif value not in STATUSES and not (
-                value.startswith(NOT_SUPPORTED) and len(value) > len(NOT_SUPPORTED)
+            elif value not in STATUSES and not any(
+                value.startswith(p) and len(value) > len(p) for p in PREFIXES
             ):
                 problems.append(f"{where}: {name}: unknown status '{value}'")
             status[name] = value
@@ -86,7 +168,9 @@ def render(functions, status):
     counts = {}
     for name, _ in functions:
         key = status.get(name, "?")
-        key = "not supported" if key.startswith(NOT_SUPPORTED) else key
+        for prefix in PREFIXES:
+            if key.startswith(prefix):
+                key = prefix.rstrip(": ")
         counts[key] = counts.get(key, 0) + 1
     lines = [
         "# ACL API coverage",
@@ -105,7 +189,7 @@ def render(functions, status):
         "| status | functions |",
         "| --- | ---: |",
     ]
-    order = list(STATUSES) + ["not supported"]
+    order = list(STATUSES) + [p.rstrip(": ") for p in PREFIXES]
     for key in sorted(counts, key=lambda k: order.index(k) if k in order else 99):
         lines.append(f"| {key} | {counts[key]} |")
     lines += ["", "| function | header | status |", "| --- | --- | --- |"]
@@ -134,6 +218,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--library", help="libascendcl.so to check exports of")
+    parser.add_argument(
+        "--repo", help="source tree whose tracked files must cite no issue"
+    )
     parser.add_argument("--headers", default=os.path.join(root, "acl/include/acl"))
     parser.add_argument("--status", default=os.path.join(root, "acl/api_status.txt"))
     parser.add_argument("--table", default=os.path.join(root, "acl/API_COVERAGE.md"))
@@ -164,6 +251,15 @@ def main():
         if not implemented and name in status and name not in stubs:
             problems.append(f"{name} is '{status[name]}' but not in {args.stubs}")
 
+    docs = doc_comments(args.headers)
+    for name in names:
+        match = NOT_IMPLEMENTED.search(docs.get(name, ""))
+        if status.get(name) == "implemented" and match:
+            problems.append(
+                f"{name} is 'implemented' but its doc comment says "
+                f"'{match.group(0)}': write what it does"
+            )
+
     if not args.check:
         if problems:
             print("\n".join(problems), file=sys.stderr)
@@ -186,13 +282,16 @@ def main():
         for name in names:
             if name not in symbols:
                 problems.append(f"{name} is declared but not exported by {args.library}")
+    if args.repo:
+        problems += issue_mentions(args.repo)
     if problems:
         print("FAIL:\n  " + "\n  ".join(problems))
         return 1
     print(
         f"PASS: {len(functions)} declared functions, all with a status, "
         + ("all exported, " if args.library else "")
-        + "table up to date"
+        + "doc comments current, table up to date"
+        + (", no issue numbers" if args.repo else "")
     )
     return 0
 

@@ -119,7 +119,7 @@ class SnapshotStreamWorkTest : public ::testing::Test {
   void* dev_ = nullptr;
 };
 
-// --- Host functions that launch host functions (issue #14, defect 6) --------
+// --- Host functions that launch host functions (DESIGN.md §4.3, §5.7) -------
 
 struct Relay {
   Event release;                       // the outer host function waits
@@ -315,7 +315,7 @@ TEST_F(SnapshotStreamWorkTest, AHostFunctionsCallAfterTheDrainFailsAtOnce) {
   EXPECT_TRUE(again.inner_ran.load());
 }
 
-// --- Report callbacks (issue #14, defect 7) ----------------------------------
+// --- Report callbacks (DESIGN.md §4.3, §5.7) ---------------------------------
 
 // The usual CANN report thread: subscribed to a stream, it waits in
 // aclrtProcessReport(-1) until stopped. Stop() wakes it with one more

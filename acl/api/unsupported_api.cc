@@ -94,7 +94,7 @@ aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify,
   return NotSupported(__func__);
 }
 
-// --- Virtual memory and IPC (issue 16) -------------------------------------
+// --- Virtual memory and IPC (DESIGN.md §5.18) -----------------------------
 
 aclError aclrtIpcMemImportPidInterServer(const char* key,
                                          aclrtServerPid* serverPids,

@@ -1,5 +1,6 @@
-// Regression tests for runtime defects found by the issue-8 stress and fault
-// work (both fixed; these tests keep them fixed).
+// Regression tests for runtime defects found by the stress and
+// fault-injection work of DESIGN.md §7.4 (both fixed; these tests keep them
+// fixed).
 //
 // 1. Events: a record completing on one stream used to satisfy waits on an
 //    earlier record of the same event on another stream (Event::Complete

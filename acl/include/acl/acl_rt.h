@@ -2260,30 +2260,37 @@ ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithDesc(void *cmoDesc,
  * Streams, stream configuration, groups and stream attributes
  * ------------------------------------------------------------------------- */
 
-/* Not implemented yet (issue 15): returns NULL. */
+/* Allocates a zeroed stream configuration handle for aclrtCreateStreamV2;
+ * NULL when out of host memory. */
 ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(
     void);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Frees a handle aclrtCreateStreamConfigHandle made. 100000: handle NULL,
+ * not made there, or destroyed already (nothing is freed). */
 ACL_FUNC_VISIBILITY aclError
 aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Stores one option in the handle; nothing is created until
+ * aclrtCreateStreamV2. valueSize must be the option's: a pointer, size_t,
+ * size_t or 4 bytes (flag), uint32_t (priority, 0..7). 100000: NULL handle
+ * or attrValue, unknown attr, wrong valueSize, priority above 7. */
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(
     aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr,
     const void *attrValue, size_t valueSize);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Creates a stream on the current context with handle's priority, flags
+ * and work memory (NULL handle: the defaults). 100000: stream NULL, or a
+ * flag wider than 32 bits; otherwise aclrtCreateStreamWithConfig's codes. */
 ACL_FUNC_VISIBILITY aclError
 aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* As aclrtStreamWaitEvent, the wait failing its stream's task with 107019
+ * after timeout seconds (0: none). flag is ACL_EVENT_WAIT_DEFAULT or
+ * ACL_EVENT_WAIT_EXTERNAL (timeout 0, a stream being captured: else
+ * 100000 / 107029). 100000: event NULL or another flag. */
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream,
                                                           aclrtEvent event,
                                                           uint32_t timeout,
                                                           uint32_t flag);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* As aclrtStreamWaitEvent, the wait failing its stream's task with 107019
+ * after timeout seconds (0: none). 107000: timeout negative; 100000: event
+ * NULL. */
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream,
                                                              aclrtEvent event,
                                                              int32_t timeout);
@@ -2327,18 +2334,21 @@ ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream,
  * stream ids). ACL_ERROR_INVALID_PARAM (100000): streamCount NULL;
  * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000): the backend cannot tell. */
 ACL_FUNC_VISIBILITY aclError aclrtGetStreamAvailableNum(uint32_t *streamCount);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Sets one attribute of stream (NULL: the default stream): failure mode,
+ * overflow switch (0/1), op-info cache switch (0/1), custom tag, priority
+ * (0..7). Recorded host state; kept by a snapshot. 100000: value NULL;
+ * 107000: unknown attribute, bad value, stream not live. */
 ACL_FUNC_VISIBILITY aclError
 aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
                         aclrtStreamAttrValue *value);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes one attribute of stream (NULL: the default stream) to *value.
+ * 100000: value NULL; 107000: unknown attribute, stream not live. */
 ACL_FUNC_VISIBILITY aclError
 aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
                         aclrtStreamAttrValue *value);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Registers callback under regName (NULL callback: unregisters); it is
+ * called after each stream creation and before each accepted destroy.
+ * 100000: regName NULL or empty; 107000: the name is registered already. */
 ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(
     const char *regName, aclrtStreamStateCallback callback, void *args);
 
@@ -2346,21 +2356,24 @@ ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(
  * Events
  * ------------------------------------------------------------------------- */
 
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Creates an event with an OR of ACL_EVENT_SYNC,
+ * ACL_EVENT_CAPTURE_STREAM_PROGRESS, ACL_EVENT_TIME_LINE (and 0x4), or
+ * ACL_EVENT_IPC alone. 100000: event NULL; 107000: another flag. */
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event,
                                                         uint32_t flag);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* As aclrtRecordEvent; flag is ACL_EVENT_RECORD_DEFAULT or
+ * ACL_EVENT_RECORD_EXTERNAL (a stream being captured only, else 107029).
+ * 100000: event NULL or another flag. */
 ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event,
                                                       aclrtStream stream,
                                                       uint32_t flag);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes COMPLETE when no stream wait on event is queued or running (also
+ * before any wait), NOT_READY otherwise. 100000: event or status NULL;
+ * 207000: an event made by aclrtCreateEventExWithFlag. */
 ACL_FUNC_VISIBILITY aclError
 aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes the event's id on its device. 100000: event or eventId NULL;
+ * 107000: event not live; 207000: an IPC event. */
 ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event,
                                              uint32_t *eventId);
 /* Writes how many more events the current device can hold (its free event
@@ -2371,32 +2384,36 @@ ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount);
  * Notifies and counting notifies
  * ------------------------------------------------------------------------- */
 
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Creates a count notify (a 32-bit count, 0) on the current device.
+ * 100000: cntNotify NULL; 107000: flag not 0; 207009: out of ids. */
 ACL_FUNC_VISIBILITY aclError aclrtCntNotifyCreate(aclrtCntNotify *cntNotify,
                                                   uint64_t flag);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Destroys a count notify; a wait on it still queued fails its task.
+ * 100000: cntNotify NULL; 107000: not live. */
 ACL_FUNC_VISIBILITY aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Clears the pending record of num notifies at once (host state, not in
+ * stream order). Every handle is checked first: 100000: notifies NULL;
+ * 107000: num 0 or a handle not live (then no notify changes). */
 ACL_FUNC_VISIBILITY aclError aclrtNotifyBatchReset(aclrtNotify *notifies,
                                                    size_t num);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Enqueues on stream a task that sets, adds to (modulo 2^32), ORs or ANDs
+ * the count with info->value. 100000: info or cntNotify NULL; 107000: an
+ * unknown mode, a notify or stream not live. */
 ACL_FUNC_VISIBILITY aclError
 aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
                      aclrtCntNotifyRecordInfo *info);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Enqueues on stream a wait until the count compares with info->value as
+ * info->mode asks, clearing it when info->isClear is not 0; after
+ * info->timeout seconds (0: none) the task fails with 107019. 100000: info
+ * or cntNotify NULL; 107000: an unknown mode, a notify or stream not live. */
 ACL_FUNC_VISIBILITY aclError aclrtCntNotifyWaitWithTimeout(
     aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo *info);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Enqueues on stream a task that sets the count to 0. 100000: cntNotify
+ * NULL; 107000: a notify or stream not live. */
 ACL_FUNC_VISIBILITY aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify,
                                                  aclrtStream stream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Writes the count notify's id on its device. 100000: cntNotify or
+ * notifyId NULL; 107000: not live. */
 ACL_FUNC_VISIBILITY aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify,
                                                  uint32_t *notifyId);
 
@@ -2462,15 +2479,19 @@ aclrtGetOpExecuteTimeout(uint32_t *const timeoutMs);
  * Host functions
  * ------------------------------------------------------------------------- */
 
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Hands host functions launched on exeStream to the thread
+ * hostFuncThreadId, which runs them in aclrtProcessHostFunc. 100000:
+ * exeStream NULL; 107000: stream not live; 107011: the stream has a
+ * thread already. */
 ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId,
                                                     aclrtStream exeStream);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Runs one host function handed to the calling thread, waiting up to
+ * timeout ms (-1: for ever). 107000: another timeout; 107012: the thread
+ * is subscribed to no stream; 507012: the timeout passed. */
 ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout);
-/* Not implemented yet (issue 15): returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * (207000). */
+/* Ends the subscription of exeStream to hostFuncThreadId. 100000:
+ * exeStream NULL; 107000: stream not live; 107011: exeStream is not
+ * subscribed to that thread. */
 ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId,
                                                       aclrtStream exeStream);
 
