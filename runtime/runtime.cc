@@ -54,6 +54,11 @@ Runtime::Runtime(std::unique_ptr<device::Backend> backend, Options options)
         state_, *backend_,
         [this](const device::HealthEvent& e) { OnHealthEvent(e); });
   }
+  for (const FamilyRegistration& registration : options.families) {
+    const size_t index = static_cast<size_t>(registration.index());
+    if (families_.size() <= index) families_.resize(index + 1);
+    families_[index] = registration.make(*this);
+  }
 }
 
 std::shared_ptr<Context>& Runtime::ThreadContext() {
@@ -99,23 +104,6 @@ Runtime::~Runtime() {
     }
   }
   teardowns.clear();
-}
-
-Runtime& Runtime::Get() {
-  static Runtime* const runtime = [] {
-    InitLogging();  // ASCEND_GLOBAL_LOG_LEVEL applies without aclInit too
-    absl::StatusOr<std::unique_ptr<device::Backend>> backend =
-        device::CreateBackendFromEnvironment();
-    if (!backend.ok()) {
-      LOG(ERROR) << "no device backend: " << backend.status()
-                 << "; the runtime reports zero devices";
-      return new Runtime(nullptr);
-    }
-    LOG(INFO) << "device backend \"" << (*backend)->name() << "\" with "
-              << (*backend)->DeviceCount() << " device(s)";
-    return new Runtime(*std::move(backend));
-  }();
-  return *runtime;
 }
 
 int32_t Runtime::DeviceCount() const { return device_count_; }

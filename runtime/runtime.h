@@ -52,11 +52,11 @@
 #include "runtime/context.h"
 #include "runtime/device_settings.h"
 #include "runtime/event.h"
+#include "runtime/family.h"
 #include "runtime/global_state.h"
 #include "runtime/handle_table.h"
 #include "runtime/kernel.h"
 #include "runtime/memory_registry.h"
-#include "runtime/model.h"
 #include "runtime/notify.h"
 #include "runtime/object_kind.h"
 #include "runtime/report.h"
@@ -88,6 +88,10 @@ class Runtime {
     // The device a thread without a current context uses (aclInit's
     // defaultDevice). Null: rt::DefaultDevice().
     std::function<std::optional<int32_t>()> default_device;
+    // The families built with the runtime, in this order (see
+    // runtime/family.h; the process runtime has every family of
+    // runtime/process/families.cc).
+    std::vector<FamilyRegistration> families;
   };
 
   Runtime(std::unique_ptr<device::Backend> backend, Options options);
@@ -98,8 +102,10 @@ class Runtime {
   ~Runtime();
 
   // The process runtime (never destroyed), over the backend named by
-  // ACL_DEVICE_BACKEND (default "sim"). If that backend cannot be created the
-  // runtime reports zero devices and logs why.
+  // ACL_DEVICE_BACKEND (default "sim"), with every family installed. If that
+  // backend cannot be created the runtime reports zero devices and logs why.
+  // Defined by //runtime/process (runtime/process/process.cc), which knows
+  // the families; the core does not.
   static Runtime& Get();
 
   device::Backend* backend() { return backend_.get(); }
@@ -231,8 +237,6 @@ class Runtime {
   // --- Virtual memory management (vmm.h; DESIGN.md §5.18) -------------------
   Vmm& vmm() { return vmm_; }
   Kernels& kernels() { return kernels_; }
-  // --- Model runtime instances (model.h; DESIGN.md §5.21) ------------------
-  Models& models() { return models_; }
 
   // --- Host functions and report callbacks
   // ------------------------------------
@@ -389,9 +393,41 @@ class Runtime {
   // Records a device health event (called by the health monitor).
   void OnHealthEvent(const device::HealthEvent& event);
 
+  // --- The core's interface to the families (DESIGN.md §1.7) --------------
+  // Families in packages of their own (runtime/model, ...) reach the core
+  // through these, the task path (tasks()) and the device observers above.
+  // The family of type T installed in this runtime (Options::families), or
+  // null.
+  template <typename T>
+  T* family() const {
+    const size_t index = static_cast<size_t>(FamilyIndex<T>());
+    return index < families_.size() ? static_cast<T*>(families_[index].get())
+                                    : nullptr;
+  }
+  // Resolves a handle of kind T against the table: 107000 ("not a live
+  // <kind>") when it names no live object of that kind.
+  template <typename T>
+  absl::StatusOr<std::shared_ptr<T>> Resolve(const void* handle) const {
+    ascend::MutexLock lock(&mu_);
+    return ResolveLocked<T>(handle);
+  }
+  // A null stream is the current context's default stream.
+  absl::StatusOr<std::shared_ptr<Stream>> ResolveStream(void* stream);
+  // Built-in task memory access: 107000 unless [ptr, ptr + bytes) lies in a
+  // live allocation of `device_id`.
+  absl::Status CheckTaskMemory(const void* ptr, uint64_t bytes,
+                               int32_t device_id, absl::string_view what);
+  absl::StatusOr<std::vector<uint8_t>> ReadTaskMemory(const void* ptr,
+                                                      uint64_t bytes,
+                                                      int32_t device_id,
+                                                      absl::string_view what);
+  absl::Status WriteTaskMemory(void* ptr, const std::vector<uint8_t>& data,
+                               int32_t device_id, absl::string_view what);
+  // Bumps the memory epoch so value waits re-check (after a task wrote
+  // device memory).
+  void MemoryWritten();
+
  private:
-  friend class Kernels;
-  friend class Models;
   struct DeviceEntry {
     std::shared_ptr<device::Device> device;  // null while closed
     int64_t refcount = 0;
@@ -481,13 +517,6 @@ class Runtime {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The calling thread's current context slot of this instance.
   std::shared_ptr<Context>& ThreadContext();
-  // Resolves a handle of kind T against the table: 107000 ("not a live
-  // <kind>") when it names no live object of that kind.
-  template <typename T>
-  absl::StatusOr<std::shared_ptr<T>> Resolve(const void* handle) const {
-    ascend::MutexLock lock(&mu_);
-    return ResolveLocked<T>(handle);
-  }
   template <typename T>
   absl::StatusOr<std::shared_ptr<T>> ResolveLocked(const void* handle) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
@@ -520,8 +549,6 @@ class Runtime {
   void RetireStream(const std::shared_ptr<Stream>& stream,
                     const std::weak_ptr<device::Device>& owner);
   absl::StatusOr<std::shared_ptr<Context>> CurrentContext();
-  // A null stream is the current context's default stream.
-  absl::StatusOr<std::shared_ptr<Stream>> ResolveStream(void* stream);
   absl::StatusOr<std::shared_ptr<device::Device>> CurrentDevice();
   // An id from the device object open now. Callers register the object the
   // id is for before releasing mu_, so a concurrent reset closes the device
@@ -545,18 +572,6 @@ class Runtime {
                                                               size_t max_count,
                                                               int32_t value,
                                                               size_t count);
-  // Built-in task memory access: 107000 unless [ptr, ptr + bytes) lies in a
-  // live allocation of `device_id`.
-  absl::Status CheckTaskMemory(const void* ptr, uint64_t bytes,
-                               int32_t device_id, absl::string_view what);
-  absl::StatusOr<std::vector<uint8_t>> ReadTaskMemory(const void* ptr,
-                                                      uint64_t bytes,
-                                                      int32_t device_id,
-                                                      absl::string_view what);
-  absl::Status WriteTaskMemory(void* ptr, const std::vector<uint8_t>& data,
-                               int32_t device_id, absl::string_view what);
-  // Bumps the memory epoch so value waits re-check.
-  void MemoryWritten();
   absl::Status WaitForValue(const Location& where, uint64_t addr,
                             uint64_t value, uint32_t flag,
                             const Stream& stream);
@@ -611,8 +626,6 @@ class Runtime {
       close_observers_ ABSL_GUARDED_BY(observers_mu_);
   // After the observer list: it registers a close observer.
   Kernels kernels_{*this};
-  // After the observer list too.
-  Models models_{*this};
 
   ascend::Mutex epoch_mu_;
   uint64_t memory_epoch_ ABSL_GUARDED_BY(epoch_mu_) = 0;
@@ -622,6 +635,8 @@ class Runtime {
   ReportHub host_funcs_;  // aclrtSubscribeHostFunc
   StreamStateCallbacks stream_states_;
   std::unique_ptr<HealthMonitor> health_monitor_;
+  // Last: the families go before the members they use (by FamilyIndex).
+  std::vector<std::unique_ptr<Family>> families_;
 
   // --- 2-D, batch, offset and descriptor copies, 32-bit fills, cache
   // maintenance (memcpy_ext.cc; DESIGN.md §5.14) ------------------------------

@@ -63,7 +63,7 @@ struct TaskParams {
 };
 
 // Where a recording stream's tasks go instead of its queue: a graph capture
-// or a model's bound stream (runtime/model.h, DESIGN.md §5.21). A task is
+// or a model's bound stream (runtime/model/model.h, DESIGN.md §5.21). A task is
 // recorded either as itself (re-run as it is by every execution) or as a
 // maker, whose enqueue-time part (an event record's sequence number, say)
 // runs again for every execution.

@@ -1,6 +1,7 @@
 #include "snapshot/builtin_participants.h"
 
 #include "device/base/status_macros.h"
+#include "runtime/model/model.h"
 
 namespace ascend::snapshot {
 

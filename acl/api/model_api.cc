@@ -1,4 +1,4 @@
-// ACL entry points of model runtime instances (runtime/model.h; DESIGN.md
+// ACL entry points of model runtime instances (runtime/model/model.h; DESIGN.md
 // §5.21): graph capture, the build API, labels, stream switches, conditional
 // tasks, executions and the task queries.
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include "acl/api/api_util.h"
 #include "glog/logging.h"
 #include "runtime/base/error.h"
-#include "runtime/model.h"
+#include "runtime/model/model.h"
 #include "runtime/runtime.h"
 
 namespace {
@@ -20,7 +20,8 @@ using ascend::acl::RawEnum;
 using ascend::acl::Runtime;
 using ascend::rt::ReportErrorCode;
 
-ascend::rt::Models& Models() { return Runtime().models(); }
+// The process runtime always has the model family (runtime/process).
+ascend::rt::Models& Models() { return *ascend::rt::Models::Of(Runtime()); }
 
 // The two-call pattern of aclmdlRIGetStreams / GetTasksByStream: a NULL
 // array asks for the count; otherwise *count is its capacity.

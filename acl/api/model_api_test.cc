@@ -1,4 +1,4 @@
-// Model runtime instances through the ACL C API (runtime/model.h): graph
+// Model runtime instances through the ACL C API (runtime/model/model.h): graph
 // capture (single stream, fork/join, capture modes, external events, task
 // groups and their updates), the build API with labels, stream switches and
 // stream activation, conditional tasks, executions, and the task queries.
@@ -1225,7 +1225,7 @@ TEST_F(ModelApiTest, KernelTaskGroupUpdateAndQueries) {
   ASSERT_ACL_OK(aclrtBinaryUnLoad(bin));
 }
 
-// The remaining error codes of the family (runtime/model.h; CANN's codes).
+// The remaining error codes of the family (runtime/model/model.h; CANN's codes).
 TEST_F(ModelApiTest, MoreErrorCodes) {
   aclrtEvent ev = nullptr;
   ASSERT_ACL_OK(aclrtCreateEvent(&ev));

@@ -12,7 +12,8 @@
 #include "absl/strings/str_cat.h"
 #include "acl/acl_rt.h"
 #include "runtime/kernel.h"
-#include "runtime/model.h"
+#include "runtime/model/model.h"
+#include "runtime/process/families.h"
 #include "snapshot/backup_image.h"
 #include "snapshot/builtin_participants.h"
 #include "testing/status_matchers.h"
@@ -80,7 +81,7 @@ constexpr size_t kModelBytes = 8192;
 }  // namespace
 
 void ParticipantConformanceTest::BuildModels(int32_t device) {
-  rt::Models& models = runtime().models();
+  rt::Models& models = *rt::Models::Of(runtime());
   ASSERT_OK_AND_ASSIGN(
       void* src, runtime().Malloc(kModelBytes, ACL_MEM_MALLOC_HUGE_FIRST));
   ASSERT_OK_AND_ASSIGN(
@@ -148,10 +149,10 @@ void ParticipantConformanceTest::ReplayModels() {
     ASSERT_OK(runtime().Memset(model_dst_[d], kModelBytes, 0, kModelBytes));
     ASSERT_OK(runtime().Memset(built_dst_[d], kModelBytes, 0, kModelBytes));
     const int calls = host_calls_.load();
-    ASSERT_OK(runtime().models().ExecuteAsync(captured_models_[d],
-                                              model_streams_[d]));
-    ASSERT_OK(
-        runtime().models().ExecuteAsync(built_models_[d], model_streams_[d]));
+    ASSERT_OK(rt::Models::Of(runtime())->ExecuteAsync(captured_models_[d],
+                                                      model_streams_[d]));
+    ASSERT_OK(rt::Models::Of(runtime())->ExecuteAsync(built_models_[d],
+                                                      model_streams_[d]));
     ASSERT_OK(
         runtime().SynchronizeStream(model_streams_[d], absl::InfiniteFuture()));
     EXPECT_EQ(host_calls_.load(), calls + 1);
@@ -184,6 +185,7 @@ void ParticipantConformanceTest::SetUp() {
   rt::Runtime::Options options;
   options.state = state_.get();
   options.default_device = [] { return std::optional<int32_t>(); };
+  options.families = rt::AllFamilies();
   runtime_ = std::make_unique<rt::Runtime>(*std::move(backend), options);
 }
 

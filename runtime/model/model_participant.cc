@@ -19,7 +19,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
-#include "runtime/model.h"
+#include "runtime/model/model.h"
 #include "runtime/runtime.h"
 
 namespace ascend::rt {
@@ -59,17 +59,25 @@ class ModelParticipant final : public SnapshotParticipant {
   absl::string_view name() const override { return "models"; }
 
   absl::StatusOr<std::unique_ptr<SavedState>> Save(int32_t device_id) override {
-    Models& models = runtime_.models();
-    ASCEND_RETURN_IF_ERROR(models.CheckBackup(device_id));
+    Models* models = Models::Of(runtime_);
+    if (models == nullptr) return std::unique_ptr<SavedState>(new NoModels);
+    ASCEND_RETURN_IF_ERROR(models->CheckBackup(device_id));
     return std::unique_ptr<SavedState>(
-        new SavedModels(models, device_id, models.Describe(device_id)));
+        new SavedModels(*models, device_id, models->Describe(device_id)));
   }
 
   absl::StatusOr<std::string> Describe(int32_t device_id) const override {
-    return runtime_.models().Describe(device_id);
+    Models* models = Models::Of(runtime_);
+    return models != nullptr ? models->Describe(device_id) : std::string();
   }
 
  private:
+  // A runtime built without the model family has no models to keep.
+  class NoModels final : public SavedState {
+   public:
+    absl::Status Restore() const override { return absl::OkStatus(); }
+  };
+
   Runtime& runtime_;
 };
 

@@ -17,8 +17,8 @@
 // is either re-run as it is, or (an event record or wait: work done at
 // enqueue time) made afresh by its maker when the execution is enqueued, so
 // an execution behaves as if its tasks had been issued at that moment.
-#ifndef ASCENDCL_RUNTIME_MODEL_H_
-#define ASCENDCL_RUNTIME_MODEL_H_
+#ifndef ASCENDCL_RUNTIME_MODEL_MODEL_H_
+#define ASCENDCL_RUNTIME_MODEL_MODEL_H_
 
 #include <atomic>
 #include <cstdint>
@@ -32,6 +32,7 @@
 #include "absl/status/statusor.h"
 #include "acl/acl_rt.h"
 #include "device/base/mutex.h"
+#include "runtime/family.h"
 #include "runtime/snapshot_participant.h"
 #include "runtime/stream.h"
 #include "runtime/task_path.h"
@@ -51,12 +52,15 @@ struct CondHandle;
 inline constexpr uint32_t kModelStreamHead = 0x00000000U;
 inline constexpr uint32_t kModelStreamDefault = 0x7FFFFFFFU;
 
-class Models {
+class Models final : public Family {
  public:
   explicit Models(Runtime& runtime);
   Models(const Models&) = delete;
   Models& operator=(const Models&) = delete;
-  ~Models();
+  ~Models() override;
+
+  // The model family of `runtime`, or null when it has none.
+  static Models* Of(const Runtime& runtime);
 
   // --- Capture ---------------------------------------------------------
   // True while some capture is in progress anywhere (one load).
@@ -227,8 +231,13 @@ class Models {
   uint32_t next_label_id_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
+// The family's registration (runtime/process/families.cc).
+FamilyRegistration ModelFamily();
+
+// The "models" snapshot participant; it saves nothing for a runtime without
+// the model family.
 std::unique_ptr<SnapshotParticipant> MakeModelParticipant(Runtime& runtime);
 
 }  // namespace ascend::rt
 
-#endif  // ASCENDCL_RUNTIME_MODEL_H_
+#endif  // ASCENDCL_RUNTIME_MODEL_MODEL_H_

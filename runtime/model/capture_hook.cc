@@ -6,7 +6,7 @@
 #include "absl/strings/string_view.h"
 #include "device/base/status_macros.h"
 #include "runtime/event.h"
-#include "runtime/model.h"
+#include "runtime/model/model.h"
 #include "runtime/task_path.h"
 
 namespace ascend::rt {

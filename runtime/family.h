@@ -1,0 +1,58 @@
+// Resource families: the per-runtime objects of the families that live in
+// packages of their own above the core (DESIGN.md §1.7).
+//
+// A family is a class derived from Family, built by its registration's
+// factory when the runtime is constructed, destroyed before the runtime's
+// own members, and found with Runtime::family<T>():
+//
+//   // runtime/model/model.cc
+//   FamilyRegistration ModelFamily() {
+//     return {"models", &FamilyIndex<Models>,
+//             [](Runtime& rt) -> std::unique_ptr<Family> {
+//               return std::make_unique<Models>(rt);
+//             }};
+//   }
+//   // runtime/process/families.cc: one line per family
+//   ModelFamily(),
+//
+// A family reaches the core only through Runtime's public interface (the
+// task path, stream, context and device resolution, device observers).
+#ifndef ASCENDCL_RUNTIME_FAMILY_H_
+#define ASCENDCL_RUNTIME_FAMILY_H_
+
+#include <memory>
+
+namespace ascend::rt {
+
+class Runtime;
+
+class Family {
+ public:
+  virtual ~Family() = default;
+};
+
+namespace internal {
+// The next unused family index (0, 1, ...).
+int NextFamilyIndex();
+}  // namespace internal
+
+// A small dense index per family type, the same for every runtime of the
+// process.
+template <typename T>
+int FamilyIndex() {
+  static const int index = internal::NextFamilyIndex();
+  return index;
+}
+
+// How a family is added to a runtime: its name (for log lines), its index
+// and its factory. The factory runs at the end of the runtime's
+// constructor, in registration order.
+struct FamilyRegistration {
+  const char* name;
+  int (*index)();
+  std::unique_ptr<Family> (*make)(Runtime& runtime);
+};
+
+}  // namespace ascend::rt
+
+#endif  // ASCENDCL_RUNTIME_FAMILY_H_
