@@ -1225,7 +1225,8 @@ TEST_F(ModelApiTest, KernelTaskGroupUpdateAndQueries) {
   ASSERT_ACL_OK(aclrtBinaryUnLoad(bin));
 }
 
-// The remaining error codes of the family (runtime/model/model.h; CANN's codes).
+// The remaining error codes of the family (runtime/model/model.h; CANN's
+// codes).
 TEST_F(ModelApiTest, MoreErrorCodes) {
   aclrtEvent ev = nullptr;
   ASSERT_ACL_OK(aclrtCreateEvent(&ev));
