@@ -92,10 +92,16 @@ def definitions(text):
                             if depth == 0:
                                 break
                         j += 1
-                    wrapped = bool(m.group(4)) and bool(CATCH.match(s, j + 1))
+                    catch = CATCH.match(s, j + 1)
+                    wrapped = bool(m.group(4)) and bool(catch)
                     yield (m.group(2), s.count('\n', 0, i) + 1, wrapped,
                            'namespace' in stack)
                     i = j + 1
+                    if catch:  # past the macro's parenthesised argument
+                        depth, i = 1, catch.end()
+                        while depth:
+                            depth += {'(': 1, ')': -1}.get(s[i], 0)
+                            i += 1
                     stmt = i
                     continue
                 stack.append('other')
