@@ -4,8 +4,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/numbers.h"
@@ -48,12 +51,17 @@ void InitBarriersOnce() {
 namespace {
 
 void Membarrier() {
-  if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) {
-    return;
+  // The kernel may lack memory for the CPU mask (ENOMEM) for a moment: the
+  // barrier is retried, as skipping it would break the protocol.
+  while (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) !=
+         0) {
+    if (errno != ENOMEM && errno != EAGAIN && errno != EINTR) {
+      // EINVAL / EPERM: not registered, which cannot happen on a kernel that
+      // accepted the registration; no input reaches it (DESIGN.md §2.7).
+      PLOG(FATAL) << "membarrier(PRIVATE_EXPEDITED) failed";
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
   }
-  // Registered but failing would break the protocol; it cannot happen on a
-  // kernel that accepted the registration.
-  PLOG(FATAL) << "membarrier(PRIVATE_EXPEDITED) failed";
 }
 
 }  // namespace

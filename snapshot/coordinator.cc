@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <stdexcept>
 #include <thread>
 #include <utility>
 
@@ -54,8 +55,10 @@ std::unique_ptr<ParticipantRegistry> BuiltinParticipants(
   memory.workers = options.workers;
   absl::Status registered =
       RegisterBuiltinParticipants(*registry, runtime, memory);
-  // Only a programming error (a duplicate or malformed name) fails here.
-  CHECK(registered.ok()) << registered;
+  // Only a programming error (a duplicate or malformed name) fails here, so
+  // no input reaches it; it is still no abort: thrown, it becomes
+  // ACL_ERROR_RT_INTERNAL_ERROR at the entry point (DESIGN.md §2.7).
+  if (!registered.ok()) throw std::logic_error(registered.ToString());
   return registry;
 }
 

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "acl/error_codes/rt_error_codes.h"
+#include "runtime/base/c_entry.h"
 #include "runtime/base/error.h"
 #include "runtime/rt_snapshot.h"
 #include "snapshot/coordinator.h"
@@ -26,15 +27,17 @@ int32_t RawStage(const rtSnapShotStage& stage) {
 
 extern "C" {
 
-rtError_t rtSnapShotProcessLock(void) {
+rtError_t rtSnapShotProcessLock(void) try {
   return ReportError(__func__, Coordinator::Get().Lock());
 }
+ACL_ENTRY_CATCH(rtError_t)
 
-rtError_t rtSnapShotProcessUnlock(void) {
+rtError_t rtSnapShotProcessUnlock(void) try {
   return ReportError(__func__, Coordinator::Get().Unlock());
 }
+ACL_ENTRY_CATCH(rtError_t)
 
-rtError_t rtSnapShotProcessGetState(rtProcessState* state) {
+rtError_t rtSnapShotProcessGetState(rtProcessState* state) try {
   if (state == nullptr) {
     return ascend::rt::ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
                                        "state must not be NULL");
@@ -42,25 +45,31 @@ rtError_t rtSnapShotProcessGetState(rtProcessState* state) {
   *state = static_cast<rtProcessState>(Coordinator::Get().GetState());
   return ACL_RT_SUCCESS;
 }
+ACL_ENTRY_CATCH(rtError_t)
 
-rtError_t rtSnapShotProcessBackup(void) {
+rtError_t rtSnapShotProcessBackup(void) try {
   return ReportError(__func__, Coordinator::Get().Backup());
 }
+ACL_ENTRY_CATCH(rtError_t)
 
-rtError_t rtSnapShotProcessRestore(void) {
+rtError_t rtSnapShotProcessRestore(void) try {
   return ReportError(__func__, Coordinator::Get().Restore());
 }
+ACL_ENTRY_CATCH(rtError_t)
 
 rtError_t rtSnapShotCallbackRegister(rtSnapShotStage stage,
-                                     rtSnapShotCallBack callback, void* args) {
+                                     rtSnapShotCallBack callback,
+                                     void* args) try {
   return ReportError(__func__, Coordinator::Get().RegisterCallback(
                                    RawStage(stage), callback, args));
 }
+ACL_ENTRY_CATCH(rtError_t)
 
 rtError_t rtSnapShotCallbackUnregister(rtSnapShotStage stage,
-                                       rtSnapShotCallBack callback) {
+                                       rtSnapShotCallBack callback) try {
   return ReportError(__func__, Coordinator::Get().UnregisterCallback(
                                    RawStage(stage), callback));
 }
+ACL_ENTRY_CATCH(rtError_t)
 
 }  // extern "C"

@@ -100,62 +100,64 @@ aclError EditDesc(const char* api, aclrtAllocatorDesc handle, F edit) {
 
 extern "C" {
 
-aclrtAllocatorDesc aclrtAllocatorCreateDesc(void) {
-  try {
-    return Allocators::Get().Create();
-  } catch (const std::bad_alloc&) {
-    ascend::rt::ReportErrorCode(__func__, ACL_ERROR_BAD_ALLOC,
-                                "out of host memory");
-    return nullptr;
-  }
+aclrtAllocatorDesc aclrtAllocatorCreateDesc(void) try {
+  return Allocators::Get().Create();
 }
+ACL_ENTRY_CATCH(aclrtAllocatorDesc)
 
-aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) {
+aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) try {
   ACL_REQUIRE_NOT_NULL(allocatorDesc);
   if (!Allocators::Get().Destroy(allocatorDesc)) return NotADesc(__func__);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
-                                    aclrtAllocator allocator) {
+                                    aclrtAllocator allocator) try {
   ACL_REQUIRE_NOT_NULL(allocatorDesc);
   ACL_REQUIRE_NOT_NULL(allocator);
   return EditDesc(__func__, allocatorDesc,
                   [allocator](Desc& d) { d.obj = allocator; });
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc,
-                                          aclrtAllocatorAllocFunc func) {
+                                          aclrtAllocatorAllocFunc func) try {
   ACL_REQUIRE_NOT_NULL(allocatorDesc);
   ACL_REQUIRE_NOT_NULL(func);
   return EditDesc(__func__, allocatorDesc, [func](Desc& d) { d.alloc = func; });
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc,
-                                         aclrtAllocatorFreeFunc func) {
+                                         aclrtAllocatorFreeFunc func) try {
   ACL_REQUIRE_NOT_NULL(allocatorDesc);
   ACL_REQUIRE_NOT_NULL(func);
   return EditDesc(__func__, allocatorDesc, [func](Desc& d) { d.free = func; });
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtAllocatorSetAllocAdviseFuncToDesc(
-    aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) {
+    aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) try {
   ACL_REQUIRE_NOT_NULL(allocatorDesc);
   ACL_REQUIRE_NOT_NULL(func);
   return EditDesc(__func__, allocatorDesc,
                   [func](Desc& d) { d.alloc_advise = func; });
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(
-    aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func) {
+    aclrtAllocatorDesc allocatorDesc,
+    aclrtAllocatorGetAddrFromBlockFunc func) try {
   ACL_REQUIRE_NOT_NULL(allocatorDesc);
   ACL_REQUIRE_NOT_NULL(func);
   return EditDesc(__func__, allocatorDesc,
                   [func](Desc& d) { d.get_addr = func; });
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtAllocatorRegister(aclrtStream stream,
-                                aclrtAllocatorDesc allocatorDesc) {
+                                aclrtAllocatorDesc allocatorDesc) try {
   ACL_REQUIRE_NOT_NULL(stream);
   ACL_REQUIRE_NOT_NULL(allocatorDesc);
   Desc desc;
@@ -177,19 +179,21 @@ aclError aclrtAllocatorRegister(aclrtStream stream,
   Allocators::Get().Register(stream, Registration{allocatorDesc, desc});
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtAllocatorUnregister(aclrtStream stream) {
+aclError aclrtAllocatorUnregister(aclrtStream stream) try {
   ACL_REQUIRE_NOT_NULL(stream);
   Allocators::Get().Unregister(stream);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtAllocatorGetByStream(
     aclrtStream stream, aclrtAllocatorDesc* allocatorDesc,
     aclrtAllocator* allocator, aclrtAllocatorAllocFunc* allocFunc,
     aclrtAllocatorFreeFunc* freeFunc,
     aclrtAllocatorAllocAdviseFunc* allocAdviseFunc,
-    aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc) {
+    aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc) try {
   ACL_REQUIRE_NOT_NULL(allocatorDesc);
   ACL_REQUIRE_NOT_NULL(stream);
   Registration r;
@@ -208,5 +212,6 @@ aclError aclrtAllocatorGetByStream(
   }
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

@@ -1,11 +1,14 @@
 // Shared helpers of the ACL C entry points. Each entry point is a few lines:
-// gate (if it modifies resources), validate, call the core, map the status.
+// gate (if it modifies resources), validate, call the core, map the status;
+// its body is a function-try-block closed by ACL_ENTRY_CATCH
+// (runtime/base/c_entry.h), which turns an escaping exception into a code.
 //
-//   aclError aclrtFree(void* devPtr) {
+//   aclError aclrtFree(void* devPtr) try {
 //     ACL_GATE();
 //     ACL_REQUIRE_NOT_NULL(devPtr);
 //     return ACL_RESULT(Runtime().Free(devPtr));
 //   }
+//   ACL_ENTRY_CATCH(aclError)
 #ifndef ASCENDCL_ACL_API_API_UTIL_H_
 #define ASCENDCL_ACL_API_API_UTIL_H_
 
@@ -19,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "acl/acl_base.h"
+#include "runtime/base/c_entry.h"
 #include "runtime/base/error.h"
 #include "runtime/global_state.h"
 #include "runtime/runtime.h"

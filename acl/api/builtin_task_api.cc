@@ -72,7 +72,7 @@ extern "C" {
 
 aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count,
                           aclrtReduceKind kind, aclDataType type,
-                          aclrtStream stream, void* reserve) {
+                          aclrtStream stream, void* reserve) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(dst);
   ACL_REQUIRE_NOT_NULL(src);
@@ -90,9 +90,10 @@ aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count,
   }
   return ACL_RESULT(Runtime().ReduceAsync(dst, src, count, kind, type, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo,
-                             const aclrtStream stream, void* reserve) {
+                             const aclrtStream stream, void* reserve) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(taskInfo);
   if (reserve != nullptr) {
@@ -116,32 +117,37 @@ aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo,
   }
   return ACL_RESULT(Runtime().RandomNumAsync(info, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetThreadLastTaskId(uint32_t* taskId) {
+aclError aclrtGetThreadLastTaskId(uint32_t* taskId) try {
   ACL_REQUIRE_NOT_NULL(taskId);
   *taskId = ascend::rt::ThreadLastTaskId();
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
+aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) try {
   ACL_GATE();
   return ACL_RESULT(Runtime().DeviceTaskAbort(deviceId, timeout));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtRegDeviceStateCallback(const char* regName,
                                      aclrtDeviceStateCallback callback,
-                                     void* args) {
+                                     void* args) try {
   if (aclError error = CheckRegName(__func__, regName)) return error;
   return ACL_RESULT(
       DeviceCallbacks::Process().RegisterState(regName, callback, args));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtSetDeviceTaskAbortCallback(const char* regName,
                                          aclrtDeviceTaskAbortCallback callback,
-                                         void* args) {
+                                         void* args) try {
   if (aclError error = CheckRegName(__func__, regName)) return error;
   return ACL_RESULT(
       DeviceCallbacks::Process().RegisterTaskAbort(regName, callback, args));
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

@@ -31,15 +31,17 @@ extern "C" {
 // Gated although the reference lets it through while locked: a host function
 // may write device memory, so admitting one between Backup's drain and its
 // copy would let the backup miss a write (DESIGN.md §5.7).
-aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
+aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn,
+                             void* args) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(fn);
   return ACL_RESULT(Runtime().LaunchHostFunc(stream, fn, args));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtLaunchCallback(aclrtCallback fn, void* userData,
                              aclrtCallbackBlockType blockType,
-                             aclrtStream stream) {
+                             aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(fn);
   const int32_t raw_block = RawEnum(blockType);
@@ -49,37 +51,44 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData,
   }
   return ACL_RESULT(Runtime().LaunchCallback(fn, userData, blockType, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
+aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) try {
   ACL_GATE();
   return ACL_RESULT(Runtime().SubscribeReport(threadId, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
+aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) try {
   ACL_GATE();
   return ACL_RESULT(Runtime().UnsubscribeReport(threadId, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtProcessReport(int32_t timeout) {
+aclError aclrtProcessReport(int32_t timeout) try {
   // Blocks on entry while the process is locked, like every gated call, but
   // the wait for a report that follows is not a call in progress: the
   // runtime gates only the running of the callback.
   { ACL_GATE(); }
   return ACL_RESULT(Runtime().ProcessReport(timeout));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
+aclError aclrtPeekAtLastError(aclrtLastErrLevel level) try {
   if (!IsThreadLevel(__func__, level)) return ACL_ERROR_INVALID_PARAM;
   return ascend::rt::PeekLastError();
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetLastError(aclrtLastErrLevel level) {
+aclError aclrtGetLastError(aclrtLastErrLevel level) try {
   if (!IsThreadLevel(__func__, level)) return ACL_ERROR_INVALID_PARAM;
   return ascend::rt::TakeLastError();
 }
+ACL_ENTRY_CATCH(aclError)
 
-const char* aclGetRecentErrMsg(void) {
+const char* aclGetRecentErrMsg(void) try {
   return ascend::rt::RecentErrorMessage();
 }
+ACL_ENTRY_CATCH(const char*)
 
 }  // extern "C"

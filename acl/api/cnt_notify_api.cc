@@ -11,20 +11,22 @@ using ascend::acl::Runtime;
 
 extern "C" {
 
-aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
+aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(cntNotify);
   ACL_RETURN_VALUE(cntNotify, Runtime().CreateCntNotify(flag));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
+aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(cntNotify);
   return ACL_RESULT(Runtime().DestroyCntNotify(cntNotify));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
-                              aclrtCntNotifyRecordInfo* info) {
+                              aclrtCntNotifyRecordInfo* info) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(info);
   ACL_REQUIRE_NOT_NULL(cntNotify);
@@ -36,10 +38,11 @@ aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
   return ACL_RESULT(
       Runtime().RecordCntNotify(cntNotify, stream, info->mode, info->value));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify,
                                        aclrtStream stream,
-                                       aclrtCntNotifyWaitInfo* info) {
+                                       aclrtCntNotifyWaitInfo* info) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(info);
   ACL_REQUIRE_NOT_NULL(cntNotify);
@@ -52,17 +55,20 @@ aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify,
                                             info->value, info->timeout,
                                             info->isClear != 0));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
+aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(cntNotify);
   return ACL_RESULT(Runtime().ResetCntNotify(cntNotify, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
+aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) try {
   ACL_REQUIRE_NOT_NULL(cntNotify);
   ACL_REQUIRE_NOT_NULL(notifyId);
   ACL_RETURN_VALUE(notifyId, Runtime().CntNotifyId(cntNotify));
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

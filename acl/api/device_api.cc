@@ -6,37 +6,43 @@ using ascend::acl::Runtime;
 
 extern "C" {
 
-aclError aclrtSetDevice(int32_t deviceId) {
+aclError aclrtSetDevice(int32_t deviceId) try {
   ACL_GATE();
   return ACL_RESULT(Runtime().SetDevice(deviceId));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtResetDevice(int32_t deviceId) {
+aclError aclrtResetDevice(int32_t deviceId) try {
   ACL_GATE();
   return ACL_RESULT(Runtime().ResetDevice(deviceId, /*force=*/false));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtResetDeviceForce(int32_t deviceId) {
+aclError aclrtResetDeviceForce(int32_t deviceId) try {
   ACL_GATE();
   return ACL_RESULT(Runtime().ResetDevice(deviceId, /*force=*/true));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetDevice(int32_t* deviceId) {
+aclError aclrtGetDevice(int32_t* deviceId) try {
   ACL_REQUIRE_NOT_NULL(deviceId);
   ACL_RETURN_VALUE(deviceId, Runtime().GetDevice());
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetDeviceCount(uint32_t* count) {
+aclError aclrtGetDeviceCount(uint32_t* count) try {
   ACL_REQUIRE_NOT_NULL(count);
   *count = static_cast<uint32_t>(Runtime().DeviceCount());
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtSynchronizeDevice(void) {
+aclError aclrtSynchronizeDevice(void) try {
   return ACL_RESULT(Runtime().SynchronizeDevice(absl::InfiniteFuture()));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
+aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) try {
   absl::Time deadline;
   if (!ascend::acl::DeadlineFromTimeout(timeout, &deadline)) {
     return ascend::rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
@@ -49,9 +55,10 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
   }
   return ACL_RESULT(status);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtQueryDeviceStatus(int32_t deviceId,
-                                aclrtDeviceStatus* deviceStatus) {
+                                aclrtDeviceStatus* deviceStatus) try {
   ACL_REQUIRE_NOT_NULL(deviceStatus);
   absl::StatusOr<bool> abnormal = Runtime().DeviceAbnormal(deviceId);
   if (!abnormal.ok()) return ACL_RESULT(abnormal.status());
@@ -59,58 +66,68 @@ aclError aclrtQueryDeviceStatus(int32_t deviceId,
       *abnormal ? ACL_RT_DEVICE_STATUS_ABNORMAL : ACL_RT_DEVICE_STATUS_NORMAL;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId,
-                                  int32_t peerDeviceId) {
+                                  int32_t peerDeviceId) try {
   ACL_REQUIRE_NOT_NULL(canAccessPeer);
   absl::StatusOr<bool> can = Runtime().CanAccessPeer(deviceId, peerDeviceId);
   if (!can.ok()) return ACL_RESULT(can.status());
   *canAccessPeer = *can ? 1 : 0;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
+aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) try {
   return ACL_RESULT(Runtime().EnablePeerAccess(peerDeviceId, flags));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
+aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) try {
   return ACL_RESULT(Runtime().DisablePeerAccess(peerDeviceId));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
+aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(context);
   ACL_RETURN_VALUE(context, Runtime().CreateContext(deviceId));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtDestroyContext(aclrtContext context) {
+aclError aclrtDestroyContext(aclrtContext context) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(context);
   return ACL_RESULT(Runtime().DestroyContext(context));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtSetCurrentContext(aclrtContext context) {
+aclError aclrtSetCurrentContext(aclrtContext context) try {
   ACL_REQUIRE_NOT_NULL(context);
   return ACL_RESULT(Runtime().SetCurrentContext(context));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetCurrentContext(aclrtContext* context) {
+aclError aclrtGetCurrentContext(aclrtContext* context) try {
   ACL_REQUIRE_NOT_NULL(context);
   ACL_RETURN_VALUE(context, Runtime().GetCurrentContext());
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
+aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) try {
   ACL_REQUIRE_NOT_NULL(stream);
   ACL_RETURN_VALUE(stream, Runtime().CurrentDefaultStream());
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority,
-                                           int32_t* greatestPriority) {
+                                           int32_t* greatestPriority) try {
   ACL_REQUIRE_NOT_NULL(leastPriority);
   ACL_REQUIRE_NOT_NULL(greatestPriority);
   *leastPriority = 7;
   *greatestPriority = 0;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

@@ -29,33 +29,39 @@ aclError SameId(const char* api, int32_t id, int32_t* out) {
 extern "C" {
 
 aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid,
-                                       int32_t* const logicDevId) {
+                                       int32_t* const logicDevId) try {
   return SameId(__func__, userDevid, logicDevId);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId,
-                                       int32_t* const userDevid) {
+                                       int32_t* const userDevid) try {
   return SameId(__func__, logicDevId, userDevid);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId,
-                                      int32_t* const logicDevId) {
+                                      int32_t* const logicDevId) try {
   return SameId(__func__, phyDevId, logicDevId);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId,
-                                      int32_t* const phyDevId) {
+                                      int32_t* const phyDevId) try {
   return SameId(__func__, logicDevId, phyDevId);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId,
-                                     int32_t* const userDevId) {
+                                     int32_t* const userDevId) try {
   return SameId(__func__, phyDevId, userDevId);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId,
-                                     int32_t* const phyDevId) {
+                                     int32_t* const phyDevId) try {
   return SameId(__func__, userDevId, phyDevId);
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

@@ -133,7 +133,7 @@ aclError AtomicCapabilities(const char* api, uint32_t* capabilities,
 extern "C" {
 
 aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo,
-                                int64_t* value) {
+                                int64_t* value) try {
   ACL_REQUIRE_NOT_NULL(value);
   if (deviceId >= static_cast<uint32_t>(Runtime().DeviceCount())) {
     return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
@@ -156,9 +156,10 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo,
                          RawEnum(deviceInfo));
   }
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr,
-                            int64_t* value) {
+                            int64_t* value) try {
   ACL_REQUIRE_NOT_NULL(value);
   absl::Status valid = ValidDevice(deviceId);
   if (!valid.ok()) return ReportError(__func__, valid);
@@ -235,11 +236,12 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr,
                          ACL_ERROR_RT_PARAM_INVALID);
   }
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- Core limits -------------------------------------------------------------
 
 aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type,
-                                uint32_t* value) {
+                                uint32_t* value) try {
   const int32_t raw = RawEnum(type);
   if (!IsCoreKind(raw)) return InvalidCoreKind(__func__, raw);
   ACL_REQUIRE_NOT_NULL(value);
@@ -248,9 +250,10 @@ aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type,
   *value = Runtime().settings().DeviceCores(deviceId, CoreKind(raw));
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type,
-                                uint32_t value) {
+                                uint32_t value) try {
   const int32_t raw = RawEnum(type);
   if (!IsCoreKind(raw)) return InvalidCoreKind(__func__, raw);
   absl::Status open = OpenDevice(deviceId);
@@ -258,16 +261,18 @@ aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type,
   return ACL_RESULT(
       Runtime().settings().SetDeviceCores(deviceId, CoreKind(raw), value));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtResetDeviceResLimit(int32_t deviceId) {
+aclError aclrtResetDeviceResLimit(int32_t deviceId) try {
   absl::Status open = OpenDevice(deviceId);
   if (!open.ok()) return ReportError(__func__, open);
   Runtime().settings().ResetDeviceCores(deviceId);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type,
-                                uint32_t* value) {
+                                uint32_t* value) try {
   const int32_t raw = RawEnum(type);
   if (!IsCoreKind(raw)) return InvalidCoreKind(__func__, raw);
   ACL_REQUIRE_NOT_NULL(value);
@@ -277,9 +282,10 @@ aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type,
       Runtime().settings().StreamCores(s->handle, s->device_id, CoreKind(raw));
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type,
-                                uint32_t value) {
+                                uint32_t value) try {
   const int32_t raw = RawEnum(type);
   if (!IsCoreKind(raw)) return InvalidCoreKind(__func__, raw);
   absl::StatusOr<StreamRef> s = ResolveStream(stream);
@@ -287,22 +293,25 @@ aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type,
   return ACL_RESULT(Runtime().settings().SetStreamCores(s->handle, s->device_id,
                                                         CoreKind(raw), value));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtResetStreamResLimit(aclrtStream stream) {
+aclError aclrtResetStreamResLimit(aclrtStream stream) try {
   absl::StatusOr<StreamRef> s = ResolveStream(stream);
   if (!s.ok()) return ReportError(__func__, s.status());
   Runtime().settings().ResetStreamCores(s->handle);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) {
+aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) try {
   absl::StatusOr<StreamRef> s = ResolveStream(stream);
   if (!s.ok()) return ReportError(__func__, s.status());
   Runtime().settings().UseStreamInThread(s->handle);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
+aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) try {
   absl::StatusOr<StreamRef> s = ResolveStream(stream);
   if (!s.ok()) return ReportError(__func__, s.status());
   // Naming another stream than the thread's is not an error (as in the
@@ -310,9 +319,10 @@ aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
   (void)Runtime().settings().UnuseStreamInThread(s->handle);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type,
-                                    uint32_t* value) {
+                                    uint32_t* value) try {
   const int32_t raw = RawEnum(type);
   if (!IsCoreKind(raw)) return InvalidCoreKind(__func__, raw);
   ACL_REQUIRE_NOT_NULL(value);
@@ -321,11 +331,12 @@ aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type,
   *value = Runtime().settings().ThreadCores(*device, CoreKind(raw));
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- Utilisation, identity, topology -----------------------------------------
 
-aclError aclrtGetDeviceUtilizationRate(int32_t deviceId,
-                                       aclrtUtilizationInfo* utilizationInfo) {
+aclError aclrtGetDeviceUtilizationRate(
+    int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) try {
   ACL_REQUIRE_NOT_NULL(utilizationInfo);
   if (utilizationInfo->utilizationExtend != nullptr) {
     return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
@@ -342,8 +353,9 @@ aclError aclrtGetDeviceUtilizationRate(int32_t deviceId,
   utilizationInfo->memoryUtilization = -1;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
+aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) try {
   ACL_REQUIRE_NOT_NULL(uuid);
   absl::Status valid = ValidDevice(deviceId);
   if (!valid.ok()) return ReportError(__func__, valid);
@@ -359,13 +371,15 @@ aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
   std::memcpy(uuid->bytes, bytes, sizeof bytes);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 // Simulated devices are reported as PCIe cards of the host (the host-device
 // connection, ACL_DEV_ATTR_HD_CONNECT_TYPE, is PCIe): device d sits at
 // 0000:BB:DD.0 with bus BB = 1 + d % 255 and device DD = d / 255 (in hex),
 // so device 0 is 0000:01:00.0. Stable, distinct per device, and the two
 // functions below are each other's inverse.
-aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char* pciBusId, int32_t len) {
+aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char* pciBusId,
+                                int32_t len) try {
   ACL_REQUIRE_NOT_NULL(pciBusId);
   if (len < kPciBusIdChars + 1) {
     return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
@@ -378,8 +392,9 @@ aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char* pciBusId, int32_t len) {
   std::memcpy(pciBusId, id.c_str(), id.size() + 1);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtDeviceGetByPCIBusId(const char* pciBusId, int32_t* deviceId) {
+aclError aclrtDeviceGetByPCIBusId(const char* pciBusId, int32_t* deviceId) try {
   ACL_REQUIRE_NOT_NULL(pciBusId);
   ACL_REQUIRE_NOT_NULL(deviceId);
   unsigned domain = 0, bus = 0, device = 0, function = 0;
@@ -401,9 +416,10 @@ aclError aclrtDeviceGetByPCIBusId(const char* pciBusId, int32_t* deviceId) {
   *deviceId = static_cast<int32_t>(id);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId,
-                             uint64_t* value) {
+                             uint64_t* value) try {
   ACL_REQUIRE_NOT_NULL(value);
   absl::Status valid = ValidDevice(deviceId);
   if (valid.ok()) valid = ValidDevice(otherDeviceId);
@@ -417,9 +433,10 @@ aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId,
   *value = ACL_RT_DEVS_TOPOLOGY_HCCS;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId,
-                                     int32_t* status) {
+                                     int32_t* status) try {
   ACL_REQUIRE_NOT_NULL(status);
   absl::StatusOr<bool> enabled =
       Runtime().PeerAccessStatus(deviceId, peerDeviceId);
@@ -427,18 +444,20 @@ aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId,
   *status = *enabled ? 1 : 0;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtDeviceGetHostAtomicCapabilities(
     uint32_t* capabilities, const aclrtAtomicOperation* operations,
-    const uint32_t count, int32_t deviceId) {
+    const uint32_t count, int32_t deviceId) try {
   absl::Status valid = ValidDevice(deviceId);
   if (!valid.ok()) return ReportError(__func__, valid);
   return AtomicCapabilities(__func__, capabilities, operations, count);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtDeviceGetP2PAtomicCapabilities(
     uint32_t* capabilities, const aclrtAtomicOperation* operations,
-    const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
+    const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) try {
   absl::Status valid = ValidDevice(srcDeviceId);
   if (valid.ok()) valid = ValidDevice(dstDeviceId);
   if (!valid.ok()) return ReportError(__func__, valid);
@@ -448,9 +467,10 @@ aclError aclrtDeviceGetP2PAtomicCapabilities(
   }
   return AtomicCapabilities(__func__, capabilities, operations, count);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags,
-                                 int32_t* active) {
+                                 int32_t* active) try {
   ACL_REQUIRE_NOT_NULL(active);
   if (flags != nullptr) {
     return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
@@ -462,22 +482,25 @@ aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags,
   *active = DeviceOpen(deviceId) ? 1 : 0;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) {
+aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) try {
   ACL_REQUIRE_NOT_NULL(streamCount);
   ACL_RETURN_VALUE(streamCount, Runtime().AvailableIds(
                                     ascend::device::ResourceKind::kStream));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
+aclError aclrtGetEventAvailNum(uint32_t* eventCount) try {
   ACL_REQUIRE_NOT_NULL(eventCount);
   ACL_RETURN_VALUE(
       eventCount, Runtime().AvailableIds(ascend::device::ResourceKind::kEvent));
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- Device limits -----------------------------------------------------------
 
-aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
+aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) try {
   const int32_t raw = RawEnum(limit);
   if (raw < ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE ||
       raw > ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE) {
@@ -500,8 +523,9 @@ aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
                              "SIMT limits are not available on this device");
   }
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
+aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) try {
   ACL_REQUIRE_NOT_NULL(value);
   const int32_t raw = RawEnum(limit);
   if (raw < ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE ||
@@ -521,8 +545,9 @@ aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
                              "SIMT limits are not available on this device");
   }
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtDeviceL2CacheFlush(void* rsv) {
+aclError aclrtDeviceL2CacheFlush(void* rsv) try {
   if (rsv != nullptr) {
     return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
                            "rsv is reserved and must be NULL");
@@ -533,5 +558,6 @@ aclError aclrtDeviceL2CacheFlush(void* rsv) {
   if (!device.ok()) return ReportError(__func__, device.status());
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

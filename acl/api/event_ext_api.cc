@@ -11,29 +11,32 @@ using ascend::acl::Runtime;
 
 extern "C" {
 
-aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
+aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
   ACL_RETURN_VALUE(event, Runtime().CreateEventEx(flag));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream,
-                                  uint32_t flag) {
+                                  uint32_t flag) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
   return ACL_RESULT(Runtime().RecordEventWithFlag(event, stream, flag));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event,
-                                      uint32_t timeout, uint32_t flag) {
+                                      uint32_t timeout, uint32_t flag) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
   return ACL_RESULT(
       Runtime().StreamWaitEventWithFlag(stream, event, timeout, flag));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
-                                         int32_t timeout) {
+                                         int32_t timeout) try {
   ACL_GATE();
   if (timeout < 0) {
     return ascend::rt::ReportErrorCode(
@@ -44,15 +47,17 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
   return ACL_RESULT(
       Runtime().StreamWaitEventFor(stream, event, absl::Seconds(timeout)));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
+aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) try {
   ACL_REQUIRE_NOT_NULL(event);
   ACL_REQUIRE_NOT_NULL(eventId);
   ACL_RETURN_VALUE(eventId, Runtime().EventId(event));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtQueryEventWaitStatus(aclrtEvent event,
-                                   aclrtEventWaitStatus* status) {
+                                   aclrtEventWaitStatus* status) try {
   ACL_REQUIRE_NOT_NULL(event);
   ACL_REQUIRE_NOT_NULL(status);
   absl::StatusOr<bool> done = Runtime().EventWaitsComplete(event);
@@ -61,11 +66,13 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event,
       *done ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
+aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(notifies);
   return ACL_RESULT(Runtime().ResetNotifies(notifies, num));
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

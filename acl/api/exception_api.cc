@@ -26,48 +26,58 @@ uint32_t Field(const char* api, const aclrtExceptionInfo* info,
 
 extern "C" {
 
-aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
+aclError aclrtSetExceptionInfoCallback(
+    aclrtExceptionInfoCallback callback) try {
   ExceptionCallbacks::Process().Set(callback);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtExceptionInfoCallbackRegister(
-    aclrtExceptionInfoCallback callback) {
+    aclrtExceptionInfoCallback callback) try {
   ACL_REQUIRE_NOT_NULL(callback);
   ExceptionCallbacks::Process().Register(callback);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtExceptionInfoCallbackUnregister(
-    aclrtExceptionInfoCallback callback) {
+    aclrtExceptionInfoCallback callback) try {
   ACL_REQUIRE_NOT_NULL(callback);
   ExceptionCallbacks::Process().Unregister(callback);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* info) {
+uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* info) try {
   return Field(__func__, info, &rtExceptionInfo::task_id);
 }
+ACL_ENTRY_CATCH_RETURN(kNoInfo)
 
-uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* info) {
+uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* info) try {
   return Field(__func__, info, &rtExceptionInfo::stream_id);
 }
+ACL_ENTRY_CATCH_RETURN(kNoInfo)
 
-uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* info) {
+uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* info) try {
   return Field(__func__, info, &rtExceptionInfo::thread_id);
 }
+ACL_ENTRY_CATCH_RETURN(kNoInfo)
 
-uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* info) {
+uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* info) try {
   return Field(__func__, info, &rtExceptionInfo::device_id);
 }
+ACL_ENTRY_CATCH_RETURN(kNoInfo)
 
-uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info) {
+uint32_t aclrtGetErrorCodeFromExceptionInfo(
+    const aclrtExceptionInfo* info) try {
   return Field(__func__, info, &rtExceptionInfo::error_code);
 }
+ACL_ENTRY_CATCH_RETURN(kNoInfo)
 
 aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info,
                                        void** devArgsPtr,
-                                       uint32_t* devArgsLen) {
+                                       uint32_t* devArgsLen) try {
   ACL_REQUIRE_NOT_NULL(info);
   ACL_REQUIRE_NOT_NULL(devArgsPtr);
   ACL_REQUIRE_NOT_NULL(devArgsLen);
@@ -75,13 +85,15 @@ aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info,
   *devArgsLen = info->args_len;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info,
-                                             aclrtFuncHandle* func) {
+                                             aclrtFuncHandle* func) try {
   ACL_REQUIRE_NOT_NULL(info);
   ACL_REQUIRE_NOT_NULL(func);
   *func = info->func;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

@@ -9,7 +9,8 @@ using ascend::acl::Runtime;
 
 extern "C" {
 
-aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
+aclError aclrtIpcGetEventHandle(aclrtEvent event,
+                                aclrtIpcEventHandle* handle) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(handle);
   ACL_REQUIRE_NOT_NULL(event);
@@ -19,35 +20,41 @@ aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
   if (code == ACL_SUCCESS) *handle = out;
   return code;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
-                                 aclrtEvent* event) {
+                                 aclrtEvent* event) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
   ACL_RETURN_VALUE(event, Runtime().IpcOpenEventHandle(handle.reserved));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len,
-                                 uint64_t flags) {
+                                 uint64_t flags) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(notify);
   ACL_REQUIRE_NOT_NULL(key);
   return ACL_RESULT(Runtime().NotifyGetExportKey(notify, key, len, flags));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
+aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid,
+                                 size_t num) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(notify);
   ACL_REQUIRE_NOT_NULL(pid);
   return ACL_RESULT(Runtime().NotifySetImportPids(notify, pid, num));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key,
-                                uint64_t flags) {
+                                uint64_t flags) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(notify);
   ACL_REQUIRE_NOT_NULL(key);
   ACL_RETURN_VALUE(notify, Runtime().NotifyImportByKey(key, flags));
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

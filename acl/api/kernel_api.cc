@@ -174,16 +174,17 @@ extern "C" {
 
 aclError aclrtBinaryLoadFromFile(const char* binPath,
                                  aclrtBinaryLoadOptions* options,
-                                 aclrtBinHandle* binHandle) {
+                                 aclrtBinHandle* binHandle) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(binPath);
   ACL_REQUIRE_NOT_NULL(binHandle);
   ACL_RETURN_VALUE(binHandle, Runtime().kernels().LoadFile(binPath, options));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtBinaryLoadFromData(const void* data, size_t length,
                                  const aclrtBinaryLoadOptions* options,
-                                 aclrtBinHandle* binHandle) {
+                                 aclrtBinHandle* binHandle) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(data);
   ACL_REQUIRE_NOT_NULL(binHandle);
@@ -194,8 +195,9 @@ aclError aclrtBinaryLoadFromData(const void* data, size_t length,
   ACL_RETURN_VALUE(binHandle,
                    Runtime().kernels().LoadData(data, length, options));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen) {
+aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen) try {
   if (data == nullptr || dataLen == 0) {
     ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
                     "data must not be NULL nor dataLen 0");
@@ -216,8 +218,9 @@ aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen) {
   }
   return description;
 }
+ACL_ENTRY_CATCH(aclrtBinary)
 
-aclError aclrtDestroyBinary(aclrtBinary binary) {
+aclError aclrtDestroyBinary(aclrtBinary binary) try {
   ACL_REQUIRE_NOT_NULL(binary);
   auto* description = static_cast<BinaryDescription*>(binary);
   {
@@ -230,8 +233,10 @@ aclError aclrtDestroyBinary(aclrtBinary binary) {
   delete description;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
+aclError aclrtBinaryLoad(const aclrtBinary binary,
+                         aclrtBinHandle* binHandle) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(binary);
   ACL_REQUIRE_NOT_NULL(binHandle);
@@ -248,24 +253,27 @@ aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
   ACL_RETURN_VALUE(binHandle, Runtime().kernels().LoadData(
                                   description.data, description.size, nullptr));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
+aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(binHandle);
   return ACL_RESULT(Runtime().kernels().Unload(binHandle));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle,
-                                  void** binAddr, size_t* binSize) {
+                                  void** binAddr, size_t* binSize) try {
   ACL_REQUIRE_NOT_NULL(binHandle);
   ACL_REQUIRE_NOT_NULL(binAddr);
   ACL_REQUIRE_NOT_NULL(binSize);
   return PairOut(__func__, Runtime().kernels().DeviceImage(binHandle), binAddr,
                  binSize);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name,
-                              void** dptr, size_t* size) {
+                              void** dptr, size_t* size) try {
   ACL_REQUIRE_NOT_NULL(binHandle);
   ACL_REQUIRE_NOT_NULL(name);
   ACL_REQUIRE_NOT_NULL(dptr);
@@ -273,39 +281,43 @@ aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name,
   return PairOut(__func__, Runtime().kernels().Global(binHandle, name), dptr,
                  size);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle,
                                          aclrtOpExceptionCallback callback,
-                                         void* userData) {
+                                         void* userData) try {
   ACL_REQUIRE_NOT_NULL(binHandle);
   return ACL_RESULT(
       Runtime().kernels().SetExceptionCallback(binHandle, callback, userData));
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- Functions ---------------------------------------------------------------
 
 aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle,
                                 const char* kernelName,
-                                aclrtFuncHandle* funcHandle) {
+                                aclrtFuncHandle* funcHandle) try {
   ACL_REQUIRE_NOT_NULL(binHandle);
   ACL_REQUIRE_NOT_NULL(kernelName);
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_RETURN_VALUE(funcHandle,
                    Runtime().kernels().Function(binHandle, kernelName));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle,
                                        uint64_t funcEntry,
-                                       aclrtFuncHandle* funcHandle) {
+                                       aclrtFuncHandle* funcHandle) try {
   ACL_REQUIRE_NOT_NULL(binHandle);
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_RETURN_VALUE(funcHandle,
                    Runtime().kernels().FunctionByEntry(binHandle, funcEntry));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName,
                               const char* kernelName,
-                              aclrtFuncHandle* funcHandle) {
+                              aclrtFuncHandle* funcHandle) try {
   ACL_REQUIRE_NOT_NULL(handle);
   ACL_REQUIRE_NOT_NULL(funcName);
   ACL_REQUIRE_NOT_NULL(kernelName);
@@ -313,15 +325,18 @@ aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName,
   ACL_RETURN_VALUE(funcHandle, Runtime().kernels().RegisterCpuFunc(
                                    handle, funcName, kernelName));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
+aclError aclrtGetFuncBySymbol(const void* symbol,
+                              aclrtFuncHandle* funcHandle) try {
   ACL_REQUIRE_NOT_NULL(symbol);
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_RETURN_VALUE(funcHandle, Runtime().kernels().FunctionBySymbol(symbol));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr,
-                              void** aivAddr) {
+                              void** aivAddr) try {
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(aicAddr);
   ACL_REQUIRE_NOT_NULL(aivAddr);
@@ -331,9 +346,10 @@ aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr,
   *aivAddr = info.entry;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize,
-                              size_t* aivSize) {
+                              size_t* aivSize) try {
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(aicSize);
   ACL_REQUIRE_NOT_NULL(aivSize);
@@ -342,9 +358,10 @@ aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize,
   *aivSize = info.code_size;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen,
-                              char* name) {
+                              char* name) try {
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(name);
   ACL_ASSIGN_FUNCTION_INFO(info, funcHandle);
@@ -356,10 +373,11 @@ aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen,
   std::memcpy(name, info.name.c_str(), info.name.size() + 1);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle,
                                    aclrtFuncAttribute attrType,
-                                   int64_t* attrValue) {
+                                   int64_t* attrValue) try {
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(attrValue);
   const int32_t raw = RawEnum(attrType);
@@ -383,17 +401,19 @@ aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle,
   }
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle,
-                                aclrtBinHandle* binHandle) {
+                                aclrtBinHandle* binHandle) try {
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(binHandle);
   ACL_ASSIGN_FUNCTION_INFO(info, funcHandle);
   *binHandle = info.binary;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
+aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCount) try {
   ACL_REQUIRE_NOT_NULL(func);
   ACL_REQUIRE_NOT_NULL(paramCount);
   ACL_ASSIGN_FUNCTION_INFO(info, func);
@@ -403,9 +423,10 @@ aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
   *paramCount = info.params.size();
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtFunctionGetParamInfo(const void* func, size_t paramIndex,
-                                   size_t* paramOffset, size_t* paramSize) {
+                                   size_t* paramOffset, size_t* paramSize) try {
   ACL_REQUIRE_NOT_NULL(func);
   ACL_REQUIRE_NOT_NULL(paramOffset);
   ACL_REQUIRE_NOT_NULL(paramSize);
@@ -423,11 +444,12 @@ aclError aclrtFunctionGetParamInfo(const void* func, size_t paramIndex,
   *paramSize = info.params[paramIndex].size;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclsimRegisterKernel(const void* symbol, const char* name,
                               aclsimKernelEntry entry,
                               const aclsimKernelInfo* info,
-                              aclrtFuncHandle* funcHandle) {
+                              aclrtFuncHandle* funcHandle) try {
   ACL_REQUIRE_NOT_NULL(symbol);
   ACL_REQUIRE_NOT_NULL(name);
   ACL_REQUIRE_NOT_NULL(entry);
@@ -435,65 +457,73 @@ aclError aclsimRegisterKernel(const void* symbol, const char* name,
   ACL_RETURN_VALUE(funcHandle, Runtime().kernels().RegisterProgramKernel(
                                    symbol, name, entry, info));
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- Device globals by host symbol -------------------------------------------
 
-aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
+aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) try {
   ACL_REQUIRE_NOT_NULL(symbol);
   ACL_REQUIRE_NOT_NULL(devPtr);
   return PairOut(__func__, Runtime().kernels().Symbol(symbol), devPtr, nullptr);
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetSymbolSize(const void* symbol, size_t* size) {
+aclError aclrtGetSymbolSize(const void* symbol, size_t* size) try {
   ACL_REQUIRE_NOT_NULL(symbol);
   ACL_REQUIRE_NOT_NULL(size);
   return PairOut(__func__, Runtime().kernels().Symbol(symbol), nullptr, size);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemcpyToSymbol(const void* symbol, const void* src, size_t count,
-                             size_t offset, aclrtMemcpyKind kind) {
+                             size_t offset, aclrtMemcpyKind kind) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(symbol);
   ACL_REQUIRE_NOT_NULL(src);
   return SymbolCopy(__func__, symbol, count, offset, const_cast<void*>(src),
                     count, /*to_global=*/true, kind, nullptr, false);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src,
                                   size_t count, size_t offset,
-                                  aclrtMemcpyKind kind, aclrtStream stream) {
+                                  aclrtMemcpyKind kind,
+                                  aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(symbol);
   ACL_REQUIRE_NOT_NULL(src);
   return SymbolCopy(__func__, symbol, count, offset, const_cast<void*>(src),
                     count, /*to_global=*/true, kind, stream, true);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* symbol,
                                size_t count, size_t offset,
-                               aclrtMemcpyKind kind) {
+                               aclrtMemcpyKind kind) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(dst);
   ACL_REQUIRE_NOT_NULL(symbol);
   return SymbolCopy(__func__, symbol, count, offset, dst, dstMax,
                     /*to_global=*/false, kind, nullptr, false);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax,
                                     const void* symbol, size_t count,
                                     size_t offset, aclrtMemcpyKind kind,
-                                    aclrtStream stream) {
+                                    aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(dst);
   ACL_REQUIRE_NOT_NULL(symbol);
   return SymbolCopy(__func__, symbol, count, offset, dst, dstMax,
                     /*to_global=*/false, kind, stream, true);
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- Argument lists ----------------------------------------------------------
 
 aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle,
-                                         size_t* memSize) {
+                                         size_t* memSize) try {
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(memSize);
   ACL_ASSIGN_FUNCTION_INFO(info, funcHandle);
@@ -501,83 +531,92 @@ aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle,
   *memSize = ascend::rt::Kernels::ArgsHandleSize();
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle,
                                    size_t userArgsSize,
-                                   size_t* actualArgsSize) {
+                                   size_t* actualArgsSize) try {
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(actualArgsSize);
   ACL_RETURN_VALUE(actualArgsSize,
                    Runtime().kernels().ArgsMemSize(funcHandle, userArgsSize));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle,
-                             aclrtArgsHandle* argsHandle) {
+                             aclrtArgsHandle* argsHandle) try {
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(argsHandle);
   ACL_RETURN_VALUE(argsHandle, Runtime().kernels().ArgsInit(funcHandle));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle,
                                       aclrtArgsHandle argsHandle,
                                       void* userHostMem,
-                                      size_t actualArgsSize) {
+                                      size_t actualArgsSize) try {
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(argsHandle);
   ACL_REQUIRE_NOT_NULL(userHostMem);
   return ACL_RESULT(Runtime().kernels().ArgsInitUser(
       funcHandle, argsHandle, userHostMem, actualArgsSize));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param,
                                size_t paramSize,
-                               aclrtParamHandle* paramHandle) {
+                               aclrtParamHandle* paramHandle) try {
   ACL_REQUIRE_NOT_NULL(argsHandle);
   ACL_REQUIRE_NOT_NULL(param);
   ACL_REQUIRE_NOT_NULL(paramHandle);
   ACL_RETURN_VALUE(paramHandle, Runtime().kernels().ArgsAppend(
                                     argsHandle, param, paramSize));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
-                                          aclrtParamHandle* paramHandle) {
+                                          aclrtParamHandle* paramHandle) try {
   ACL_REQUIRE_NOT_NULL(argsHandle);
   ACL_REQUIRE_NOT_NULL(paramHandle);
   ACL_RETURN_VALUE(paramHandle,
                    Runtime().kernels().ArgsAppendPlaceHolder(argsHandle));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
                                              aclrtParamHandle paramHandle,
                                              size_t dataSize,
-                                             void** bufferAddr) {
+                                             void** bufferAddr) try {
   ACL_REQUIRE_NOT_NULL(argsHandle);
   ACL_REQUIRE_NOT_NULL(paramHandle);
   ACL_REQUIRE_NOT_NULL(bufferAddr);
   ACL_RETURN_VALUE(bufferAddr, Runtime().kernels().ArgsPlaceHolderBuffer(
                                    argsHandle, paramHandle, dataSize));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle,
                                    aclrtParamHandle paramHandle, void* param,
-                                   size_t paramSize) {
+                                   size_t paramSize) try {
   ACL_REQUIRE_NOT_NULL(argsHandle);
   ACL_REQUIRE_NOT_NULL(paramHandle);
   ACL_REQUIRE_NOT_NULL(param);
   return ACL_RESULT(Runtime().kernels().ArgsUpdate(argsHandle, paramHandle,
                                                    param, paramSize));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
+aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) try {
   ACL_REQUIRE_NOT_NULL(argsHandle);
   return ACL_RESULT(Runtime().kernels().ArgsFinalize(argsHandle));
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- Launches ----------------------------------------------------------------
 
 aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks,
                            const void* argsData, size_t argsSize,
-                           aclrtStream stream) {
+                           aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(funcHandle);
   LaunchArgs args;
@@ -589,10 +628,12 @@ aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks,
   return Launch(__func__, funcHandle, numBlocks, stream, nullptr,
                 std::move(args));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks,
                              const void* argsData, size_t argsSize,
-                             aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
+                             aclrtLaunchKernelCfg* cfg,
+                             aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(funcHandle);
   LaunchArgs args;
@@ -603,12 +644,13 @@ aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks,
   }
   return Launch(__func__, funcHandle, numBlocks, stream, cfg, std::move(args));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle,
                                      uint32_t numBlocks, aclrtStream stream,
                                      aclrtLaunchKernelCfg* cfg,
                                      aclrtArgsHandle argsHandle,
-                                     void* reserve) {
+                                     void* reserve) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(argsHandle);
@@ -625,46 +667,43 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle,
   return Launch(__func__, funcHandle, numBlocks, stream, cfg,
                 std::move(prepared->second));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle,
                                        uint32_t numBlocks, aclrtStream stream,
                                        aclrtLaunchKernelCfg* cfg,
                                        void* hostArgs, size_t argsSize,
                                        aclrtPlaceHolderInfo* placeHolderArray,
-                                       size_t placeHolderNum) {
+                                       size_t placeHolderNum) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(funcHandle);
   if (argsSize != 0) ACL_REQUIRE_NOT_NULL(hostArgs);
   if (placeHolderNum != 0) ACL_REQUIRE_NOT_NULL(placeHolderArray);
   LaunchArgs args;
-  try {
-    if (argsSize != 0) {
-      const auto* bytes = static_cast<const uint8_t*>(hostArgs);
-      args.bytes.assign(bytes, bytes + argsSize);
+  if (argsSize != 0) {
+    const auto* bytes = static_cast<const uint8_t*>(hostArgs);
+    args.bytes.assign(bytes, bytes + argsSize);
+  }
+  for (size_t i = 0; i < placeHolderNum; ++i) {
+    const aclrtPlaceHolderInfo& p = placeHolderArray[i];
+    if (size_t{p.addrOffset} + sizeof(void*) > argsSize ||
+        p.dataOffset >= argsSize) {
+      return ReportErrorCode(
+          __func__, ACL_ERROR_INVALID_PARAM,
+          absl::StrCat("placeHolderArray[", i, "] (addrOffset ", p.addrOffset,
+                       ", dataOffset ", p.dataOffset, ") lies outside the ",
+                       argsSize, " argument bytes"));
     }
-    for (size_t i = 0; i < placeHolderNum; ++i) {
-      const aclrtPlaceHolderInfo& p = placeHolderArray[i];
-      if (size_t{p.addrOffset} + sizeof(void*) > argsSize ||
-          p.dataOffset >= argsSize) {
-        return ReportErrorCode(
-            __func__, ACL_ERROR_INVALID_PARAM,
-            absl::StrCat("placeHolderArray[", i, "] (addrOffset ", p.addrOffset,
-                         ", dataOffset ", p.dataOffset, ") lies outside the ",
-                         argsSize, " argument bytes"));
-      }
-      args.place_holders.emplace_back(p.addrOffset, p.dataOffset);
-    }
-  } catch (const std::bad_alloc&) {
-    return ReportErrorCode(__func__, ACL_ERROR_BAD_ALLOC,
-                           "out of host memory for the arguments");
+    args.place_holders.emplace_back(p.addrOffset, p.dataOffset);
   }
   return Launch(__func__, funcHandle, numBlocks, stream, cfg, std::move(args));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks,
                                         aclrtStream stream,
                                         aclrtLaunchKernelCfg* cfg,
-                                        void** args) {
+                                        void** args) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(func);
   ACL_REQUIRE_NOT_NULL(args);
@@ -672,10 +711,11 @@ aclError aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks,
   if (!laid_out.ok()) return ACL_RESULT(laid_out.status());
   return Launch(__func__, func, numBlocks, stream, cfg, *std::move(laid_out));
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- Stopping a stream's work ------------------------------------------------
 
-aclError aclrtStreamAbort(aclrtStream stream) {
+aclError aclrtStreamAbort(aclrtStream stream) try {
   ACL_GATE();
   auto s = Runtime().FindStream(stream);
   if (!s.ok()) return ACL_RESULT(s.status());
@@ -685,8 +725,9 @@ aclError aclrtStreamAbort(aclrtStream stream) {
   }
   return ACL_RESULT((*s)->AbortTasks(absl::InfiniteFuture()));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtStreamStop(aclrtStream stream) {
+aclError aclrtStreamStop(aclrtStream stream) try {
   ACL_GATE();
   if (stream == nullptr) {
     return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
@@ -697,5 +738,6 @@ aclError aclrtStreamStop(aclrtStream stream) {
   (*s)->StopRunning();
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

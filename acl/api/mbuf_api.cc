@@ -29,19 +29,22 @@ aclError RejectUserDataRange(const char* api, size_t size, size_t offset) {
 
 extern "C" {
 
-aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
+aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(buf);
   ACL_RETURN_VALUE(buf, Pool().Alloc(size));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtFreeBuf(aclrtMbuf buf) {
+aclError aclrtFreeBuf(aclrtMbuf buf) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(buf);
   return ACL_RESULT(Pool().Free(buf));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t* size) {
+aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr,
+                         size_t* size) try {
   ACL_REQUIRE_NOT_NULL(buf);
   ACL_REQUIRE_NOT_NULL(dataPtr);
   ACL_REQUIRE_NOT_NULL(size);
@@ -51,21 +54,24 @@ aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t* size) {
   *size = data->size;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
+aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) try {
   ACL_REQUIRE_NOT_NULL(buf);
   ACL_REQUIRE_NOT_NULL(len);
   ACL_RETURN_VALUE(len, Pool().GetDataLen(buf));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
+aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(buf);
   return ACL_RESULT(Pool().SetDataLen(buf, len));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size,
-                             size_t offset) {
+                             size_t offset) try {
   if (!UserDataRangeOk(size, offset)) {
     return RejectUserDataRange(__func__, size, offset);
   }
@@ -73,9 +79,10 @@ aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size,
   ACL_REQUIRE_NOT_NULL(dataPtr);
   return ACL_RESULT(Pool().GetUserData(buf, dataPtr, size, offset));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size,
-                             size_t offset) {
+                             size_t offset) try {
   if (!UserDataRangeOk(size, offset)) {
     return RejectUserDataRange(__func__, size, offset);
   }
@@ -83,30 +90,35 @@ aclError aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size,
   ACL_REQUIRE_NOT_NULL(dataPtr);
   return ACL_RESULT(Pool().SetUserData(buf, dataPtr, size, offset));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
+aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) try {
   ACL_REQUIRE_NOT_NULL(buf);
   ACL_REQUIRE_NOT_NULL(newBuf);
   ACL_RETURN_VALUE(newBuf, Pool().CopyRef(buf));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
+aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) try {
   ACL_REQUIRE_NOT_NULL(headBuf);
   ACL_REQUIRE_NOT_NULL(buf);
   return ACL_RESULT(Pool().Append(headBuf, buf));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
+aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) try {
   ACL_REQUIRE_NOT_NULL(headBuf);
   ACL_REQUIRE_NOT_NULL(num);
   ACL_RETURN_VALUE(num, Pool().ChainLength(headBuf));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index,
-                              aclrtMbuf* buf) {
+                              aclrtMbuf* buf) try {
   ACL_REQUIRE_NOT_NULL(headBuf);
   ACL_REQUIRE_NOT_NULL(buf);
   ACL_RETURN_VALUE(buf, Pool().ChainAt(headBuf, index));
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

@@ -112,7 +112,7 @@ extern "C" {
 // ---------------------------------------------------------------
 
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
-                       size_t width, size_t height, aclrtMemcpyKind kind) {
+                       size_t width, size_t height, aclrtMemcpyKind kind) try {
   if (width == 0 || height == 0) return ACL_SUCCESS;
   ACL_GATE();
   const int32_t raw_kind = RawEnum(kind);
@@ -122,10 +122,11 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
   return ACL_RESULT(Runtime().Memcpy2d(dst, dpitch, src, spitch, width, height,
                                        kind, /*async=*/false, nullptr));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src,
                             size_t spitch, size_t width, size_t height,
-                            aclrtMemcpyKind kind, aclrtStream stream) {
+                            aclrtMemcpyKind kind, aclrtStream stream) try {
   if (width == 0 || height == 0) return ACL_SUCCESS;
   ACL_GATE();
   const int32_t raw_kind = RawEnum(kind);
@@ -135,6 +136,7 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src,
   return ACL_RESULT(Runtime().Memcpy2d(dst, dpitch, src, spitch, width, height,
                                        kind, /*async=*/true, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- Batch copies
 // -------------------------------------------------------------
@@ -142,38 +144,42 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src,
 aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs,
                           size_t* sizes, size_t numBatches,
                           aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes,
-                          size_t numAttrs, size_t* failIndex) {
+                          size_t numAttrs, size_t* failIndex) try {
   ACL_REQUIRE_NOT_NULL(failIndex);
   return Batch(__func__, dsts, destMaxs, srcs, sizes, numBatches, attrs,
                attrsIndexes, numAttrs, failIndex, /*async=*/false, nullptr);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs,
                             size_t* sizes, size_t numBatches,
                             aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes,
-                            size_t numAttrs) {
+                            size_t numAttrs) try {
   return Batch(__func__, dsts, destMaxs, srcs, sizes, numBatches, attrs,
                attrsIndexes, numAttrs, nullptr, /*async=*/false, nullptr);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs,
                                size_t* sizes, size_t numBatches,
                                aclrtMemcpyBatchAttr* attrs,
                                size_t* attrsIndexes, size_t numAttrs,
-                               size_t* failIndex, aclrtStream stream) {
+                               size_t* failIndex, aclrtStream stream) try {
   ACL_REQUIRE_NOT_NULL(failIndex);
   return Batch(__func__, dsts, destMaxs, srcs, sizes, numBatches, attrs,
                attrsIndexes, numAttrs, failIndex, /*async=*/true, stream);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs,
                                  size_t* sizes, size_t numBatches,
                                  aclrtMemcpyBatchAttr* attrs,
                                  size_t* attrsIndexes, size_t numAttrs,
-                                 aclrtStream stream) {
+                                 aclrtStream stream) try {
   return Batch(__func__, dsts, destMaxs, srcs, sizes, numBatches, attrs,
                attrsIndexes, numAttrs, nullptr, /*async=*/true, stream);
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- Conditional, offset and descriptor copies
 // --------------------------------
@@ -181,7 +187,7 @@ aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs,
 aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax,
                                        const void* src, size_t count,
                                        aclrtMemcpyKind kind,
-                                       aclrtStream stream) {
+                                       aclrtStream stream) try {
   if (count == 0) return ACL_SUCCESS;
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(dst);
@@ -193,11 +199,13 @@ aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax,
   return ACL_RESULT(Runtime().MemcpyAsyncWithCondition(dst, destMax, src, count,
                                                        kind, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax,
                                     size_t dstDataOffset, const void** src,
                                     size_t count, size_t srcDataOffset,
-                                    aclrtMemcpyKind kind, aclrtStream stream) {
+                                    aclrtMemcpyKind kind,
+                                    aclrtStream stream) try {
   if (count == 0) return ACL_SUCCESS;
   ACL_GATE();
   const int32_t raw_kind = RawEnum(kind);
@@ -209,8 +217,9 @@ aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax,
   return ACL_RESULT(Runtime().MemcpyAsyncWithOffset(
       dst, destMax, dstDataOffset, src, count, srcDataOffset, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
+aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) try {
   ACL_REQUIRE_NOT_NULL(descSize);
   const aclError bad = RequireInnerDeviceKind(__func__, RawEnum(kind),
                                               ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
@@ -218,9 +227,10 @@ aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
   *descSize = ascend::rt::kMemcpyDescSize;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr,
-                            void* dstAddr, size_t count, void* config) {
+                            void* dstAddr, size_t count, void* config) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(desc);
   const int32_t raw_kind = RawEnum(kind);
@@ -241,9 +251,10 @@ aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr,
   if (bad != ACL_SUCCESS) return bad;
   return ACL_RESULT(Runtime().SetMemcpyDesc(desc, srcAddr, dstAddr, count));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind,
-                                  aclrtStream stream) {
+                                  aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(desc);
   const int32_t raw_kind = RawEnum(kind);
@@ -256,45 +267,51 @@ aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind,
   if (bad != ACL_SUCCESS) return bad;
   return ACL_RESULT(Runtime().MemcpyAsyncWithDesc(desc, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- 32-bit fills
 // ---------------------------------------------------------------
 
-aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
+aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value,
+                        size_t N) try {
   if (N == 0) return ACL_SUCCESS;
   ACL_GATE();
   return ACL_RESULT(Runtime().MemsetD32(ptr, memSize, value, N,
                                         /*async=*/false, nullptr));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value,
-                             size_t N, aclrtStream stream) {
+                             size_t N, aclrtStream stream) try {
   if (N == 0) return ACL_SUCCESS;
   ACL_GATE();
   return ACL_RESULT(
       Runtime().MemsetD32(ptr, memSize, value, N, /*async=*/true, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- Cache maintenance: validated no-ops on the coherent simulator -----------
 
-aclError aclrtMemFlush(void* devPtr, size_t size) {
+aclError aclrtMemFlush(void* devPtr, size_t size) try {
   ACL_REQUIRE_NOT_NULL(devPtr);
   if (size == 0) {
     return Invalid(__func__, ACL_ERROR_INVALID_PARAM, "size must be non-zero");
   }
   return ACL_RESULT(Runtime().CheckCacheRange(devPtr, size));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtMemInvalidate(void* devPtr, size_t size) {
+aclError aclrtMemInvalidate(void* devPtr, size_t size) try {
   ACL_REQUIRE_NOT_NULL(devPtr);
   if (size == 0) {
     return Invalid(__func__, ACL_ERROR_INVALID_PARAM, "size must be non-zero");
   }
   return ACL_RESULT(Runtime().CheckCacheRange(devPtr, size));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType,
-                       aclrtStream stream) {
+                       aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(src);
   if (size == 0) {
@@ -307,9 +324,10 @@ aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType,
   }
   return ACL_RESULT(Runtime().CmoAsync(src, size, cmoType, 0, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType,
-                                  uint32_t barrierId, aclrtStream stream) {
+                                  uint32_t barrierId, aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(src);
   if (size == 0) {
@@ -331,9 +349,10 @@ aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType,
   }
   return ACL_RESULT(Runtime().CmoAsync(src, size, cmoType, barrierId, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream,
-                             uint32_t flag) {
+                             uint32_t flag) try {
   ACL_GATE();
   if (taskInfo == nullptr) {
     return Invalid(__func__, ACL_ERROR_RT_PARAM_INVALID,
@@ -359,8 +378,9 @@ aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream,
   }
   return ACL_RESULT(Runtime().CmoWaitBarrier(*taskInfo, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtCmoGetDescSize(size_t* size) {
+aclError aclrtCmoGetDescSize(size_t* size) try {
   if (size == nullptr) {
     return Invalid(__func__, ACL_ERROR_RT_PARAM_INVALID,
                    "size must not be NULL");
@@ -368,8 +388,9 @@ aclError aclrtCmoGetDescSize(size_t* size) {
   *size = ascend::rt::kCmoDescSize;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
+aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) try {
   ACL_GATE();
   if (cmoDesc == nullptr || src == nullptr) {
     return Invalid(__func__, ACL_ERROR_RT_PARAM_INVALID,
@@ -381,9 +402,10 @@ aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
   }
   return ACL_RESULT(Runtime().SetCmoDesc(cmoDesc, src, size));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType,
-                               aclrtStream stream, const void* reserve) {
+                               aclrtStream stream, const void* reserve) try {
   ACL_GATE();
   if (cmoDesc == nullptr) {
     return Invalid(__func__, ACL_ERROR_RT_PARAM_INVALID,
@@ -400,5 +422,6 @@ aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType,
   }
   return ACL_RESULT(Runtime().CmoAsyncWithDesc(cmoDesc, cmoType, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

@@ -30,7 +30,8 @@ bool IsMemAttr(int32_t raw) {
 
 extern "C" {
 
-aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+aclError aclrtMalloc(void** devPtr, size_t size,
+                     aclrtMemMallocPolicy policy) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(devPtr);
   const int32_t raw_policy = RawEnum(policy);
@@ -39,26 +40,30 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   }
   ACL_RETURN_VALUE(devPtr, Runtime().Malloc(size, policy));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtFree(void* devPtr) {
+aclError aclrtFree(void* devPtr) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(devPtr);
   return ACL_RESULT(Runtime().Free(devPtr));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtMallocHost(void** hostPtr, size_t size) {
+aclError aclrtMallocHost(void** hostPtr, size_t size) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(hostPtr);
   ACL_RETURN_VALUE(hostPtr, Runtime().MallocHost(size));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtFreeHost(void* hostPtr) {
+aclError aclrtFreeHost(void* hostPtr) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(hostPtr);
   return ACL_RESULT(Runtime().FreeHost(hostPtr));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) try {
   ACL_REQUIRE_NOT_NULL(free);
   ACL_REQUIRE_NOT_NULL(total);
   const int32_t raw_attr = RawEnum(attr);
@@ -71,9 +76,10 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
   *total = static_cast<size_t>(info->total_bytes);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
-                     aclrtMemcpyKind kind) {
+                     aclrtMemcpyKind kind) try {
   // Zero-length copies return at once, without blocking (as the reference).
   if (count == 0) return ACL_SUCCESS;
   ACL_GATE();
@@ -83,10 +89,11 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
   }
   return ACL_RESULT(Runtime().Memcpy(dst, destMax, src, count, kind));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src,
                           size_t count, aclrtMemcpyKind kind,
-                          aclrtStream stream) {
+                          aclrtStream stream) try {
   if (count == 0) return ACL_SUCCESS;
   ACL_GATE();
   const int32_t raw_kind = RawEnum(kind);
@@ -96,34 +103,39 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src,
   return ACL_RESULT(
       Runtime().MemcpyAsync(dst, destMax, src, count, kind, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value,
-                     size_t count) {
+                     size_t count) try {
   if (count == 0) return ACL_SUCCESS;
   ACL_GATE();
   return ACL_RESULT(Runtime().Memset(devPtr, maxCount, value, count));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value,
-                          size_t count, aclrtStream stream) {
+                          size_t count, aclrtStream stream) try {
   if (count == 0) return ACL_SUCCESS;
   ACL_GATE();
   return ACL_RESULT(
       Runtime().MemsetAsync(devPtr, maxCount, value, count, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag,
-                        aclrtStream stream) {
+                        aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(devAddr);
   return ACL_RESULT(Runtime().ValueWait(devAddr, value, flag, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag,
-                         aclrtStream stream) {
+                         aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(devAddr);
   return ACL_RESULT(Runtime().ValueWrite(devAddr, value, flag, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

@@ -119,22 +119,24 @@ extern "C" {
 
 aclError aclrtMallocWithCfg(void** devPtr, size_t size,
                             aclrtMemMallocPolicy policy,
-                            aclrtMallocConfig* cfg) {
+                            aclrtMallocConfig* cfg) try {
   ACL_GATE();
   return MallocConfigured(__func__, devPtr, size, policy, cfg,
                           rt::DeviceMemoryKind::kDevice);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size,
                                      aclrtMemMallocPolicy policy,
-                                     aclrtMallocConfig* cfg) {
+                                     aclrtMallocConfig* cfg) try {
   ACL_GATE();
   return MallocConfigured(__func__, devPtr, size, policy, cfg,
                           rt::DeviceMemoryKind::kTaskScheduler);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size,
-                                aclrtMallocConfig* cfg) {
+                                aclrtMallocConfig* cfg) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(ptr);
   if (size == 0) {
@@ -150,16 +152,18 @@ aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size,
   }
   ACL_RETURN_VALUE(ptr, Runtime().MallocHost(static_cast<size_t>(size)));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtPointerGetAttributes(const void* ptr,
-                                   aclrtPtrAttributes* attributes) {
+                                   aclrtPtrAttributes* attributes) try {
   ACL_REQUIRE_NOT_NULL(ptr);
   ACL_REQUIRE_NOT_NULL(attributes);
   ACL_RETURN_VALUE(attributes, Runtime().PointerAttributes(ptr));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType,
-                           uint32_t* checkResult, uint32_t reserve) {
+                           uint32_t* checkResult, uint32_t reserve) try {
   ACL_REQUIRE_NOT_NULL(addrList);
   ACL_REQUIRE_NOT_NULL(checkResult);
   *checkResult = 0;
@@ -172,9 +176,10 @@ aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType,
   *checkResult = *match ? 1 : 0;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo,
-                              size_t inputNum, size_t* outputNum) {
+                              size_t inputNum, size_t* outputNum) try {
   ACL_REQUIRE_NOT_NULL(outputNum);
   *outputNum = 0;
   ACL_REQUIRE_NOT_NULL(memUsageInfo);
@@ -197,8 +202,9 @@ aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo,
   *outputNum = n;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
+aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(ptr);
   if (size == 0 || flag != ACL_RT_MEM_ATTACH_GLOBAL) {
@@ -209,10 +215,11 @@ aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
   }
   ACL_RETURN_VALUE(ptr, Runtime().MallocManaged(size));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size,
                                aclrtMemManagedAdviseType advise,
-                               aclrtMemManagedLocation location) {
+                               aclrtMemManagedLocation location) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(ptr);
   if (size == 0) {
@@ -226,10 +233,11 @@ aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size,
   }
   return ACL_RESULT(Runtime().ManagedAdvise(ptr, size, advise, location));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute,
                                 const void* ptr, size_t size, void* data,
-                                size_t dataSize) {
+                                size_t dataSize) try {
   ACL_REQUIRE_NOT_NULL(ptr);
   ACL_REQUIRE_NOT_NULL(data);
   if (size == 0) {
@@ -244,10 +252,12 @@ aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute,
   return ACL_RESULT(
       Runtime().ManagedGetAttr(attribute, ptr, size, data, dataSize));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes,
                                  size_t numAttributes, const void* ptr,
-                                 size_t size, void** data, size_t* dataSizes) {
+                                 size_t size, void** data,
+                                 size_t* dataSizes) try {
   ACL_REQUIRE_NOT_NULL(ptr);
   ACL_REQUIRE_NOT_NULL(attributes);
   ACL_REQUIRE_NOT_NULL(data);
@@ -276,10 +286,11 @@ aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes,
   }
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size,
                                       aclrtMemManagedLocation location,
-                                      uint32_t flags, aclrtStream stream) {
+                                      uint32_t flags, aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(ptr);
   if (size == 0 || flags != 0) {
@@ -291,11 +302,12 @@ aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size,
   return ACL_RESULT(
       Runtime().ManagedPrefetch(&ptr, &size, 1, &location, &start, 1, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemManagedPrefetchBatchAsync(
     const void** ptrs, size_t* sizes, size_t count,
     aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs,
-    size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
+    size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(ptrs);
   ACL_REQUIRE_NOT_NULL(sizes);
@@ -319,9 +331,10 @@ aclError aclrtMemManagedPrefetchBatchAsync(
                                               prefetchLocIdxs, numPrefetchLocs,
                                               stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type,
-                           void** devPtr) {
+                           void** devPtr) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(ptr);
   ACL_REQUIRE_NOT_NULL(devPtr);
@@ -350,8 +363,9 @@ aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type,
   *devPtr = ptr;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
+aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(ptr);
   if (size == 0) {
@@ -366,8 +380,10 @@ aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
   }
   return RegisterHost(__func__, ptr, size, flag);
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
+aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice,
+                                   uint32_t flag) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(pHost);
   ACL_REQUIRE_NOT_NULL(pDevice);
@@ -377,15 +393,18 @@ aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
   }
   ACL_RETURN_VALUE(pDevice, Runtime().HostDevicePointer(pHost));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtHostUnregister(void* ptr) {
+aclError aclrtHostUnregister(void* ptr) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(ptr);
   return ACL_RESULT(Runtime().HostUnregister(ptr));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
-                                     aclrtHostMemMapCapability* capabilities) {
+aclError aclrtHostMemMapCapabilities(
+    uint32_t deviceId, aclrtHacType hacType,
+    aclrtHostMemMapCapability* capabilities) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(capabilities);
   const int32_t raw = RawEnum(hacType);
@@ -402,9 +421,10 @@ aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
   *capabilities = ACL_RT_HOST_MEM_MAP_SUPPORTED;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray,
-                            size_t arraySize, size_t* retSize) {
+                            size_t arraySize, size_t* retSize) try {
   ACL_REQUIRE_NOT_NULL(memUceInfoArray);
   ACL_REQUIRE_NOT_NULL(retSize);
   absl::StatusOr<std::vector<ascend::device::Allocation>> errors =
@@ -419,9 +439,10 @@ aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray,
   *retSize = n;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray,
-                           size_t arraySize) {
+                           size_t arraySize) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(memUceInfoArray);
   if (arraySize == 0) {
@@ -435,8 +456,10 @@ aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray,
   }
   return ACL_RESULT(Runtime().RepairMemoryErrors(deviceId, ranges));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
+aclError aclrtRepairError(int32_t deviceId,
+                          const aclrtErrorInfo* errorInfo) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(errorInfo);
   const int32_t type = RawEnum(errorInfo->errorType);
@@ -473,5 +496,6 @@ aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
   }
   return ACL_RESULT(Runtime().RepairMemoryErrors(deviceId, ranges));
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

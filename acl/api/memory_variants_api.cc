@@ -12,7 +12,7 @@ using ascend::acl::Runtime;
 extern "C" {
 
 aclError aclrtMallocAlign32(void** devPtr, size_t size,
-                            aclrtMemMallocPolicy policy) {
+                            aclrtMemMallocPolicy policy) try {
   constexpr size_t kAlign = 32;
   // A size that cannot be rounded up is left as is: aclrtMalloc refuses it.
   const size_t rounded = size > static_cast<size_t>(-1) - (kAlign - 1)
@@ -20,26 +20,30 @@ aclError aclrtMallocAlign32(void** devPtr, size_t size,
                              : (size + kAlign - 1) / kAlign * kAlign;
   return aclrtMalloc(devPtr, rounded, policy);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMallocCached(void** devPtr, size_t size,
-                           aclrtMemMallocPolicy policy) {
+                           aclrtMemMallocPolicy policy) try {
   return aclrtMalloc(devPtr, size, policy);
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtFreeWithDevSync(void* devPtr) {
+aclError aclrtFreeWithDevSync(void* devPtr) try {
   ACL_REQUIRE_NOT_NULL(devPtr);
   const absl::Status synced =
       Runtime().SynchronizeDevice(absl::InfiniteFuture());
   if (!synced.ok()) return ACL_RESULT(synced);
   return aclrtFree(devPtr);
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtFreeHostWithDevSync(void* hostPtr) {
+aclError aclrtFreeHostWithDevSync(void* hostPtr) try {
   ACL_REQUIRE_NOT_NULL(hostPtr);
   const absl::Status synced =
       Runtime().SynchronizeDevice(absl::InfiniteFuture());
   if (!synced.ok()) return ACL_RESULT(synced);
   return aclrtFreeHost(hostPtr);
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

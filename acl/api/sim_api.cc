@@ -4,7 +4,7 @@
 
 extern "C" {
 
-aclError aclsimInjectFault(int32_t deviceId, aclsimFault fault) {
+aclError aclsimInjectFault(int32_t deviceId, aclsimFault fault) try {
   const int32_t raw = ascend::acl::RawEnum(fault);
   if (raw < ACLSIM_FAULT_DEVICE_MEMORY_LOSS ||
       raw > ACLSIM_FAULT_NEXT_COPY_CORRUPTS) {
@@ -14,11 +14,14 @@ aclError aclsimInjectFault(int32_t deviceId, aclsimFault fault) {
   return ACL_RESULT(ascend::acl::Runtime().InjectFault(
       deviceId, static_cast<ascend::device::Fault>(raw)));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclsimInjectMemoryError(int32_t deviceId, void* devPtr, size_t size) {
+aclError aclsimInjectMemoryError(int32_t deviceId, void* devPtr,
+                                 size_t size) try {
   // Never gated, like aclsimInjectFault.
   return ACL_RESULT(
       ascend::acl::Runtime().InjectMemoryError(deviceId, devPtr, size));
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

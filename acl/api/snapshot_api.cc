@@ -47,43 +47,51 @@ aclError RequireNull(const char* api, const void* ptr, const char* name) {
 
 extern "C" {
 
-aclError aclrtSnapShotProcessLock(int pid, void* reserve) {
+aclError aclrtSnapShotProcessLock(int pid, void* reserve) try {
   if (aclError e = CheckPid(__func__, pid)) return e;
   if (aclError e = RequireNull(__func__, reserve, "reserve")) return e;
   return rtSnapShotProcessLock();
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtSnapShotProcessUnlock(int pid, void* reserve) {
+aclError aclrtSnapShotProcessUnlock(int pid, void* reserve) try {
   if (aclError e = CheckPid(__func__, pid)) return e;
   if (aclError e = RequireNull(__func__, reserve, "reserve")) return e;
   return rtSnapShotProcessUnlock();
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args) {
+aclError aclrtSnapShotProcessBackup(int pid,
+                                    aclrtSnapShotBackupArgs* args) try {
   if (aclError e = CheckPid(__func__, pid)) return e;
   if (aclError e = RequireNull(__func__, args, "args")) return e;
   return rtSnapShotProcessBackup();
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args) {
+aclError aclrtSnapShotProcessRestore(int pid,
+                                     aclrtSnapShotRestoreArgs* args) try {
   if (aclError e = CheckPid(__func__, pid)) return e;
   if (aclError e = RequireNull(__func__, args, "args")) return e;
   return rtSnapShotProcessRestore();
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage,
                                        aclrtSnapShotCallBack callback,
-                                       void* args) {
+                                       void* args) try {
   rtSnapShotStage rt_stage = RT_SNAPSHOT_LOCK_PRE;
   if (aclError e = CheckStage(__func__, stage, &rt_stage)) return e;
   return rtSnapShotCallbackRegister(rt_stage, callback, args);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage,
-                                         aclrtSnapShotCallBack callback) {
+                                         aclrtSnapShotCallBack callback) try {
   rtSnapShotStage rt_stage = RT_SNAPSHOT_LOCK_PRE;
   if (aclError e = CheckStage(__func__, stage, &rt_stage)) return e;
   return rtSnapShotCallbackUnregister(rt_stage, callback);
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

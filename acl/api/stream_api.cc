@@ -6,38 +6,43 @@ using ascend::acl::Runtime;
 
 extern "C" {
 
-aclError aclrtCreateStream(aclrtStream* stream) {
+aclError aclrtCreateStream(aclrtStream* stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(stream);
   ACL_RETURN_VALUE(stream, Runtime().CreateStream(0, 0));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority,
-                                     uint32_t flag) {
+                                     uint32_t flag) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(stream);
   ACL_RETURN_VALUE(stream, Runtime().CreateStream(priority, flag));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtDestroyStream(aclrtStream stream) {
+aclError aclrtDestroyStream(aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(stream);
   return ACL_RESULT(Runtime().DestroyStream(stream, /*force=*/false));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtDestroyStreamForce(aclrtStream stream) {
+aclError aclrtDestroyStreamForce(aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(stream);
   return ACL_RESULT(Runtime().DestroyStream(stream, /*force=*/true));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtSynchronizeStream(aclrtStream stream) {
+aclError aclrtSynchronizeStream(aclrtStream stream) try {
   return ACL_RESULT(
       Runtime().SynchronizeStream(stream, absl::InfiniteFuture()));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream,
-                                           int32_t timeout) {
+                                           int32_t timeout) try {
   absl::Time deadline;
   if (!ascend::acl::DeadlineFromTimeout(timeout, &deadline)) {
     return ascend::rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
@@ -45,81 +50,93 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream,
   }
   return ACL_RESULT(Runtime().SynchronizeStream(stream, deadline));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
+aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) try {
   ACL_REQUIRE_NOT_NULL(status);
   absl::StatusOr<bool> idle = Runtime().StreamIdle(stream);
   if (!idle.ok()) return ACL_RESULT(idle.status());
   *status = *idle ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
+aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) try {
   ACL_REQUIRE_NOT_NULL(streamId);
   absl::StatusOr<ascend::rt::StreamInfo> info = Runtime().GetStreamInfo(stream);
   if (!info.ok()) return ACL_RESULT(info.status());
   *streamId = static_cast<int32_t>(info->id);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
+aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) try {
   ACL_REQUIRE_NOT_NULL(flags);
   absl::StatusOr<ascend::rt::StreamInfo> info = Runtime().GetStreamInfo(stream);
   if (!info.ok()) return ACL_RESULT(info.status());
   *flags = info->flags;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
+aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) try {
   ACL_REQUIRE_NOT_NULL(priority);
   absl::StatusOr<ascend::rt::StreamInfo> info = Runtime().GetStreamInfo(stream);
   if (!info.ok()) return ACL_RESULT(info.status());
   *priority = info->priority;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
+aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) try {
   return ACL_RESULT(Runtime().SetStreamFailureMode(stream, mode));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
   return ACL_RESULT(Runtime().StreamWaitEvent(stream, event));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtCreateEvent(aclrtEvent* event) {
+aclError aclrtCreateEvent(aclrtEvent* event) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
   ACL_RETURN_VALUE(event, Runtime().CreateEvent(0));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
+aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
   ACL_RETURN_VALUE(event, Runtime().CreateEvent(flag));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtDestroyEvent(aclrtEvent event) {
+aclError aclrtDestroyEvent(aclrtEvent event) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
   return ACL_RESULT(Runtime().DestroyEvent(event));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
   return ACL_RESULT(Runtime().RecordEvent(event, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
   return ACL_RESULT(Runtime().ResetEvent(event, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtQueryEventStatus(aclrtEvent event,
-                               aclrtEventRecordedStatus* status) {
+                               aclrtEventRecordedStatus* status) try {
   ACL_REQUIRE_NOT_NULL(event);
   ACL_REQUIRE_NOT_NULL(status);
   absl::StatusOr<bool> done = Runtime().EventComplete(event);
@@ -128,8 +145,9 @@ aclError aclrtQueryEventStatus(aclrtEvent event,
                   : ACL_EVENT_RECORDED_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
+aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) try {
   ACL_REQUIRE_NOT_NULL(event);
   ACL_REQUIRE_NOT_NULL(status);
   absl::StatusOr<bool> done =
@@ -138,13 +156,16 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
   *status = *done ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtSynchronizeEvent(aclrtEvent event) {
+aclError aclrtSynchronizeEvent(aclrtEvent event) try {
   ACL_REQUIRE_NOT_NULL(event);
   return ACL_RESULT(Runtime().SynchronizeEvent(event, absl::InfiniteFuture()));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event,
+                                          int32_t timeout) try {
   ACL_REQUIRE_NOT_NULL(event);
   absl::Time deadline;
   if (!ascend::acl::DeadlineFromTimeout(timeout, &deadline)) {
@@ -153,50 +174,58 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
   }
   return ACL_RESULT(Runtime().SynchronizeEvent(event, deadline));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
+aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) try {
   ACL_REQUIRE_NOT_NULL(event);
   ACL_REQUIRE_NOT_NULL(timestamp);
   ACL_RETURN_VALUE(timestamp, Runtime().EventTimestamp(event));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent,
-                               aclrtEvent endEvent) {
+                               aclrtEvent endEvent) try {
   ACL_REQUIRE_NOT_NULL(ms);
   ACL_REQUIRE_NOT_NULL(startEvent);
   ACL_REQUIRE_NOT_NULL(endEvent);
   ACL_RETURN_VALUE(ms, Runtime().EventElapsedMs(startEvent, endEvent));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
+aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(notify);
   ACL_RETURN_VALUE(notify, Runtime().CreateNotify(flag));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtDestroyNotify(aclrtNotify notify) {
+aclError aclrtDestroyNotify(aclrtNotify notify) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(notify);
   return ACL_RESULT(Runtime().DestroyNotify(notify));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
+aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(notify);
   return ACL_RESULT(Runtime().RecordNotify(notify, stream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream,
-                                 uint32_t timeout) {
+                                 uint32_t timeout) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(notify);
   return ACL_RESULT(Runtime().WaitAndResetNotify(notify, stream, timeout));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
+aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) try {
   ACL_REQUIRE_NOT_NULL(notify);
   ACL_REQUIRE_NOT_NULL(notifyId);
   ACL_RETURN_VALUE(notifyId, Runtime().NotifyId(notify));
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

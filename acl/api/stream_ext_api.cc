@@ -70,20 +70,17 @@ aclError BadValueSize(const char* api, const char* attr, size_t size,
 
 extern "C" {
 
-aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
-  try {
-    aclrtStreamConfigHandle* handle = ConfigHandles::Get().Create();
-    if (handle == nullptr) {
-      ascend::rt::ReportErrorCode(__func__, ACL_ERROR_BAD_ALLOC,
-                                  "out of host memory");
-    }
-    return handle;
-  } catch (const std::bad_alloc&) {
-    return nullptr;
+aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) try {
+  aclrtStreamConfigHandle* handle = ConfigHandles::Get().Create();
+  if (handle == nullptr) {
+    ascend::rt::ReportErrorCode(__func__, ACL_ERROR_BAD_ALLOC,
+                                "out of host memory");
   }
+  return handle;
 }
+ACL_ENTRY_CATCH(aclrtStreamConfigHandle*)
 
-aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
+aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) try {
   ACL_REQUIRE_NOT_NULL(handle);
   if (!ConfigHandles::Get().Destroy(handle)) {
     return ascend::rt::ReportErrorCode(
@@ -93,11 +90,12 @@ aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
   }
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 // Configuration only: nothing is created until aclrtCreateStreamV2.
 aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle,
                                  aclrtStreamConfigAttr attr,
-                                 const void* attrValue, size_t valueSize) {
+                                 const void* attrValue, size_t valueSize) try {
   ACL_REQUIRE_NOT_NULL(handle);
   ACL_REQUIRE_NOT_NULL(attrValue);
   const int32_t raw_attr = RawEnum(attr);
@@ -150,9 +148,10 @@ aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle,
     }
   }
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtCreateStreamV2(aclrtStream* stream,
-                             const aclrtStreamConfigHandle* handle) {
+                             const aclrtStreamConfigHandle* handle) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(stream);
   ascend::rt::StreamConfig config;  // a null handle: the defaults
@@ -170,10 +169,11 @@ aclError aclrtCreateStreamV2(aclrtStream* stream,
   }
   ACL_RETURN_VALUE(stream, Runtime().CreateStreamWithConfig(config));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtSetStreamAttribute(aclrtStream stream,
                                  aclrtStreamAttr stmAttrType,
-                                 aclrtStreamAttrValue* value) {
+                                 aclrtStreamAttrValue* value) try {
   ACL_REQUIRE_NOT_NULL(value);
   const int32_t raw_attr = RawEnum(stmAttrType);
   if (!IsStreamAttr(raw_attr)) {
@@ -182,10 +182,11 @@ aclError aclrtSetStreamAttribute(aclrtStream stream,
   }
   return ACL_RESULT(Runtime().SetStreamAttribute(stream, stmAttrType, *value));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetStreamAttribute(aclrtStream stream,
                                  aclrtStreamAttr stmAttrType,
-                                 aclrtStreamAttrValue* value) {
+                                 aclrtStreamAttrValue* value) try {
   ACL_REQUIRE_NOT_NULL(value);
   const int32_t raw_attr = RawEnum(stmAttrType);
   if (!IsStreamAttr(raw_attr)) {
@@ -194,12 +195,13 @@ aclError aclrtGetStreamAttribute(aclrtStream stream,
   }
   ACL_RETURN_VALUE(value, Runtime().GetStreamAttribute(stream, stmAttrType));
 }
+ACL_ENTRY_CATCH(aclError)
 
 // Not gated: the reference's variant behind this entry point does not block
 // while the process is locked, and a registration changes no device state.
 aclError aclrtRegStreamStateCallback(const char* regName,
                                      aclrtStreamStateCallback callback,
-                                     void* args) {
+                                     void* args) try {
   ACL_REQUIRE_NOT_NULL(regName);
   if (regName[0] == '\0') {
     return ascend::rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
@@ -208,27 +210,31 @@ aclError aclrtRegStreamStateCallback(const char* regName,
   return ACL_RESULT(
       Runtime().RegisterStreamStateCallback(regName, callback, args));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId,
-                                aclrtStream exeStream) {
+                                aclrtStream exeStream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(exeStream);
   return ACL_RESULT(Runtime().SubscribeHostFunc(hostFuncThreadId, exeStream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 // As aclrtProcessReport: the entry blocks while the process is locked, the
 // wait for a host function that follows is not a call in progress, and the
 // runtime gates the running of the function (Runtime::ProcessHostFunc).
-aclError aclrtProcessHostFunc(int32_t timeout) {
+aclError aclrtProcessHostFunc(int32_t timeout) try {
   { ACL_GATE(); }
   return ACL_RESULT(Runtime().ProcessHostFunc(timeout));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId,
-                                  aclrtStream exeStream) {
+                                  aclrtStream exeStream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(exeStream);
   return ACL_RESULT(Runtime().UnsubscribeHostFunc(hostFuncThreadId, exeStream));
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

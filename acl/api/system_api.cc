@@ -135,7 +135,7 @@ extern "C" {
 // --- System parameters
 // ---------------------------------------------------------
 
-aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
+aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) try {
   const int32_t raw = RawEnum(opt);
   if (!IsProcessSysParam(raw)) {
     return InvalidEnum(__func__, "opt", "aclSysParamOpt", raw);
@@ -144,8 +144,9 @@ aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
   Runtime().settings().SetSysParam(raw, value);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
+aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) try {
   ACL_REQUIRE_NOT_NULL(value);
   const int32_t raw = RawEnum(opt);
   if (!IsProcessSysParam(raw)) {
@@ -154,8 +155,9 @@ aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
   *value = Runtime().settings().SysParam(raw);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
+aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) try {
   const int32_t raw = RawEnum(opt);
   if (!IsContextSysParam(raw)) {
     return InvalidEnum(__func__, "opt", "aclSysParamOpt", raw);
@@ -168,8 +170,9 @@ aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
   Runtime().settings().SetContextSysParam(*context, *device, raw, value);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
+aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) try {
   ACL_REQUIRE_NOT_NULL(value);
   const int32_t raw = RawEnum(opt);
   if (!IsContextSysParam(raw)) {
@@ -187,11 +190,12 @@ aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
   *value = *stored;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- Saturation mode, timeouts, task scheduler
 // ---------------------------------
 
-aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
+aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) try {
   const int32_t raw = RawEnum(mode);
   if (raw != ACL_RT_OVERFLOW_MODE_SATURATION &&
       raw != ACL_RT_OVERFLOW_MODE_INFNAN) {
@@ -201,24 +205,29 @@ aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
   Runtime().settings().SetSatMode(raw);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
+aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) try {
   ACL_REQUIRE_NOT_NULL(mode);
   *mode = static_cast<aclrtFloatOverflowMode>(Runtime().settings().SatMode());
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtSetOpExecuteTimeOut(uint32_t timeout) {
+aclError aclrtSetOpExecuteTimeOut(uint32_t timeout) try {
   Runtime().settings().SetOpExecuteTimeoutUs(uint64_t{timeout} * 1000000);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
+aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout) try {
   Runtime().settings().SetOpExecuteTimeoutUs(uint64_t{timeout} * 1000);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
+aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout,
+                                    uint64_t* actualTimeout) try {
   ACL_REQUIRE_NOT_NULL(actualTimeout);
   // Like the reference, this form needs a device (the interval is the
   // device's).
@@ -227,28 +236,32 @@ aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
   *actualTimeout = Runtime().settings().SetOpExecuteTimeoutUs(timeout);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
+aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) try {
   ACL_REQUIRE_NOT_NULL(timeoutMs);
   *timeoutMs =
       static_cast<uint32_t>(Runtime().settings().OpExecuteTimeoutUs() / 1000);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetOpTimeOutInterval(uint64_t* interval) {
+aclError aclrtGetOpTimeOutInterval(uint64_t* interval) try {
   ACL_REQUIRE_NOT_NULL(interval);
   absl::StatusOr<int32_t> device = Runtime().GetDevice();
   if (!device.ok()) return ReportError(__func__, device.status());
   *interval = ascend::rt::DeviceSettings::kTimeoutIntervalUs;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
+aclError aclrtSetOpWaitTimeout(uint32_t timeout) try {
   Runtime().settings().SetOpWaitTimeoutS(timeout);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtSetTsDevice(aclrtTsId tsId) {
+aclError aclrtSetTsDevice(aclrtTsId tsId) try {
   const int32_t raw = RawEnum(tsId);
   if (raw != ACL_TS_ID_AICORE && raw != ACL_TS_ID_AIVECTOR) {
     return InvalidEnum(__func__, "tsId", "aclrtTsId", raw);
@@ -256,51 +269,58 @@ aclError aclrtSetTsDevice(aclrtTsId tsId) {
   Runtime().settings().SetTsId(raw);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- Overflow status
 // -----------------------------------------------------------
 
 aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize,
-                                aclrtStream stream) {
+                                aclrtStream stream) try {
   ACL_GATE();
   return EnqueueOverflowRead(__func__, outputAddr, outputSize, stream);
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtResetOverflowStatus(aclrtStream stream) {
+aclError aclrtResetOverflowStatus(aclrtStream stream) try {
   ACL_GATE();
   return EnqueueOverflowReset(__func__, stream);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetFloatOverflowStatus(void* outputAddr, uint64_t outputSize,
-                                     aclrtStream stream) {
+                                     aclrtStream stream) try {
   ACL_GATE();
   return EnqueueOverflowRead(__func__, outputAddr, outputSize, stream);
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtResetFloatOverflowStatus(aclrtStream stream) {
+aclError aclrtResetFloatOverflowStatus(aclrtStream stream) try {
   ACL_GATE();
   return EnqueueOverflowReset(__func__, stream);
 }
+ACL_ENTRY_CATCH(aclError)
 
 // checkMode selects nothing on the simulator: a device has one set of flags.
 aclError aclrtNpuGetFloatOverFlowStatus(void* outputAddr, uint64_t outputSize,
                                         uint32_t checkMode,
-                                        aclrtStream stream) {
+                                        aclrtStream stream) try {
   ACL_GATE();
   (void)checkMode;
   return EnqueueOverflowRead(__func__, outputAddr, outputSize, stream);
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode,
-                                          aclrtStream stream) {
+                                          aclrtStream stream) try {
   ACL_GATE();
   (void)checkMode;
   return EnqueueOverflowReset(__func__, stream);
 }
+ACL_ENTRY_CATCH(aclError)
 
 // The switch is the stream's ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK attribute:
 // one piece of stream state, kept by a snapshot with the stream.
-aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
+aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) try {
   if (flag != 0 && flag != 1) {
     return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
                            "flag must be 0 or 1");
@@ -315,8 +335,9 @@ aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
   return ACL_RESULT(Runtime().SetStreamAttribute(
       *handle, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, value));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
+aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) try {
   ACL_REQUIRE_NOT_NULL(flag);
   absl::StatusOr<void*> handle = stream != nullptr
                                      ? absl::StatusOr<void*>(stream)
@@ -328,12 +349,13 @@ aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
   *flag = value->overflowSwitch != 0 ? 1 : 0;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- Versions
 // ------------------------------------------------------------------
 
 aclError aclsysGetCANNVersion(aclCANNPackageName name,
-                              aclCANNPackageVersion* version) {
+                              aclCANNPackageVersion* version) try {
   ACL_REQUIRE_NOT_NULL(version);
   const int32_t raw = RawEnum(name);
   if (raw == ACL_PKG_NAME_DRIVER) {
@@ -369,11 +391,12 @@ aclError aclsysGetCANNVersion(aclCANNPackageName name,
   *version = filled;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- Dump configuration
 // ----------------------------------------------------------
 
-aclError aclmdlInitDump(void) {
+aclError aclmdlInitDump(void) try {
   if (aclError bad = RequireAclInit(__func__)) return bad;
   std::lock_guard<std::mutex> lock(dump_mu);
   if (dump_initialised) {
@@ -383,8 +406,9 @@ aclError aclmdlInitDump(void) {
   dump_initialised = true;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclmdlSetDump(const char* dumpCfgPath) {
+aclError aclmdlSetDump(const char* dumpCfgPath) try {
   if (aclError bad = RequireAclInit(__func__)) return bad;
   std::lock_guard<std::mutex> lock(dump_mu);
   if (!dump_initialised) {
@@ -418,8 +442,9 @@ aclError aclmdlSetDump(const char* dumpCfgPath) {
   });
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclmdlFinalizeDump(void) {
+aclError aclmdlFinalizeDump(void) try {
   if (aclError bad = RequireAclInit(__func__)) return bad;
   std::lock_guard<std::mutex> lock(dump_mu);
   if (!dump_initialised) {
@@ -429,11 +454,13 @@ aclError aclmdlFinalizeDump(void) {
   dump_initialised = false;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- Profiling
 // -------------------------------------------------------------------
 
-aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream) {
+aclError aclrtProfTrace(void* userdata, int32_t length,
+                        aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(userdata);
   // The reference's trace record: id (8 bytes), model id (8), tag id (2).
@@ -447,5 +474,6 @@ aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream) {
   return ACL_RESULT(
       Runtime().EnqueueStreamTask(stream, [] { return absl::OkStatus(); }));
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

@@ -67,7 +67,7 @@ extern "C" {
 
 aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop,
                                           aclrtMemGranularityOptions option,
-                                          size_t* granularity) {
+                                          size_t* granularity) try {
   ACL_REQUIRE_NOT_NULL(prop);
   ACL_REQUIRE_NOT_NULL(granularity);
   const int32_t raw = RawEnum(option);
@@ -79,24 +79,28 @@ aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop,
                    Runtime().vmm().Granularity(
                        *prop, raw == ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size,
-                             const aclrtPhysicalMemProp* prop, uint64_t flags) {
+                             const aclrtPhysicalMemProp* prop,
+                             uint64_t flags) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(handle);
   ACL_REQUIRE_NOT_NULL(prop);
   if (flags != 0) return BadFlags(__func__, flags);
   ACL_RETURN_VALUE(handle, Runtime().vmm().MallocPhysical(size, *prop));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
+aclError aclrtFreePhysical(aclrtDrvMemHandle handle) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(handle);
   return ACL_RESULT(Runtime().vmm().FreePhysical(handle));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment,
-                                void* expectPtr, uint64_t flags) {
+                                void* expectPtr, uint64_t flags) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(virPtr);
   if (alignment != 0) {
@@ -105,24 +109,27 @@ aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment,
   }
   ACL_RETURN_VALUE(virPtr, Runtime().vmm().Reserve(size, expectPtr, flags));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtReleaseMemAddress(void* virPtr) {
+aclError aclrtReleaseMemAddress(void* virPtr) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(virPtr);
   return ACL_RESULT(Runtime().vmm().Release(virPtr));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMapMem(void* virPtr, size_t size, size_t offset,
-                     aclrtDrvMemHandle handle, uint64_t flags) {
+                     aclrtDrvMemHandle handle, uint64_t flags) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(virPtr);
   ACL_REQUIRE_NOT_NULL(handle);
   if (flags != 0) return BadFlags(__func__, flags);
   return ACL_RESULT(Runtime().vmm().Map(virPtr, size, offset, handle));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset,
-                             aclrtDrvMemHandle handle, uint64_t flags) {
+                             aclrtDrvMemHandle handle, uint64_t flags) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(virPtr);
   ACL_REQUIRE_NOT_NULL(handle);
@@ -130,15 +137,17 @@ aclError aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset,
   return ACL_RESULT(Runtime().vmm().Map(virPtr, size, offset, handle,
                                         ACL_RT_MEM_ACCESS_FLAGS_NONE));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtUnmapMem(void* virPtr) {
+aclError aclrtUnmapMem(void* virPtr) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(virPtr);
   return ACL_RESULT(Runtime().vmm().Unmap(virPtr));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc,
-                           size_t count) {
+                           size_t count) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(virPtr);
   ACL_REQUIRE_NOT_NULL(desc);
@@ -149,31 +158,35 @@ aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc,
   std::vector<aclrtMemAccessDesc> descs(desc, desc + count);
   return ACL_RESULT(Runtime().vmm().SetAccess(virPtr, size, descs));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location,
-                           uint64_t* flag) {
+                           uint64_t* flag) try {
   ACL_REQUIRE_NOT_NULL(virPtr);
   ACL_REQUIRE_NOT_NULL(location);
   ACL_REQUIRE_NOT_NULL(flag);
   ACL_RETURN_VALUE(flag, Runtime().vmm().GetAccess(virPtr, *location));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemRetainAllocationHandle(void* virPtr,
-                                        aclrtDrvMemHandle* handle) {
+                                        aclrtDrvMemHandle* handle) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(virPtr);
   ACL_REQUIRE_NOT_NULL(handle);
   ACL_RETURN_VALUE(handle, Runtime().vmm().Retain(virPtr));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle,
-                                                   aclrtPhysicalMemProp* prop) {
+aclError aclrtMemGetAllocationPropertiesFromHandle(
+    aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) try {
   ACL_REQUIRE_NOT_NULL(handle);
   ACL_REQUIRE_NOT_NULL(prop);
   ACL_RETURN_VALUE(prop, Runtime().vmm().Properties(handle));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
+aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) try {
   ACL_REQUIRE_NOT_NULL(ptr);
   if (pbase == nullptr && psize == nullptr) {
     return ascend::rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
@@ -190,29 +203,32 @@ aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
   if (psize != nullptr) *psize = range->second;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId,
-                        uint64_t flags) {
+                        uint64_t flags) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(devPtr);
   if (flags != 0) return BadFlags(__func__, flags);
   return ACL_RESULT(Runtime().PrepareP2PMap(devPtr, size, dstDevId));
 }
+ACL_ENTRY_CATCH(aclError)
 
 // --- Sharing between processes ----------------------------------------------
 
-aclError aclrtDeviceGetBareTgid(int32_t* pid) {
+aclError aclrtDeviceGetBareTgid(int32_t* pid) try {
   ACL_REQUIRE_NOT_NULL(pid);
   // No container translation on the simulator: the process's own pid is
   // what another process on this host whitelists.
   *pid = static_cast<int32_t>(getpid());
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
                                          aclrtMemHandleType handleType,
                                          uint64_t flags,
-                                         uint64_t* shareableHandle) {
+                                         uint64_t* shareableHandle) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(handle);
   ACL_REQUIRE_NOT_NULL(shareableHandle);
@@ -228,11 +244,12 @@ aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
       Runtime().vmm().ExportPhysical(
           handle, flags != ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle,
                                            uint64_t flags,
                                            aclrtMemSharedHandleType shareType,
-                                           void* shareableHandle) {
+                                           void* shareableHandle) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(handle);
   ACL_REQUIRE_NOT_NULL(shareableHandle);
@@ -245,19 +262,21 @@ aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle,
       Runtime().vmm().ExportPhysical(
           handle, flags != ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid,
-                                         size_t pidNum) {
+                                         size_t pidNum) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(pid);
   if (pidNum == 0) return NoPids(__func__);
   return ACL_RESULT(Runtime().vmm().AllowShareablePids(
       shareableHandle, std::vector<int32_t>(pid, pid + pidNum)));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle,
                                            aclrtMemSharedHandleType shareType,
-                                           int32_t* pid, size_t pidNum) {
+                                           int32_t* pid, size_t pidNum) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(shareableHandle);
   ACL_REQUIRE_NOT_NULL(pid);
@@ -268,20 +287,22 @@ aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle,
   return ACL_RESULT(Runtime().vmm().AllowShareablePids(
       value, std::vector<int32_t>(pid, pid + pidNum)));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle,
                                            int32_t deviceId,
-                                           aclrtDrvMemHandle* handle) {
+                                           aclrtDrvMemHandle* handle) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(handle);
   ACL_RETURN_VALUE(handle,
                    Runtime().vmm().ImportPhysical(shareableHandle, deviceId));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle,
                                              aclrtMemSharedHandleType shareType,
                                              uint64_t flags,
-                                             aclrtDrvMemHandle* handle) {
+                                             aclrtDrvMemHandle* handle) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(shareableHandle);
   ACL_REQUIRE_NOT_NULL(handle);
@@ -294,9 +315,10 @@ aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle,
   if (!device.ok()) return ACL_RESULT(device.status());
   ACL_RETURN_VALUE(handle, Runtime().vmm().ImportPhysical(value, *device));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key,
-                                 size_t len, uint64_t flags) {
+                                 size_t len, uint64_t flags) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(devPtr);
   ACL_REQUIRE_NOT_NULL(key);
@@ -314,8 +336,10 @@ aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key,
   std::snprintf(key, kIpcKeyLength, "%s", exported->c_str());
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
+aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid,
+                                 size_t num) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(key);
   ACL_REQUIRE_NOT_NULL(pid);
@@ -323,9 +347,10 @@ aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
   return ACL_RESULT(Runtime().vmm().IpcAllowPids(
       KeyOf(key), std::vector<int32_t>(pid, pid + num)));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type,
-                            uint64_t attr) {
+                            uint64_t attr) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(key);
   const int32_t raw = RawEnum(type);
@@ -340,9 +365,10 @@ aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type,
   }
   return ACL_RESULT(Runtime().vmm().IpcSetAttr(KeyOf(key), attr));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtIpcMemImportByKey(void** devPtr, const char* key,
-                                uint64_t flags) {
+                                uint64_t flags) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(devPtr);
   ACL_REQUIRE_NOT_NULL(key);
@@ -351,11 +377,13 @@ aclError aclrtIpcMemImportByKey(void** devPtr, const char* key,
   }
   ACL_RETURN_VALUE(devPtr, Runtime().vmm().IpcImport(KeyOf(key)));
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtIpcMemClose(const char* key) {
+aclError aclrtIpcMemClose(const char* key) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(key);
   return ACL_RESULT(Runtime().vmm().IpcClose(KeyOf(key)));
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

@@ -5,6 +5,7 @@
 
 #include "acl/acl_rt.h"
 #include "acl/lifecycle/lifecycle.h"
+#include "runtime/base/c_entry.h"
 #include "runtime/base/error.h"
 #include "runtime/base/logging.h"
 
@@ -28,53 +29,61 @@ CallbackType Key(const aclRegisterCallbackType& type) {
 
 extern "C" {
 
-aclError aclInit(const char* configPath) {
+aclError aclInit(const char* configPath) try {
   ascend::rt::InitLogging();
   const aclError ret =
       ReportError("aclInit", ProcessLifecycle().Init(configPath));
   if (ret == ACL_SUCCESS) ascend::rt::LogEvent("aclInit: initialised");
   return ret;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclFinalize(void) {
+aclError aclFinalize(void) try {
   const aclError ret =
       ReportError("aclFinalize", ProcessLifecycle().Finalize());
   if (ret == ACL_SUCCESS) ascend::rt::LogEvent("aclFinalize: finalised");
   return ret;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclFinalizeReference(uint64_t* refCount) {
+aclError aclFinalizeReference(uint64_t* refCount) try {
   return ReportError("aclFinalizeReference",
                      ProcessLifecycle().FinalizeReference(refCount));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclInitCallbackRegister(aclRegisterCallbackType type,
-                                 aclInitCallbackFunc cbFunc, void* userData) {
+                                 aclInitCallbackFunc cbFunc,
+                                 void* userData) try {
   return ReportError(
       "aclInitCallbackRegister",
       ProcessLifecycle().RegisterInitCallback(Key(type), cbFunc, userData));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclInitCallbackUnRegister(aclRegisterCallbackType type,
-                                   aclInitCallbackFunc cbFunc) {
+                                   aclInitCallbackFunc cbFunc) try {
   return ReportError(
       "aclInitCallbackUnRegister",
       ProcessLifecycle().UnregisterInitCallback(Key(type), cbFunc));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type,
                                      aclFinalizeCallbackFunc cbFunc,
-                                     void* userData) {
+                                     void* userData) try {
   return ReportError(
       "aclFinalizeCallbackRegister",
       ProcessLifecycle().RegisterFinalizeCallback(Key(type), cbFunc, userData));
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type,
-                                       aclFinalizeCallbackFunc cbFunc) {
+                                       aclFinalizeCallbackFunc cbFunc) try {
   return ReportError(
       "aclFinalizeCallbackUnRegister",
       ProcessLifecycle().UnregisterFinalizeCallback(Key(type), cbFunc));
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

@@ -41,13 +41,14 @@ aclError InvalidDevice(const char* api, int32_t device_id) {
 
 extern "C" {
 
-aclError aclrtGetRunMode(aclrtRunMode* runMode) {
+aclError aclrtGetRunMode(aclrtRunMode* runMode) try {
   ACL_REQUIRE_NOT_NULL(runMode);
   *runMode = ACL_HOST;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-const char* aclrtGetSocName(void) {
+const char* aclrtGetSocName(void) try {
   // The backend is fixed for the life of the process, so is its name.
   static const std::string* const name = [] {
     auto* backend = Runtime().backend();
@@ -55,19 +56,21 @@ const char* aclrtGetSocName(void) {
   }();
   return name->empty() ? nullptr : name->c_str();
 }
+ACL_ENTRY_CATCH(const char*)
 
 aclError aclrtCheckArchCompatibility(const char* socVersion,
-                                     int32_t* canCompatible) {
+                                     int32_t* canCompatible) try {
   ACL_REQUIRE_NOT_NULL(socVersion);
   ACL_REQUIRE_NOT_NULL(canCompatible);
   const char* own = aclrtGetSocName();
   *canCompatible = own != nullptr && std::strcmp(own, socVersion) == 0 ? 1 : 0;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetDeviceCapability(int32_t deviceId,
                                   aclrtDevFeatureType devFeatureType,
-                                  int32_t* value) {
+                                  int32_t* value) try {
   ACL_REQUIRE_NOT_NULL(value);
   if (deviceId < 0 || deviceId >= Runtime().DeviceCount()) {
     return InvalidDevice(__func__, deviceId);
@@ -80,8 +83,9 @@ aclError aclrtGetDeviceCapability(int32_t deviceId,
   *value = ACL_DEV_FEATURE_NOT_SUPPORT;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
+aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) try {
   ACL_REQUIRE_NOT_NULL(errorInfo);
   absl::StatusOr<bool> abnormal = Runtime().DeviceAbnormal(deviceId);
   if (!abnormal.ok()) return ACL_RESULT(abnormal.status());
@@ -89,17 +93,19 @@ aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
   errorInfo->errorType = *abnormal ? ACL_RT_ERROR_OTHERS : ACL_RT_NO_ERROR;
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
 aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList,
-                                 size_t* num) {
+                                 size_t* num) try {
   ACL_REQUIRE_NOT_NULL(cannAttrList);
   ACL_REQUIRE_NOT_NULL(num);
   *cannAttrList = kSupportedAttributes;
   *num = std::size(kSupportedAttributes);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
+aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) try {
   ACL_REQUIRE_NOT_NULL(value);
   const int32_t raw_attr = RawEnum(cannAttr);
   if (!IsKnownAttribute(raw_attr)) {
@@ -111,8 +117,9 @@ aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
   }
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-size_t aclDataTypeSize(aclDataType dataType) {
+size_t aclDataTypeSize(aclDataType dataType) try {
   // Outside [ACL_DT_UNDEFINED, ACL_FLOAT4_E1M2] the value may lie outside the
   // enum's range, where loading it as the enum would be undefined.
   const int32_t raw = RawEnum(dataType);
@@ -155,13 +162,16 @@ size_t aclDataTypeSize(aclDataType dataType) {
   }
   return 0;  // not an aclDataType value
 }
+ACL_ENTRY_CATCH(size_t)
 
-aclFloat16 aclFloatToFloat16(float value) {
+aclFloat16 aclFloatToFloat16(float value) try {
   return ascend::rt::FloatToHalf(value);
 }
+ACL_ENTRY_CATCH(aclFloat16)
 
-float aclFloat16ToFloat(aclFloat16 value) {
+float aclFloat16ToFloat(aclFloat16 value) try {
   return ascend::rt::HalfToFloat(value);
 }
+ACL_ENTRY_CATCH(float)
 
 }  // extern "C"

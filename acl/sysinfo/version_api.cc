@@ -22,7 +22,7 @@ absl::StatusOr<std::string> InstalledVersion(const char* pkgName) {
 
 extern "C" {
 
-aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
+aclError aclsysGetVersionStr(char* pkgName, char* versionStr) try {
   ACL_REQUIRE_NOT_NULL(pkgName);
   ACL_REQUIRE_NOT_NULL(versionStr);
   absl::StatusOr<std::string> version = InstalledVersion(pkgName);
@@ -31,13 +31,15 @@ aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
   std::memcpy(versionStr, version->c_str(), version->size() + 1);
   return ACL_SUCCESS;
 }
+ACL_ENTRY_CATCH(aclError)
 
-aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
+aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) try {
   ACL_REQUIRE_NOT_NULL(pkgName);
   ACL_REQUIRE_NOT_NULL(versionNum);
   absl::StatusOr<std::string> version = InstalledVersion(pkgName);
   if (!version.ok()) return ACL_RESULT(version.status());
   ACL_RETURN_VALUE(versionNum, ascend::acl::sysinfo::EncodeVersion(*version));
 }
+ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"

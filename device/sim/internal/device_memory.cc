@@ -23,12 +23,33 @@ namespace {
 
 void* AsPointer(uint64_t addr) { return reinterpret_cast<void*>(addr); }
 
-// Fatal: zero-filled fresh allocations depend on dropping pages, and
-// neither call below can fail on a mapping and a file we own.
-[[noreturn]] void DropFailed(const char* what) {
-  std::fprintf(stderr, "fatal: %s failed on simulated device memory: %s\n",
+// Neither way of dropping pages fails on a mapping and a file we own, short
+// of locked pages (the process called mlockall) or a file system without hole
+// punching; DropPages then zeroes the range another way. Should that fail
+// too, the range may keep stale bytes: said on stderr, never an abort
+// (DESIGN.md §2.7).
+void DropFailed(const char* what) {
+  std::fprintf(stderr,
+               "error: %s failed on simulated device memory: %s; the range "
+               "may not read as zero\n",
                what, std::strerror(errno));
-  std::abort();
+}
+
+// Writes zeros over [offset, offset + size) of `fd` (not through the
+// mapping, which may be protected); false if a write fails.
+bool WriteZeros(int fd, uint64_t offset, uint64_t size) {
+  static const char kZeros[64 << 10] = {};
+  while (size > 0) {
+    const size_t n = size < sizeof kZeros ? size : sizeof kZeros;
+    const ssize_t written = pwrite(fd, kZeros, n, static_cast<off_t>(offset));
+    if (written <= 0) {
+      if (written < 0 && errno == EINTR) continue;
+      return false;
+    }
+    offset += static_cast<uint64_t>(written);
+    size -= static_cast<uint64_t>(written);
+  }
+  return true;
 }
 
 // Linux 5.14; older headers lack the name, older kernels answer EINVAL.
@@ -128,18 +149,32 @@ DeviceMemory::~DeviceMemory() {
 
 void DeviceMemory::DropPages(uint64_t addr, uint64_t size) {
   if (fd_ < 0) {
-    if (madvise(AsPointer(addr), size, MADV_DONTNEED) != 0) {
-      DropFailed("madvise(MADV_DONTNEED)");
+    if (madvise(AsPointer(addr), size, MADV_DONTNEED) == 0) return;
+    // Locked pages refuse MADV_DONTNEED: fresh zero pages mapped over the
+    // range instead. They are accessible; callers that release the range
+    // protect it afterwards, and ZeroAll only loses stray-access detection
+    // on chunks not committed.
+    if (mmap(AsPointer(addr), size, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1,
+             0) != MAP_FAILED) {
+      return;
     }
+    DropFailed("madvise(MADV_DONTNEED)");
     return;
   }
   // The file holds the bytes: punching the hole frees the pages for every
   // mapping of them (other addresses, other processes) at once.
   if (fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
                 static_cast<off_t>(addr - base_),
-                static_cast<off_t>(size)) != 0) {
-    DropFailed("fallocate(FALLOC_FL_PUNCH_HOLE)");
+                static_cast<off_t>(size)) == 0) {
+    return;
   }
+  // No hole punching: zeros written over the parts that hold data.
+  bool zeroed = true;
+  for (const auto& [begin, end] : FileDataRanges(addr, size)) {
+    zeroed = WriteZeros(fd_, begin - base_, end - begin) && zeroed;
+  }
+  if (!zeroed) DropFailed("fallocate(FALLOC_FL_PUNCH_HOLE)");
 }
 
 absl::Status DeviceMemory::MapVa(uint64_t va, uint64_t size,
