@@ -1,5 +1,6 @@
-// Streams: the task queue (Stream; its workers are runtime/executor_pool.h), the runtime's operations on streams, the
-// stream kind's descriptor and its snapshot participant (stream ids).
+// Streams: the task queue (Stream; its workers are runtime/executor_pool.h),
+// the runtime's operations on streams, the stream kind's descriptor and its
+// snapshot participant (stream ids).
 #include "runtime/stream.h"
 
 #include <memory>
@@ -113,9 +114,8 @@ void Stream::Shutdown() {
     // not wait for itself; its worker leaves after that task.
     if (tls_running_stream != this) {
       mu_.Await(absl::Condition(
-          +[](Stream* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
-            return !s->scheduled_;
-          },
+          +[](Stream* s)
+               ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) { return !s->scheduled_; },
           this));
     }
   }
