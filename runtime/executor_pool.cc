@@ -47,7 +47,8 @@ void ExecutorPool::Work(std::shared_ptr<Stream> stream) {
     std::unique_lock<std::mutex> lock(mu_);
     ++waiting_;
     for (;;) {
-      ready_cv_.wait_for(lock, retire_after, [this] { return !ready_.empty(); });
+      ready_cv_.wait_for(lock, retire_after,
+                         [this] { return !ready_.empty(); });
       if (!ready_.empty()) break;
       if (waiting_ > kKeepIdle) {
         --waiting_;

@@ -1,4 +1,4 @@
-// The process's stream executors (DESIGN.md §5.3): worker threads that run
+// The process's stream executors (DESIGN.md §5.3.1): worker threads that run
 // streams' tasks. A stream holds a worker only while it has queued or
 // running work, so an idle stream costs no thread.
 //

@@ -434,7 +434,7 @@ absl::StatusOr<void*> Runtime::CreateStreamIn(
   // devices under. Allocating outside it let a reset (and a re-open of the
   // device) slip in between: the id then came from the closed device object
   // and was released to the re-opened one, freeing an id it had given to
-  // another stream. Creating the stream starts no thread (DESIGN.md §5.3).
+  // another stream. Creating the stream starts no thread (DESIGN.md §5.3.1).
   void* handle = nullptr;
   {
     ascend::MutexLock lock(&mu_);

@@ -1,6 +1,6 @@
 // A stream: an in-order queue of tasks executed asynchronously, in order, by
 // a worker of the process's executor pool (runtime/executor_pool.h), which
-// the stream holds only while it has work (DESIGN.md §5.3).
+// the stream holds only while it has work (DESIGN.md §5.3.1).
 //
 //   Stream s(device_id, stream_id, flags, priority);
 //   s.Enqueue(Task{[&] { return DoCopy(); }});
