@@ -68,7 +68,8 @@ TEST(StreamPoolTest, MaxStreamsOnEightDevicesHoldNoThreads) {
   ASSERT_OK_AND_ASSIGN(streams.back(), rt->CreateStream(0, 0));
   EXPECT_EQ(*rt->AvailableIds(device::ResourceKind::kStream), 0u);
   for (void* s : streams) ASSERT_OK(rt->DestroyStream(s, /*force=*/false));
-  for (int32_t d = 0; d < kDevices; ++d) ASSERT_OK(rt->ResetDevice(d, /*force=*/false));
+  for (int32_t d = 0; d < kDevices; ++d)
+    ASSERT_OK(rt->ResetDevice(d, /*force=*/false));
   EXPECT_LE(Threads(), before + 2 + static_cast<int>(ExecutorPool::kKeepIdle));
 }
 
