@@ -1,14 +1,14 @@
 // Task exception information (aclrtExceptionInfo) and the process-wide
 // exception callbacks, plus the per-thread "last task" record.
 //
-// When a stream task fails, the stream's executor thread builds an
+// When a stream task fails, the worker running it builds an
 // aclrtExceptionInfo for it and calls every registered callback before the
 // failure is recorded on the stream: by the time aclrtSynchronizeStream (or
 // aclrtSynchronizeDevice) returns the failure, the callbacks have run.
 // DESIGN.md §5.16.
 //
 //   ExceptionCallbacks::Process().Register(fn);
-//   ...  // a task fails: fn(&info) on the stream's executor thread
+//   ...  // a task fails: fn(&info) on the worker running the task
 #ifndef ASCENDCL_RUNTIME_EXCEPTION_INFO_H_
 #define ASCENDCL_RUNTIME_EXCEPTION_INFO_H_
 

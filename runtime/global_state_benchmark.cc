@@ -152,6 +152,37 @@ void BM_EventRecordEnqueue(benchmark::State& state) {
 }
 BENCHMARK(BM_EventRecordEnqueue)->Repetitions(3);
 
+// aclrtCreateStream + aclrtDestroyStream of an idle stream (DESIGN.md §5.3:
+// what a stream costs when it holds no thread), on the same private runtime
+// setup.
+void BM_StreamCreateDestroy(benchmark::State& state) {
+  device::sim::SimConfig config;
+  config.device_count = 1;
+  config.device_memory_bytes = uint64_t{64} << 20;
+  auto backend = device::sim::CreateSimBackend(config);
+  if (!backend.ok()) {
+    state.SkipWithError("no simulator");
+    return;
+  }
+  static GlobalState* const gs = new GlobalState(GlobalState::Options{});
+  Runtime::Options options;
+  options.state = gs;
+  options.default_device = [] { return std::optional<int32_t>(); };
+  Runtime runtime(*std::move(backend), std::move(options));
+  if (!runtime.SetDevice(0).ok()) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  for (auto _ : state) {
+    absl::StatusOr<void*> stream = runtime.CreateStream(0, 0);
+    if (!stream.ok() || !runtime.DestroyStream(*stream, false).ok()) {
+      state.SkipWithError("create or destroy failed");
+      return;
+    }
+  }
+}
+BENCHMARK(BM_StreamCreateDestroy)->Repetitions(3);
+
 // --- Baseline for b. and c.: a mutex + condvar notify round trip ------------
 
 void BM_MutexCondvarRoundTrip(benchmark::State& state) {

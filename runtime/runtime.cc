@@ -287,7 +287,7 @@ absl::Status Runtime::ResetDevice(int32_t device_id, bool force) {
     teardown = Teardown();  // the device is closed before POST
     callbacks.NotifyState(device_id, ACL_RT_DEVICE_STATE_RESET_POST);
   }
-  // Streams are destroyed (executors joined) and the device closed here,
+  // Streams are shut down (their workers gone) and the device closed here,
   // outside the lock.
   return absl::OkStatus();
 }

@@ -1,5 +1,6 @@
-// Streams: the executor (Stream), the runtime's operations on streams, the
-// stream kind's descriptor and its snapshot participant (stream ids).
+// Streams: the task queue (Stream; its workers are runtime/executor_pool.h),
+// the runtime's operations on streams, the stream kind's descriptor and its
+// snapshot participant (stream ids).
 #include "runtime/stream.h"
 
 #include <memory>
@@ -12,6 +13,7 @@
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
 #include "runtime/exception_info.h"
+#include "runtime/executor_pool.h"
 #include "runtime/id_participant.h"
 #include "runtime/resource_kinds.h"
 #include "runtime/runtime.h"
@@ -27,7 +29,7 @@ constexpr uint32_t kLowestPriority = 7;
 }  // namespace
 
 // A closed device's streams leave the report hub at once and are shut down
-// and joined once the runtime's lock is released (CloseDeviceLocked).
+// once the runtime's lock is released (CloseDeviceLocked).
 const KindDescriptor kStreamKind = {
     ObjectKind::kStream, "stream", device::ResourceKind::kStream,
     ACL_ERROR_RT_NO_STREAM_RESOURCE,
@@ -94,34 +96,27 @@ Stream::Stream(int32_t device_id, uint32_t id, uint32_t flags,
       flags_(flags),
       work_ptr_(work_ptr),
       work_size_(work_size) {
-  {
-    ascend::MutexLock lock(&mu_);
-    attributes_.priority = priority;
-  }
-  ascend::MutexLock lock(&join_mu_);
-  executor_ = std::thread([this] { Run(); });
+  // No thread: a worker comes with the first task (Dispatch).
+  ascend::MutexLock lock(&mu_);
+  attributes_.priority = priority;
 }
 
 Stream::~Stream() { Shutdown(); }
 
 void Stream::Shutdown() {
-  // A running blocking task gives up, the executor takes no further task,
-  // and what is left is cancelled once it has stopped.
+  // A running blocking task gives up, the worker takes no further task and
+  // leaves the stream, and what is left is cancelled once it has.
   aborting_.store(true, std::memory_order_release);
   {
     ascend::MutexLock lock(&mu_);
     shutdown_ = true;
-  }
-  {
-    ascend::MutexLock lock(&join_mu_);
-    if (executor_.joinable()) {
-      if (executor_.get_id() == std::this_thread::get_id()) {
-        // Only reachable by a task tearing its own stream down, which the
-        // runtime refuses; never join (or leave joinable) this thread.
-        executor_.detach();
-      } else {
-        executor_.join();
-      }
+    // A task tearing its own stream down (which the runtime refuses) must
+    // not wait for itself; its worker leaves after that task.
+    if (tls_running_stream != this) {
+      mu_.Await(absl::Condition(
+          +[](Stream* s)
+               ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) { return !s->scheduled_; },
+          this));
     }
   }
   DiscardPending();
@@ -146,6 +141,7 @@ void Stream::Enqueue(Task task) {
   task.thread_id = record.thread_id;
   uint32_t id = 0;
   bool queued = false;
+  bool dispatch = false;
   {
     ascend::MutexLock lock(&mu_);
     if (!shutdown_) {
@@ -154,16 +150,45 @@ void Stream::Enqueue(Task task) {
       queue_.push_back(std::move(task));
       ++enqueued_;
       queued = true;
+      dispatch = !scheduled_;
+      scheduled_ = true;
     }
   }
   if (queued) {
     record.last_task_id = id;
+    if (dispatch) Dispatch();
     return;
   }
   if (task.cancel) task.cancel();  // shut down: it will never run
 }
 
-void Stream::Run() {
+void Stream::Dispatch() {
+  // Streams are owned by shared pointers; a worker holds one while it runs
+  // the stream, so the stream outlives the worker's last touch of it.
+  if (std::shared_ptr<Stream> self = weak_from_this().lock();
+      self != nullptr && ExecutorPool::Process().Run(self)) {
+    return;
+  }
+  // No worker: what is queued fails as a task does (CANN's resource
+  // exhaustion code, reported by the next synchronize) and is cancelled so
+  // its waiters are released. Enqueuers meanwhile saw scheduled_ and only
+  // queued, so the whole queue goes; the next enqueue tries again.
+  const absl::Status error =
+      Error(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL,
+            "no thread could be started to run the stream's tasks");
+  std::deque<Task> failed;
+  {
+    ascend::MutexLock lock(&mu_);
+    failed.swap(queue_);
+    for (size_t i = 0; i < failed.size(); ++i) FinishLocked(error);
+    scheduled_ = false;
+  }
+  for (Task& task : failed) {
+    if (task.cancel) task.cancel();
+  }
+}
+
+void Stream::RunQueued() {
   // One critical section per task: it records the previous task's result and
   // takes the next one. Every release of mu_ wakes the threads waiting in
   // Synchronize to re-check, so a second lock per task would double the
@@ -180,12 +205,17 @@ void Stream::Run() {
         running_ = false;
         stopping_.store(false, std::memory_order_release);
       }
-      mu_.Await(absl::Condition(
-          +[](Stream* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
-            return s->shutdown_ || !s->queue_.empty();
-          },
-          this));
-      if (shutdown_) return;  // Shutdown cancels what is left
+      auto has_work = +[](Stream* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
+        return s->shutdown_ || !s->queue_.empty();
+      };
+      if (!has_work(this)) {
+        mu_.AwaitWithTimeout(absl::Condition(has_work, this), kLinger);
+      }
+      // Shut down: Shutdown cancels what is left once the worker is gone.
+      if (shutdown_ || queue_.empty()) {
+        scheduled_ = false;
+        return;
+      }
       task = std::move(queue_.front());
       queue_.pop_front();
       skip = stop_on_failure_ && !ErrorLocked(ErrorReader::kStream).ok();
@@ -195,6 +225,7 @@ void Stream::Run() {
     if (skip) {
       if (task.cancel) task.cancel();
     } else if (task.run) {
+      // Whichever worker runs the task is the stream's executor for it.
       tls_running_stream = this;
       // Backup's drain waits for this task: its gated calls must not wait
       // for the snapshot (DESIGN.md §4.3).
@@ -382,7 +413,7 @@ absl::StatusOr<void*> Runtime::CreateStreamIn(
   // devices under. Allocating outside it let a reset (and a re-open of the
   // device) slip in between: the id then came from the closed device object
   // and was released to the re-opened one, freeing an id it had given to
-  // another stream. As CreateContext, this starts the executor under mu_.
+  // another stream. Creating the stream starts no thread (DESIGN.md §5.3.1).
   void* handle = nullptr;
   {
     ascend::MutexLock lock(&mu_);

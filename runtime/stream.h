@@ -1,5 +1,6 @@
-// A stream: an in-order queue of tasks executed asynchronously by the stream's
-// own executor thread.
+// A stream: an in-order queue of tasks executed asynchronously, in order, by
+// a worker of the process's executor pool (runtime/executor_pool.h), which
+// the stream holds only while it has work (DESIGN.md §5.3.1).
 //
 //   Stream s(device_id, stream_id, flags, priority);
 //   s.Enqueue(Task{[&] { return DoCopy(); }});
@@ -11,7 +12,11 @@
 // one leaves it pending for the other. In ACL_STOP_ON_FAILURE mode the tasks
 // after a failure are skipped until the stream's own Synchronize reports it.
 // Executors never park on a snapshot lock (DESIGN.md §4.4): Backup drains
-// them, and a drain reports nothing and clears nothing.
+// them, and a drain reports nothing and clears nothing. If no worker thread
+// can be started for new work, the queued tasks fail with
+// ACL_ERROR_RT_RESOURCE_ALLOC_FAIL (their cancel runs); a later enqueue tries
+// again. Streams are owned by std::shared_ptr (a worker holds one while it
+// runs the stream).
 #ifndef ASCENDCL_RUNTIME_STREAM_H_
 #define ASCENDCL_RUNTIME_STREAM_H_
 
@@ -22,7 +27,6 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
@@ -76,7 +80,7 @@ class TaskRecorder {
 };
 
 struct Task {
-  // Runs on the executor thread, in stream order.
+  // Runs on a pool worker, in stream order (Stream::Current() is the stream).
   std::function<absl::Status()> run;
   // Called instead of `run` when the task is discarded (forced destroy or
   // device reset) or skipped after a failure, so waiters are released.
@@ -116,7 +120,7 @@ struct StreamAttributes {
   }
 };
 
-class Stream {
+class Stream : public std::enable_shared_from_this<Stream> {
  public:
   static constexpr ObjectKind kKind = ObjectKind::kStream;
 
@@ -200,8 +204,9 @@ class Stream {
     return stopping_.load(std::memory_order_acquire) ||
            aborting_.load(std::memory_order_acquire);
   }
-  // Abort(), then stops and joins the executor: no task of this stream runs
-  // afterwards, and tasks enqueued later are cancelled at once. Idempotent.
+  // Abort(), then waits until no worker holds the stream: no task of this
+  // stream runs afterwards, and tasks enqueued later are cancelled at once.
+  // Idempotent.
   // (A device reset shuts its streams down even while another thread's
   // context still refers to one.)
   void Shutdown();
@@ -225,8 +230,18 @@ class Stream {
   }
 
  private:
-  void Run();
-  // Tells the exception callbacks of a failed task (executor thread).
+  friend class ExecutorPool;
+  // How long a worker whose stream ran out of work waits for more before it
+  // leaves the stream (a producer enqueueing back to back keeps its worker).
+  static constexpr absl::Duration kLinger = absl::Microseconds(500);
+
+  // On a pool worker: runs the queue until it stays empty for kLinger (or the
+  // stream shuts down), then leaves the stream.
+  void RunQueued();
+  // Gives the stream a worker (after Enqueue set scheduled_); fails the
+  // queued tasks when none can be had.
+  void Dispatch();
+  // Tells the exception callbacks of a failed task (on its worker).
   void ReportException(const Task& task, const absl::Status& status) const;
   // Records a finished task's result.
   void FinishLocked(absl::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -256,13 +271,13 @@ class Stream {
   bool stop_on_failure_ ABSL_GUARDED_BY(mu_) = false;
   bool shutdown_ ABSL_GUARDED_BY(mu_) = false;
   bool running_ ABSL_GUARDED_BY(mu_) = false;  // a task is running
+  // A worker holds the stream, or is being given it (Dispatch).
+  bool scheduled_ ABSL_GUARDED_BY(mu_) = false;
   std::atomic<bool> aborting_{false};
   std::atomic<bool> stopping_{false};
   std::atomic<bool> force_closing_{false};
   std::atomic<bool> recording_{false};
   std::shared_ptr<TaskRecorder> recorder_ ABSL_GUARDED_BY(mu_);
-  ascend::Mutex join_mu_;  // serialises Shutdown's join
-  std::thread executor_ ABSL_GUARDED_BY(join_mu_);
 };
 
 }  // namespace ascend::rt

@@ -27,9 +27,10 @@
 // memory bandwidth), so it equals the checksum the runtime computes over a
 // host copy of the same bytes.
 //
-// Ids. Per device and ResourceKind, the lowest free id in
-// [0, max_ids_per_kind); ClaimId of an id >= max_ids_per_kind is
-// kInvalidArgument. Reopen and closing drop every id.
+// Ids. Per device and ResourceKind, the lowest free id in [0, limit), where
+// limit is max_ids_per_kind, and for streams the smaller of that and
+// max_streams_per_device; ClaimId of an id >= limit is kInvalidArgument. Reopen
+// and closing drop every id.
 //
 // Reopen drops every allocation, its contents and every id, and keeps the
 // dropped ranges reserved until AllocateAt takes them back or the device is
@@ -84,6 +85,10 @@ struct SimConfig {
   std::string soc_name = "Ascend910B1";
   // Ids per device and ResourceKind (not configurable from the environment).
   uint32_t max_ids_per_kind = 65536;
+  // Stream ids per device (at most max_ids_per_kind): CANN's documented
+  // maximum number of streams of the default SoC, default and internal
+  // streams included (aclrtCreateStream; DESIGN.md §6.3).
+  uint32_t max_streams_per_device = 1984;
 
   // The defaults above, overridden by the environment variables named above
   // when they are set and not empty. kInvalidArgument names a malformed or

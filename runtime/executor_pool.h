@@ -1,0 +1,70 @@
+// The process's stream executors (DESIGN.md §5.3.1): worker threads that run
+// streams' tasks. A stream holds a worker only while it has queued or
+// running work, so an idle stream costs no thread.
+//
+//   // Stream::Enqueue, when the stream's queue was idle:
+//   if (!ExecutorPool::Process().Run(self)) { /* fail the queued tasks */ }
+//
+// Run hands the stream to a waiting worker, or starts a new one when every
+// worker is busy: a worker blocked in a task (an event wait) keeps its
+// thread, exactly as a stream's own executor did, so no stream ever waits
+// for another stream's worker. Idle workers retire after kIdleRetire, down
+// to kKeepIdle. A thread that cannot be started (std::system_error) makes
+// Run return false; nothing throws.
+#ifndef ASCENDCL_RUNTIME_EXECUTOR_POOL_H_
+#define ASCENDCL_RUNTIME_EXECUTOR_POOL_H_
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+#include "absl/time/time.h"
+
+namespace ascend::rt {
+
+class Stream;
+
+class ExecutorPool {
+ public:
+  // Idle workers kept however long they idle.
+  static constexpr size_t kKeepIdle = 4;
+  // How long a worker beyond kKeepIdle waits for work before it exits.
+  static constexpr absl::Duration kIdleRetire = absl::Milliseconds(200);
+
+  // The process's pool (never destroyed: its workers are detached).
+  static ExecutorPool& Process();
+
+  // Gives `stream` a worker, which runs its queue (Stream::RunQueued) until
+  // the queue stays empty. False when a worker was needed and no thread
+  // could be started.
+  bool Run(const std::shared_ptr<Stream>& stream);
+
+  struct Stats {
+    size_t workers = 0;  // live worker threads
+    size_t waiting = 0;  // of which waiting for a stream
+  };
+  Stats stats() const;
+
+  // Test-only: while set, every Run first calls `hook`; false makes that Run
+  // fail as a thread that cannot be started does. Null clears it.
+  void SetRunHookForTesting(std::function<bool()> hook);
+
+ private:
+  ExecutorPool() = default;
+  void Work(std::shared_ptr<Stream> stream);
+
+  mutable std::mutex mu_;
+  std::condition_variable ready_cv_;
+  // Streams handed to waiting workers, not yet taken.
+  std::deque<std::shared_ptr<Stream>> ready_;
+  size_t workers_ = 0;
+  size_t waiting_ = 0;  // workers waiting; always >= ready_.size()
+  std::function<bool()> run_hook_;
+};
+
+}  // namespace ascend::rt
+
+#endif  // ASCENDCL_RUNTIME_EXECUTOR_POOL_H_

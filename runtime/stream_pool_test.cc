@@ -1,0 +1,171 @@
+// Stream executors (DESIGN.md §5.3.1): idle streams hold no thread, the
+// simulator's stream limit, many streams with work in flight at once, and a
+// worker thread that cannot be started.
+#include <atomic>
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/time/clock.h"
+#include "acl/error_codes/rt_error_codes.h"
+#include "gtest/gtest.h"
+#include "runtime/base/error.h"
+#include "runtime/executor_pool.h"
+#include "runtime/private_runtime.h"
+#include "runtime/stream.h"
+#include "testing/status_matchers.h"
+
+namespace ascend::rt {
+namespace {
+
+constexpr int32_t kDevices = 8;
+constexpr uint32_t kMaxStreams = 1984;  // Ascend910B1, default stream included
+
+// The process's thread count (/proc/self/status).
+int Threads() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
+  }
+  return -1;
+}
+
+TEST(StreamPoolTest, MaxStreamsOnEightDevicesHoldNoThreads) {
+  PrivateRuntime::Config config;
+  config.devices = kDevices;
+  config.max_ids_per_kind = 65536;
+  PrivateRuntime rt(config);
+  const int before = Threads();
+  std::vector<void*> streams;
+  for (int32_t d = 0; d < kDevices; ++d) {
+    ASSERT_OK(rt->SetDevice(d));  // the default stream takes one id
+    ASSERT_OK_AND_ASSIGN(uint32_t available,
+                         rt->AvailableIds(device::ResourceKind::kStream));
+    EXPECT_EQ(available, kMaxStreams - 1);
+    for (uint32_t i = 0; i < available; ++i) {
+      ASSERT_OK_AND_ASSIGN(void* s, rt->CreateStream(0, 0));
+      streams.push_back(s);
+    }
+    EXPECT_EQ(ErrorCode(rt->CreateStream(0, 0).status()),
+              ACL_ERROR_RT_NO_STREAM_RESOURCE);
+    EXPECT_EQ(*rt->AvailableIds(device::ResourceKind::kStream), 0u);
+  }
+  EXPECT_EQ(streams.size(), kDevices * (kMaxStreams - 1));
+  // Streams without work hold no thread (the health monitor may start one).
+  EXPECT_LE(Threads(), before + 2);
+  int refused = 0;
+  for (int i = 0; i < 40000; ++i) {
+    refused += ErrorCode(rt->CreateStream(0, 0).status()) ==
+               ACL_ERROR_RT_NO_STREAM_RESOURCE;
+  }
+  EXPECT_EQ(refused, 40000);
+  // One destroyed: one can be created again.
+  ASSERT_OK(rt->DestroyStream(streams.back(), /*force=*/false));
+  EXPECT_EQ(*rt->AvailableIds(device::ResourceKind::kStream), 1u);
+  ASSERT_OK_AND_ASSIGN(streams.back(), rt->CreateStream(0, 0));
+  EXPECT_EQ(*rt->AvailableIds(device::ResourceKind::kStream), 0u);
+  for (void* s : streams) ASSERT_OK(rt->DestroyStream(s, /*force=*/false));
+  for (int32_t d = 0; d < kDevices; ++d)
+    ASSERT_OK(rt->ResetDevice(d, /*force=*/false));
+  EXPECT_LE(Threads(), before + 2 + static_cast<int>(ExecutorPool::kKeepIdle));
+}
+
+TEST(StreamPoolTest, ManyStreamsWithBlockingWorkCompleteInOrder) {
+  // Every stream's first task blocks until all first tasks have started: a
+  // worker is started for each stream with work, however many block.
+  constexpr int kStreams = 64;
+  constexpr int kTasks = 100;
+  std::atomic<int> started{0};
+  std::vector<std::shared_ptr<Stream>> streams;
+  std::vector<std::vector<int>> logs(kStreams);
+  for (int s = 0; s < kStreams; ++s) {
+    streams.push_back(std::make_shared<Stream>(0, s, 0, 0));
+  }
+  for (int s = 0; s < kStreams; ++s) {
+    Task first;
+    first.run = [&started] {
+      started.fetch_add(1);
+      const absl::Time deadline = absl::Now() + absl::Seconds(30);
+      while (started.load() < kStreams && absl::Now() < deadline) {
+        absl::SleepFor(absl::Milliseconds(1));
+      }
+      return started.load() == kStreams
+                 ? absl::OkStatus()
+                 : absl::DeadlineExceededError("not all streams started");
+    };
+    streams[s]->Enqueue(std::move(first));
+  }
+  for (int t = 0; t < kTasks; ++t) {
+    for (int s = 0; s < kStreams; ++s) {
+      Task task;
+      std::vector<int>* log = &logs[s];
+      task.run = [log, t] {
+        log->push_back(t);
+        return absl::OkStatus();
+      };
+      streams[s]->Enqueue(std::move(task));
+    }
+  }
+  for (int s = 0; s < kStreams; ++s) {
+    ASSERT_OK(streams[s]->Synchronize(absl::Now() + absl::Seconds(60)));
+    ASSERT_EQ(logs[s].size(), static_cast<size_t>(kTasks));
+    for (int t = 0; t < kTasks; ++t) ASSERT_EQ(logs[s][t], t);
+  }
+}
+
+TEST(StreamPoolTest, TaskRunsAsItsStreamOnWhicheverWorker) {
+  auto a = std::make_shared<Stream>(0, 1, 0, 0);
+  auto b = std::make_shared<Stream>(0, 2, 0, 0);
+  const Stream* seen_a = nullptr;
+  const Stream* seen_b = nullptr;
+  a->Enqueue(Task{[&] {
+    seen_a = Stream::Current();
+    return absl::OkStatus();
+  }});
+  ASSERT_OK(a->Synchronize(absl::InfiniteFuture()));
+  b->Enqueue(Task{[&] {
+    seen_b = Stream::Current();
+    return absl::OkStatus();
+  }});
+  ASSERT_OK(b->Synchronize(absl::InfiniteFuture()));
+  EXPECT_EQ(seen_a, a.get());
+  EXPECT_EQ(seen_b, b.get());
+  EXPECT_EQ(Stream::Current(), nullptr);
+}
+
+TEST(StreamPoolTest, NoThreadFailsTheTaskWith207005AndTheNextEnqueueRetries) {
+  auto stream = std::make_shared<Stream>(0, 1, 0, 0);
+  ExecutorPool::Process().SetRunHookForTesting([] { return false; });
+  bool ran = false;
+  bool cancelled = false;
+  Task task;
+  task.run = [&] {
+    ran = true;
+    return absl::OkStatus();
+  };
+  task.cancel = [&] { cancelled = true; };
+  stream->Enqueue(std::move(task));  // neither throws nor aborts
+  ExecutorPool::Process().SetRunHookForTesting(nullptr);
+  EXPECT_TRUE(cancelled);
+  EXPECT_FALSE(ran);
+  EXPECT_TRUE(stream->Idle());
+  absl::Status status = stream->Synchronize(absl::InfiniteFuture());
+  EXPECT_EQ(ErrorCode(status), ACL_ERROR_RT_RESOURCE_ALLOC_FAIL) << status;
+  // Reported once to each reader.
+  EXPECT_EQ(ErrorCode(stream->Synchronize(absl::InfiniteFuture(),
+                                          ErrorReader::kDevice)),
+            ACL_ERROR_RT_RESOURCE_ALLOC_FAIL);
+  EXPECT_OK(stream->Synchronize(absl::InfiniteFuture()));
+  stream->Enqueue(Task{[&] {
+    ran = true;
+    return absl::OkStatus();
+  }});
+  EXPECT_OK(stream->Synchronize(absl::InfiniteFuture()));
+  EXPECT_TRUE(ran);
+}
+
+}  // namespace
+}  // namespace ascend::rt
