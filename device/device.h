@@ -35,6 +35,7 @@
 #include "absl/strings/cord.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "device/kernel.h"
 
 namespace ascend::device {
 
@@ -296,6 +297,17 @@ class Device {
     return absl::UnimplementedError(
         "this backend cannot run simulated kernels");
   }
+  // Runs a kernel of a module this device's backend loaded (or one compiled
+  // into the program) for every block of `launch` and returns when every
+  // block has returned; `stopping` is asked before each block starts (true:
+  // the block is skipped). What the blocks raised and printed goes to
+  // `result`; an error status is the launch's own failure. kUnimplemented
+  // where the backend runs no kernels (npu).
+  virtual absl::Status RunKernel(const KernelLaunch& launch,
+                                 absl::FunctionRef<bool()> stopping,
+                                 KernelLaunchResult* result) {
+    return absl::UnimplementedError("this backend cannot run kernels");
+  }
 
   // --- Uncorrectable memory errors (Fault::kMemoryError) ------------------
   // The ranges of this opening hit by an uncorrectable error and not yet
@@ -347,6 +359,15 @@ class Backend {
 
   // Driver-level process snapshot (npu: halProcessResBackup/Restore). The
   // simulator keeps no driver-side image: the runtime saves memory itself.
+  // Loads a kernel binary (`image`, its bytes; `what` names it in messages).
+  // kInvalidArgument when it is no binary of this backend or cannot be
+  // loaded, kInternal when the host failed, kUnimplemented where the backend
+  // loads no kernels (npu).
+  virtual absl::StatusOr<std::unique_ptr<KernelModule>> LoadKernelModule(
+      absl::string_view image, absl::string_view what) {
+    return absl::UnimplementedError("this backend cannot load kernels");
+  }
+
   virtual absl::Status BackupProcessResources() = 0;
   virtual absl::Status RestoreProcessResources() = 0;
 

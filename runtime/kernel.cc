@@ -2,15 +2,6 @@
 // DESIGN.md §5.20).
 #include "runtime/kernel.h"
 
-#include <dlfcn.h>
-#include <elf.h>
-#include <fcntl.h>
-#include <link.h>
-#include <setjmp.h>
-#include <signal.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -18,9 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <mutex>
 #include <new>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -42,7 +31,7 @@ struct KernelBinary {
   uint64_t generation = 0;  // the device opening it was loaded on
   std::string image;        // the binary's bytes (host copy)
   uint64_t image_checksum = 0;
-  void* dl = nullptr;  // the dynamic loader's handle
+  std::unique_ptr<device::KernelModule> module;  // none for the program's
   uint64_t image_addr = 0;
   bool cpu_mode = false;
   struct Global {
@@ -56,23 +45,16 @@ struct KernelBinary {
   std::vector<void*> arg_lists;                 // handles (Kernels::mu_)
   aclrtOpExceptionCallback callback = nullptr;  // Kernels::mu_
   void* callback_data = nullptr;                // Kernels::mu_
-
-  KernelBinary() = default;
-  KernelBinary(const KernelBinary&) = delete;
-  KernelBinary& operator=(const KernelBinary&) = delete;
-  ~KernelBinary() {
-    if (dl != nullptr) dlclose(dl);
-  }
 };
 
 struct KernelFunction {
   ObjectHandle handle;
   std::shared_ptr<KernelBinary> binary;
   std::string name;
-  aclsimKernelEntry entry = nullptr;
+  const void* entry = nullptr;
   size_t code_size = 0;
   bool has_params = false;
-  std::vector<aclsimKernelParam> params;
+  std::vector<device::KernelParam> params;
   bool cpu = false;
 };
 
@@ -108,7 +90,7 @@ constexpr uint32_t kMaxBlocks = 65535;
 // (DeviceSettings: 254 intervals of 2^32 ns).
 constexpr uint64_t kNoTimeoutUs =
     DeviceSettings::kTimeoutIntervalUs * DeviceSettings::kMaxTimeoutIntervals;
-constexpr size_t kMaxParams = 128;
+constexpr size_t kMaxParams = device::kMaxKernelParams;
 // What aclrtKernelArgsGetHandleMemSize answers: the bytes of caller memory
 // an argument-list handle occupies (a tag the runtime writes there).
 constexpr size_t kArgsHandleBytes = 64;
@@ -146,173 +128,32 @@ absl::Status NotArgs(const void* handle) {
                             " is not an initialised argument list"));
 }
 
-// The size of the symbol at `addr` in its object's symbol table (0 when
-// the loader cannot tell).
-size_t SymbolSize(const void* addr) {
-  Dl_info info;
-  void* entry = nullptr;
-  if (dladdr1(addr, &info, &entry, RTLD_DL_SYMENT) == 0 || entry == nullptr) {
-    return 0;
+// A backend's answer to a lookup in a binary: kNotFound is the lookup's
+// failure, a malformed description an invalid parameter.
+absl::Status LookupError(const absl::Status& status) {
+  if (status.code() == absl::StatusCode::kNotFound) {
+    return Error(ACL_ERROR_RT_KERNEL_LOOKUP, status.message());
   }
-  return static_cast<size_t>(static_cast<const ElfW(Sym)*>(entry)->st_size);
-}
-
-// --- Traps inside kernels -------------------------------------------------
-// A kernel block runs with its jump buffer published here; a trap signal
-// raised on that thread while it is set returns to the block's start
-// instead of killing the process.
-thread_local sigjmp_buf* tls_trap_jump = nullptr;
-// How a block leaves the handler: normally the signal is not blocked while
-// its handler runs (SA_NODEFER), so jumping out leaves nothing to restore
-// and a block's start costs no system call. ThreadSanitizer's signal
-// handling only supports the classic way: the handler's mask, restored by
-// the jump (a sigprocmask per block).
-#if defined(__SANITIZE_THREAD__)
-#define ASCEND_TSAN_SIGNALS 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define ASCEND_TSAN_SIGNALS 1
-#endif
-#endif
-#ifdef ASCEND_TSAN_SIGNALS
-constexpr int kSaveMask = 1;
-constexpr int kHandlerFlags = SA_SIGINFO | SA_ONSTACK;
-#else
-constexpr int kSaveMask = 0;
-constexpr int kHandlerFlags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
-#endif
-// Traps, and accesses to memory that is not (or no longer) mapped: a kernel
-// that touches device memory freed under it, say.
-constexpr int kTrapSignals[4] = {SIGILL, SIGTRAP, SIGSEGV, SIGBUS};
-struct sigaction g_previous[4];
-
-void OnTrap(int sig, siginfo_t* info, void* context) {
-  if (tls_trap_jump != nullptr) siglongjmp(*tls_trap_jump, sig);
-  // Not a kernel's: hand it to whoever had it before (the default ends the
-  // process, as it would have without us).
-  int index = 0;
-  while (index < 3 && kTrapSignals[index] != sig) ++index;
-  const struct sigaction& previous = g_previous[index];
-  if (previous.sa_flags & SA_SIGINFO) {
-    if (previous.sa_sigaction != nullptr) {
-      previous.sa_sigaction(sig, info, context);
-      return;
-    }
-  } else if (previous.sa_handler != SIG_IGN && previous.sa_handler != SIG_DFL &&
-             previous.sa_handler != nullptr) {
-    previous.sa_handler(sig);
-    return;
+  if (status.code() == absl::StatusCode::kInvalidArgument) {
+    return Error(ACL_ERROR_INVALID_PARAM, status.message());
   }
-  signal(sig, SIG_DFL);
-  raise(sig);
+  return status;
 }
 
-void InstallTrapHandlers() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    for (int i = 0; i < 4; ++i) {
-      struct sigaction action;
-      std::memset(&action, 0, sizeof action);
-      action.sa_sigaction = &OnTrap;
-      action.sa_flags = kHandlerFlags;
-      sigemptyset(&action.sa_mask);
-      sigaction(kTrapSignals[i], &action, &g_previous[i]);
-    }
-  });
-}
-
-// One running launch.
-struct LaunchRun {
-  aclsimKernelEntry entry = nullptr;
-  void* args = nullptr;
-  uint32_t blocks = 0;
-  uint32_t offset = 0;
-  int32_t device_id = 0;
-  const Stream* stream = nullptr;
-  std::atomic<uint32_t> error{0};
-  std::atomic<uint32_t> error_block{0};
-  std::once_flag prints_once;
-  std::unique_ptr<std::string[]> prints;
-  std::atomic<uint64_t> dropped{0};
-  std::atomic<bool> printed{false};
-
-  void Raise(uint32_t block, uint32_t code) {
-    uint32_t expected = 0;
-    if (error.compare_exchange_strong(
-            expected, code == 0 ? ACL_ERROR_RT_AICORE_EXCEPTION : code)) {
-      error_block.store(block, std::memory_order_relaxed);
-    }
+// The code a launch's first failing block failed with.
+int32_t FaultCode(const device::KernelLaunchResult& result) {
+  switch (result.fault) {
+    case device::KernelFault::kNone:
+      return 0;
+    case device::KernelFault::kRaised:
+      return result.code == 0 ? ACL_ERROR_RT_AICORE_EXCEPTION
+                              : static_cast<int32_t>(result.code);
+    case device::KernelFault::kTrap:
+      return ACL_ERROR_RT_AICORE_TRAP_EXCEPTION;
+    case device::KernelFault::kMemoryFault:
+      return ACL_ERROR_RT_AICORE_EXCEPTION;
   }
-  void Print(uint32_t block, const char* text, size_t length) {
-    std::call_once(prints_once,
-                   [this] { prints.reset(new std::string[blocks]); });
-    std::string& buffer = prints[block];
-    const size_t room = ACLSIM_KERNEL_PRINT_BUFFER > buffer.size()
-                            ? ACLSIM_KERNEL_PRINT_BUFFER - buffer.size()
-                            : 0;
-    const size_t take = std::min(room, length);
-    buffer.append(text, take);
-    if (take < length) dropped.fetch_add(length - take);
-    printed.store(true, std::memory_order_release);
-  }
-};
-
-uint32_t BlockOf(const aclsimKernelContext* ctx) {
-  const auto* run = static_cast<const LaunchRun*>(ctx->runtime);
-  return ctx->blockIdx - run->offset;
-}
-void RaiseFromKernel(const aclsimKernelContext* ctx, uint32_t code) {
-  if (ctx == nullptr || ctx->runtime == nullptr) return;
-  static_cast<LaunchRun*>(ctx->runtime)->Raise(BlockOf(ctx), code);
-}
-void PrintFromKernel(const aclsimKernelContext* ctx, const char* text,
-                     size_t length) {
-  if (ctx == nullptr || ctx->runtime == nullptr || text == nullptr) return;
-  static_cast<LaunchRun*>(ctx->runtime)->Print(BlockOf(ctx), text, length);
-}
-
-// Runs one block, containing a trap.
-void RunBlock(LaunchRun& run, uint32_t block) {
-  if (run.stream != nullptr && run.stream->stopping()) return;
-  aclsimKernelContext ctx;
-  ctx.abiVersion = ACLSIM_KERNEL_ABI_VERSION;
-  ctx.blockIdx = block + run.offset;
-  ctx.blockNum = run.blocks;
-  ctx.deviceId = run.device_id;
-  ctx.raiseException = &RaiseFromKernel;
-  ctx.print = &PrintFromKernel;
-  ctx.runtime = &run;
-  sigjmp_buf jump;
-  sigjmp_buf* const outer = tls_trap_jump;
-  switch (sigsetjmp(jump, kSaveMask)) {
-    case 0:
-      tls_trap_jump = &jump;
-      run.entry(&ctx, run.args);
-      break;
-    case SIGILL:
-    case SIGTRAP:
-      run.Raise(block, ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
-      break;
-    default:  // a memory access fault
-      run.Raise(block, ACL_ERROR_RT_AICORE_EXCEPTION);
-      break;
-  }
-  tls_trap_jump = outer;
-}
-
-// The launch's device printf text, block by block.
-void FlushPrints(LaunchRun& run) {
-  if (!run.printed.load(std::memory_order_acquire)) return;
-  std::string out;
-  for (uint32_t b = 0; b < run.blocks; ++b) out += run.prints[b];
-  const uint64_t dropped = run.dropped.load();
-  if (dropped != 0) {
-    absl::StrAppend(&out, "[device printf: ", dropped,
-                    " bytes dropped, the buffer of a block holds ",
-                    ACLSIM_KERNEL_PRINT_BUFFER, "]\n");
-  }
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  std::fflush(stdout);
+  return ACL_ERROR_RT_AICORE_EXCEPTION;
 }
 
 // A kernel task's exception information and its binary's callback.
@@ -446,41 +287,12 @@ absl::StatusOr<void*> Kernels::Load(std::string image, const char* what,
       }
     }
   }
-  if (image.size() < 4 || std::memcmp(image.data(), ELFMAG, SELFMAG) != 0) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat(what,
-                              " is not a simulated kernel binary (an ELF "
-                              "shared object for the host; "
-                              "aclsim/aclsim_kernel.h)"));
-  }
+  // The backend's module of the bytes (a status without an ACL code maps as
+  // every device status does: kInvalidArgument is an invalid binary).
+  device::Backend* backend = runtime_.backend();
+  ASCEND_ASSIGN_OR_RETURN(binary->module,
+                          backend->LoadKernelModule(image, what));
   ASCEND_ASSIGN_OR_RETURN(const int32_t device_id, runtime_.GetDevice());
-  // Its own instance: through an anonymous memory file, never a path that
-  // another load (or another file) could share.
-  const int fd = memfd_create("aclsim-kernel-binary", MFD_CLOEXEC);
-  if (fd < 0) {
-    return Error(ACL_ERROR_RT_INTERNAL_ERROR,
-                 absl::StrCat("memfd_create: ", std::strerror(errno)));
-  }
-  size_t written = 0;
-  while (written < image.size()) {
-    const ssize_t n = write(fd, image.data() + written, image.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      close(fd);
-      return Error(ACL_ERROR_RT_INTERNAL_ERROR,
-                   absl::StrCat("writing the binary: ", std::strerror(errno)));
-    }
-    written += static_cast<size_t>(n);
-  }
-  const std::string proc_path = absl::StrCat("/proc/self/fd/", fd);
-  binary->dl = dlopen(proc_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  close(fd);
-  if (binary->dl == nullptr) {
-    const char* why = dlerror();
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat(what, " cannot be loaded: ",
-                              why != nullptr ? why : "unknown error"));
-  }
   binary->device_id = device_id;
   binary->generation = runtime_.DeviceGeneration(device_id);
   binary->image_checksum = device::Checksum(
@@ -491,16 +303,9 @@ absl::StatusOr<void*> Kernels::Load(std::string image, const char* what,
   auto undo = [&] {
     for (void* p : placed) (void)runtime_.Free(p);
   };
-  const auto* table = static_cast<const aclsimDeviceGlobal*>(
-      dlsym(binary->dl, ACLSIM_DEVICE_GLOBALS_SYMBOL));
-  for (size_t i = 0; table != nullptr && table[i].name != nullptr; ++i) {
-    const aclsimDeviceGlobal& g = table[i];
-    if (g.slot == nullptr || g.size == 0) {
-      undo();
-      return Error(
-          ACL_ERROR_RT_PARAM_INVALID,
-          absl::StrCat("device global ", g.name, " has no slot or no size"));
-    }
+  const std::vector<device::KernelGlobal>& globals = binary->module->Globals();
+  for (size_t i = 0; i < globals.size(); ++i) {
+    const device::KernelGlobal& g = globals[i];
     absl::StatusOr<void*> addr =
         runtime_.Malloc(g.size, ACL_MEM_MALLOC_HUGE_FIRST);
     if (!addr.ok()) {
@@ -516,7 +321,7 @@ absl::StatusOr<void*> Kernels::Load(std::string image, const char* what,
         return copied;
       }
     }
-    *g.slot = *addr;
+    binary->module->SetGlobalAddress(i, Addr(*addr));
     binary->globals.push_back({g.name, g.initial, Addr(*addr), g.size});
   }
   // The image in device memory (aclrtBinaryGetDevAddress).
@@ -628,26 +433,16 @@ absl::Status Kernels::SetExceptionCallback(void* handle,
 
 absl::StatusOr<void*> Kernels::AddFunctionLocked(
     const std::shared_ptr<KernelBinary>& binary, std::string name,
-    aclsimKernelEntry entry, const aclsimKernelInfo* info, bool cpu) {
+    absl::StatusOr<device::KernelSymbol> kernel, bool cpu) {
+  if (!kernel.ok()) return LookupError(kernel.status());
   auto function = std::make_shared<KernelFunction>();
   function->binary = binary;
   function->name = std::move(name);
-  function->entry = entry;
-  function->code_size = SymbolSize(reinterpret_cast<const void*>(entry));
+  function->entry = kernel->entry;
+  function->code_size = kernel->code_size;
   function->cpu = cpu;
-  if (info != nullptr) {
-    if (info->abiVersion != ACLSIM_KERNEL_ABI_VERSION ||
-        (info->paramCount != 0 && info->params == nullptr) ||
-        info->paramCount > kMaxParams) {
-      return Error(
-          ACL_ERROR_INVALID_PARAM,
-          absl::StrCat("the description of kernel ", function->name,
-                       " is not of ABI version ", ACLSIM_KERNEL_ABI_VERSION,
-                       " or lists no parameters"));
-    }
-    function->has_params = true;
-    function->params.assign(info->params, info->params + info->paramCount);
-  }
+  function->has_params = kernel->has_params;
+  function->params = std::move(kernel->params);
   void* handle = function->handle.value();
   binary->functions.push_back(handle);
   functions_[handle] = std::move(function);
@@ -667,17 +462,8 @@ absl::StatusOr<void*> Kernels::Function(void* handle, const char* name) {
     return Error(ACL_ERROR_RT_KERNEL_LOOKUP,
                  absl::StrCat("no registered kernel is named ", name));
   }
-  void* entry =
-      dlsym(binary->dl, absl::StrCat(name, ACLSIM_KERNEL_ENTRY_SUFFIX).c_str());
-  if (entry == nullptr) entry = dlsym(binary->dl, name);
-  if (entry == nullptr) {
-    return Error(ACL_ERROR_RT_KERNEL_LOOKUP,
-                 absl::StrCat("the binary has no kernel named ", name));
-  }
-  const auto* info = static_cast<const aclsimKernelInfo*>(
-      dlsym(binary->dl, absl::StrCat(name, ACLSIM_KERNEL_INFO_SUFFIX).c_str()));
-  return AddFunctionLocked(
-      binary, name, reinterpret_cast<aclsimKernelEntry>(entry), info, false);
+  return AddFunctionLocked(binary, name, binary->module->FindKernel(name),
+                           false);
 }
 
 absl::StatusOr<void*> Kernels::FunctionByEntry(void* handle, uint64_t entry) {
@@ -688,22 +474,17 @@ absl::StatusOr<void*> Kernels::FunctionByEntry(void* handle, uint64_t entry) {
     if (binary == nullptr) return NotBinary(handle);
     for (void* f : binary->functions) {
       const auto& function = functions_.at(f);
-      if (Addr(reinterpret_cast<const void*>(function->entry)) == entry) {
-        return f;
-      }
+      if (Addr(function->entry) == entry) return f;
     }
     // The entry of a kernel of this binary not looked up yet: its name.
-    Dl_info info;
-    if (entry == 0 || binary->dl == nullptr ||
-        dladdr(reinterpret_cast<void*>(entry), &info) == 0 ||
-        info.dli_sname == nullptr || Addr(info.dli_saddr) != entry) {
+    if (binary->module == nullptr) {
       return Error(ACL_ERROR_RT_KERNEL_LOOKUP,
                    absl::StrCat("0x", absl::Hex(entry),
                                 " is not the entry of a kernel of the binary"));
     }
-    name = info.dli_sname;
-    const size_t suffix = name.rfind(ACLSIM_KERNEL_ENTRY_SUFFIX);
-    if (suffix != std::string::npos) name.resize(suffix);
+    absl::StatusOr<std::string> found = binary->module->KernelNameAt(entry);
+    if (!found.ok()) return LookupError(found.status());
+    name = *std::move(found);
   }
   return Function(handle, name.c_str());
 }
@@ -714,8 +495,9 @@ absl::StatusOr<void*> Kernels::RegisterCpuFunc(void* handle,
   ascend::MutexLock lock(&mu_);
   std::shared_ptr<KernelBinary> binary = FindBinaryLocked(handle);
   if (binary == nullptr || binary == program_) return NotBinary(handle);
-  void* entry = dlsym(binary->dl, func_name);
-  if (entry == nullptr) {
+  absl::StatusOr<device::KernelSymbol> kernel =
+      binary->module->FindKernel(func_name, /*exact=*/true);
+  if (kernel.status().code() == absl::StatusCode::kNotFound) {
     return Error(ACL_ERROR_RT_KERNEL_LOOKUP,
                  absl::StrCat("the binary has no function named ", func_name));
   }
@@ -723,16 +505,12 @@ absl::StatusOr<void*> Kernels::RegisterCpuFunc(void* handle,
     const auto& function = functions_.at(f);
     if (function->cpu && function->name == kernel_name) return f;
   }
-  const auto* info = static_cast<const aclsimKernelInfo*>(dlsym(
-      binary->dl, absl::StrCat(func_name, ACLSIM_KERNEL_INFO_SUFFIX).c_str()));
-  return AddFunctionLocked(binary, kernel_name,
-                           reinterpret_cast<aclsimKernelEntry>(entry), info,
-                           true);
+  return AddFunctionLocked(binary, kernel_name, std::move(kernel), true);
 }
 
 absl::StatusOr<void*> Kernels::RegisterProgramKernel(
-    const void* symbol, const char* name, aclsimKernelEntry entry,
-    const aclsimKernelInfo* info) {
+    const void* symbol, const char* name,
+    absl::StatusOr<device::KernelSymbol> kernel) {
   ascend::MutexLock lock(&mu_);
   auto it = program_symbols_.find(symbol);
   if (it != program_symbols_.end()) return it->second;
@@ -741,7 +519,8 @@ absl::StatusOr<void*> Kernels::RegisterProgramKernel(
     binaries_[program_->handle.value()] = program_;
   }
   ASCEND_ASSIGN_OR_RETURN(
-      void* handle, AddFunctionLocked(program_, name, entry, info, false));
+      void* handle,
+      AddFunctionLocked(program_, name, std::move(kernel), false));
   program_symbols_[symbol] = handle;
   return handle;
 }
@@ -752,7 +531,7 @@ absl::StatusOr<void*> Kernels::FunctionBySymbol(const void* symbol) {
     auto it = program_symbols_.find(symbol);
     if (it != program_symbols_.end()) return it->second;
     for (const auto& [key, function] : functions_) {
-      if (reinterpret_cast<const void*>(function->entry) == symbol) {
+      if (function->entry == symbol) {
         return const_cast<void*>(key);
       }
     }
@@ -769,7 +548,7 @@ absl::StatusOr<FunctionInfo> Kernels::Describe(const void* func) const {
   FunctionInfo info;
   info.name = function->name;
   info.binary = function->binary->handle.value();
-  info.entry = reinterpret_cast<void*>(function->entry);
+  info.entry = const_cast<void*>(function->entry);
   info.code_size = function->code_size;
   info.has_params = function->has_params;
   info.params = function->params;
@@ -1050,7 +829,8 @@ absl::StatusOr<LaunchArgs> Kernels::ArgsFromArray(const void* func,
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("kernel ", function->name,
                               " does not describe its parameters "
-                              "(aclsimKernelInfo), so an argument array "
+                              "(its binary's kernel description), so an "
+                              "argument array "
                               "cannot be laid out"));
   }
   LaunchArgs launch;
@@ -1105,7 +885,6 @@ absl::Status Kernels::Launch(void* func, uint32_t blocks, void* stream,
     return Error(ACL_ERROR_RT_INVALID_DEVICEID,
                  absl::StrCat("device ", device_id, " is not open"));
   }
-  InstallTrapHandlers();
   auto task_info = std::make_shared<KernelTask>();
   task_info->kernels = this;
   task_info->function = function;
@@ -1168,30 +947,34 @@ absl::Status Kernels::Launch(void* func, uint32_t blocks, void* stream,
     if (device == nullptr) {
       return absl::CancelledError("the device was reset");
     }
-    LaunchRun run;
-    run.entry = task_info->function->entry;
-    run.args = task_info->args_ptr;
-    run.blocks = task_info->blocks;
-    run.offset = task_info->config.block_offset;
-    run.device_id = device->id();
-    run.stream = Stream::Current();
+    device::KernelLaunch launch;
+    launch.entry = task_info->function->entry;
+    launch.args = task_info->args_ptr;
+    launch.blocks = task_info->blocks;
+    launch.block_offset = task_info->config.block_offset;
+    launch.cores = task_info->cores;
+    const Stream* stream = Stream::Current();
     // The device's default timeout is the longest there is: no clock then.
     const bool timed = timeout_us != 0 && timeout_us < kNoTimeoutUs;
     const absl::Time start = timed ? absl::Now() : absl::InfinitePast();
-    absl::Status ran =
-        device->RunBlocks(run.blocks, task_info->cores,
-                          [&run](uint32_t block) { RunBlock(run, block); });
-    FlushPrints(run);
+    device::KernelLaunchResult result;
+    absl::Status ran = device->RunKernel(
+        launch, [stream] { return stream != nullptr && stream->stopping(); },
+        &result);
+    if (!result.output.empty()) {
+      std::fwrite(result.output.data(), 1, result.output.size(), stdout);
+      std::fflush(stdout);
+    }
     // Kernels write device memory.
     runtime->MemoryWritten();
     ASCEND_RETURN_IF_ERROR(ran);
-    const uint32_t code = run.error.load();
+    const int32_t code = FaultCode(result);
     const std::string& name = task_info->function->name;
     if (code != 0) {
-      return Error(static_cast<int32_t>(code),
+      return Error(code,
                    absl::StrCat("kernel ", name, " raised a device exception ",
-                                code, " in block ", run.error_block.load(),
-                                " of ", run.blocks));
+                                static_cast<uint32_t>(code), " in block ",
+                                result.block, " of ", launch.blocks));
     }
     if (!timed) return absl::OkStatus();
     const absl::Duration took = absl::Now() - start;

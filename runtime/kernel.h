@@ -1,26 +1,28 @@
-// Kernels on the simulator (DESIGN.md §5.20): binaries, functions, argument
-// lists, launches, and the snapshot participant for kernel binaries.
+// Kernels (DESIGN.md §5.20): binaries, functions, argument lists, launches,
+// and the snapshot participant for kernel binaries.
 //
 //   Kernels& kernels = runtime.kernels();
 //   ASCEND_ASSIGN_OR_RETURN(void* bin, kernels.LoadFile("vadd.so", nullptr));
 //   ASCEND_ASSIGN_OR_RETURN(void* fn, kernels.Function(bin, "vadd"));
 //   ASCEND_RETURN_IF_ERROR(kernels.Launch(fn, 8, stream, {}, args));
 //
-// A binary is a host shared object following aclsim/aclsim_kernel.h. Loading
-// copies its bytes into an anonymous memory file and opens that with the
-// dynamic loader (every load is its own instance with its own globals; no
-// file is left behind), copies the image into device memory of the current
-// device (aclrtBinaryGetDevAddress) and places the binary's device globals
-// there too. Kernels compiled into the program register themselves
-// (aclsimRegisterKernel) into one process-wide "program" binary that has no
-// device and launches on every device.
+// What a binary is, how its kernels are called and how they raise
+// exceptions or print is the backend's (device/kernel.h; the simulator's
+// ABI is aclsim/aclsim_kernel.h, implemented in device/sim): the backend
+// loads a binary's bytes into a kernel module (Backend::LoadKernelModule)
+// that answers kernels by name or entry with their parameter layout and
+// lists the binary's device globals. The runtime keeps the host copy of the
+// bytes, copies the image into device memory of the current device
+// (aclrtBinaryGetDevAddress) and places the device globals there too.
+// Kernels compiled into the program (aclsimRegisterKernel, described by the
+// backend for the ACL layer) go into one process-wide "program" binary that
+// has no device and launches on every device.
 //
-// A launch is a stream task. When it runs, the device runs its blocks on its
-// simulated cores (Device::RunBlocks), each block calling the kernel's entry
-// with its context; a raised exception (or a contained trap) fails the task
-// with its code and the exception information names the function and its
-// arguments; the blocks' printf text is written to stdout, block by block,
-// before the task ends.
+// A launch is a stream task. When it runs, the device runs its blocks
+// (Device::RunKernel); a raised exception (or a contained trap) fails the
+// task with its code and the exception information names the function and
+// its arguments; the blocks' printf text is written to stdout, block by
+// block, before the task ends.
 //
 // Thread safety: every method may be called from any thread.
 #ifndef ASCENDCL_RUNTIME_KERNEL_H_
@@ -41,8 +43,8 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "acl/acl_rt.h"
-#include "aclsim/aclsim_kernel.h"
 #include "device/base/mutex.h"
+#include "device/kernel.h"
 #include "runtime/snapshot_participant.h"
 
 namespace ascend::rt {
@@ -78,7 +80,7 @@ struct FunctionInfo {
   void* entry = nullptr;  // the host code the cores run
   size_t code_size = 0;   // the entry symbol's size (0: unknown)
   bool has_params = false;
-  std::vector<aclsimKernelParam> params;
+  std::vector<device::KernelParam> params;
   bool cpu = false;  // registered with aclrtRegisterCpuFunc
 };
 
@@ -111,11 +113,11 @@ class Kernels {
   absl::StatusOr<void*> FunctionByEntry(void* binary, uint64_t entry);
   absl::StatusOr<void*> RegisterCpuFunc(void* binary, const char* func_name,
                                         const char* kernel_name);
-  // aclsimRegisterKernel.
-  absl::StatusOr<void*> RegisterProgramKernel(const void* symbol,
-                                              const char* name,
-                                              aclsimKernelEntry entry,
-                                              const aclsimKernelInfo* info);
+  // aclsimRegisterKernel: `kernel` as the backend described it (its error,
+  // a malformed description, is answered unless `symbol` is registered).
+  absl::StatusOr<void*> RegisterProgramKernel(
+      const void* symbol, const char* name,
+      absl::StatusOr<device::KernelSymbol> kernel);
   // aclrtGetFuncBySymbol: a program kernel by its symbol, or a function of a
   // loaded binary by its entry address.
   absl::StatusOr<void*> FunctionBySymbol(const void* symbol);
@@ -198,7 +200,7 @@ class Kernels {
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
   absl::StatusOr<void*> AddFunctionLocked(
       const std::shared_ptr<KernelBinary>& binary, std::string name,
-      aclsimKernelEntry entry, const aclsimKernelInfo* info, bool cpu)
+      absl::StatusOr<device::KernelSymbol> kernel, bool cpu)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void DropBinaryLocked(const std::shared_ptr<KernelBinary>& binary)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

@@ -16,11 +16,19 @@ namespace {
 std::atomic<int> g_blocks{0};
 std::atomic<bool> g_release{false};
 
-void CountBlocks(const aclsimKernelContext*, void*) { g_blocks++; }
+// Program kernels of the private runtime's (simulated) backend: it calls
+// them with a block's context and the arguments, neither of which they read.
+void CountBlocks(const void*, void*) { g_blocks++; }
 // Holds its core until released.
-void Hold(const aclsimKernelContext*, void*) {
+void Hold(const void*, void*) {
   while (!g_release.load()) {
   }
+}
+
+device::KernelSymbol Kernel(void (*entry)(const void*, void*)) {
+  device::KernelSymbol kernel;
+  kernel.entry = reinterpret_cast<const void*>(entry);
+  return kernel;
 }
 
 TEST(KernelTest, LaunchesInFlightCountEveryLaunchOnceUntilItRan) {
@@ -30,10 +38,10 @@ TEST(KernelTest, LaunchesInFlightCountEveryLaunchOnceUntilItRan) {
   ASSERT_OK_AND_ASSIGN(
       void* count,
       kernels.RegisterProgramKernel(reinterpret_cast<const void*>(&CountBlocks),
-                                    "CountBlocks", &CountBlocks, nullptr));
+                                    "CountBlocks", Kernel(&CountBlocks)));
   ASSERT_OK_AND_ASSIGN(void* hold, kernels.RegisterProgramKernel(
                                        reinterpret_cast<const void*>(&Hold),
-                                       "Hold", &Hold, nullptr));
+                                       "Hold", Kernel(&Hold)));
   EXPECT_EQ(kernels.LaunchesInFlight(), 0);
   g_release = false;
   ASSERT_OK(kernels.Launch(hold, 1, nullptr, {}, {}));

@@ -27,4 +27,26 @@ check() {  # check LOWER HIGHER
 check //device/... '//runtime/... + //snapshot/... + //acl/...'
 check //runtime/... '//snapshot/... + //acl/...'
 check //snapshot/... '//acl/...'
+# Kernels are backend-neutral in the runtime (DESIGN.md §5.20): no runtime
+# library depends on a simulator target (tests and benchmarks pick the
+# simulator as their backend), and no source under runtime/ includes a
+# simulator header.
+found=$(bazel query "${bazel_flags[@]}" --noshow_progress \
+  "labels(deps, attr(testonly, 0, kind(cc_library, //runtime/...))) intersect //device/sim/..." \
+  2>/dev/null)
+if [[ -n "$found" ]]; then
+  echo "layering: runtime libraries depend on the simulator:"
+  sed 's/^/  /' <<<"$found"
+  status=1
+else
+  echo "layering: //runtime/... libraries depend on nothing in //device/sim/..."
+fi
+hits=$(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*["<]aclsim/' runtime/ || true)
+if [[ -n "$hits" ]]; then
+  echo "layering: runtime sources include simulator headers:"
+  sed 's/^/  /' <<<"$hits"
+  status=1
+else
+  echo "layering: no source under runtime/ includes aclsim/"
+fi
 exit $status

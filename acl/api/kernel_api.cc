@@ -13,6 +13,7 @@
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
 #include "aclsim/aclsim_kernel.h"
+#include "device/sim/sim_kernels.h"
 #include "runtime/base/error.h"
 #include "runtime/kernel.h"
 #include "runtime/runtime.h"
@@ -454,8 +455,12 @@ aclError aclsimRegisterKernel(const void* symbol, const char* name,
   ACL_REQUIRE_NOT_NULL(name);
   ACL_REQUIRE_NOT_NULL(entry);
   ACL_REQUIRE_NOT_NULL(funcHandle);
+  // The simulator describes the kernel (checks its ABI); the runtime keeps
+  // it.
   ACL_RETURN_VALUE(funcHandle, Runtime().kernels().RegisterProgramKernel(
-                                   symbol, name, entry, info));
+                                   symbol, name,
+                                   ascend::device::sim::DescribeProgramKernel(
+                                       name, entry, info)));
 }
 ACL_ENTRY_CATCH(aclError)
 

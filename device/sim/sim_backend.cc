@@ -24,6 +24,7 @@
 #include "device/sim/internal/health_event_queue.h"
 #include "device/sim/internal/range_allocator.h"
 #include "device/sim/sim_device.h"
+#include "device/sim/sim_kernels.h"
 
 namespace ascend::device::sim {
 namespace {
@@ -145,6 +146,11 @@ class SimBackend final : public Backend {
           "peer copy needs two devices opened from this sim backend");
     }
     return SimDevice::CopyPeer(*sim_dst, dst, *sim_src, src, size);
+  }
+
+  absl::StatusOr<std::unique_ptr<KernelModule>> LoadKernelModule(
+      absl::string_view image, absl::string_view what) override {
+    return sim::LoadKernelModule(image, what);
   }
 
   absl::Status BackupProcessResources() override { return absl::OkStatus(); }

@@ -25,6 +25,7 @@
 #include "device/checksum.h"
 #include "device/device.h"
 #include "device/sim/internal/range_allocator.h"
+#include "device/sim/sim_kernels.h"
 
 namespace ascend::device::sim {
 namespace {
@@ -789,6 +790,12 @@ absl::Status SimDevice::RunBlocks(uint32_t blocks, uint32_t cores,
                                   absl::FunctionRef<void(uint32_t)> body) {
   cores_.Run(blocks, cores, body);
   return absl::OkStatus();
+}
+
+absl::Status SimDevice::RunKernel(const KernelLaunch& launch,
+                                  absl::FunctionRef<bool()> stopping,
+                                  KernelLaunchResult* result) {
+  return sim::RunKernel(*this, launch, stopping, result);
 }
 
 }  // namespace ascend::device::sim

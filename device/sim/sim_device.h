@@ -86,6 +86,9 @@ class SimDevice final : public Device {
                                                     uint64_t size) override;
   absl::Status RunBlocks(uint32_t blocks, uint32_t cores,
                          absl::FunctionRef<void(uint32_t)> body) override;
+  absl::Status RunKernel(const KernelLaunch& launch,
+                         absl::FunctionRef<bool()> stopping,
+                         KernelLaunchResult* result) override;
   std::vector<Allocation> DataRanges(DeviceAddr addr,
                                      uint64_t size) const override;
   absl::Status Discard(DeviceAddr addr, uint64_t size) override;
