@@ -36,8 +36,7 @@ size_t SymbolSize(const void* addr) {
 }
 
 // A kernel by its entry and optional description.
-absl::StatusOr<KernelSymbol> Describe(absl::string_view name,
-                                      const void* entry,
+absl::StatusOr<KernelSymbol> Describe(absl::string_view name, const void* entry,
                                       const aclsimKernelInfo* info) {
   KernelSymbol symbol;
   symbol.entry = entry;
@@ -46,10 +45,9 @@ absl::StatusOr<KernelSymbol> Describe(absl::string_view name,
     if (info->abiVersion != ACLSIM_KERNEL_ABI_VERSION ||
         (info->paramCount != 0 && info->params == nullptr) ||
         info->paramCount > kMaxKernelParams) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("the description of kernel ", name,
-                       " is not of ABI version ", ACLSIM_KERNEL_ABI_VERSION,
-                       " or lists no parameters"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the description of kernel ", name, " is not of ABI version ",
+          ACLSIM_KERNEL_ABI_VERSION, " or lists no parameters"));
     }
     symbol.has_params = true;
     symbol.params.reserve(info->paramCount);
@@ -89,7 +87,8 @@ class SimKernelModule final : public KernelModule {
     const std::string plain(name);
     void* entry = nullptr;
     if (!exact) {
-      entry = dlsym(dl_, absl::StrCat(name, ACLSIM_KERNEL_ENTRY_SUFFIX).c_str());
+      entry =
+          dlsym(dl_, absl::StrCat(name, ACLSIM_KERNEL_ENTRY_SUFFIX).c_str());
     }
     if (entry == nullptr) entry = dlsym(dl_, plain.c_str());
     if (entry == nullptr) {
@@ -116,9 +115,7 @@ class SimKernelModule final : public KernelModule {
     return name;
   }
 
-  const std::vector<KernelGlobal>& Globals() const override {
-    return globals_;
-  }
+  const std::vector<KernelGlobal>& Globals() const override { return globals_; }
 
   void SetGlobalAddress(size_t index, uint64_t device_addr) override {
     // Simulated device memory is host memory at the device address.
@@ -323,9 +320,8 @@ absl::StatusOr<std::unique_ptr<KernelModule>> LoadKernelModule(
   close(fd);
   if (dl == nullptr) {
     const char* why = dlerror();
-    return absl::InvalidArgumentError(
-        absl::StrCat(what, " cannot be loaded: ",
-                     why != nullptr ? why : "unknown error"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        what, " cannot be loaded: ", why != nullptr ? why : "unknown error"));
   }
   auto module = std::make_unique<SimKernelModule>(dl);
   absl::Status globals = module->ReadGlobals();
@@ -344,8 +340,8 @@ absl::Status RunKernel(Device& device, const KernelLaunch& launch,
                        KernelLaunchResult* result) {
   InstallTrapHandlers();
   LaunchRun run;
-  run.entry = reinterpret_cast<aclsimKernelEntry>(
-      const_cast<void*>(launch.entry));
+  run.entry =
+      reinterpret_cast<aclsimKernelEntry>(const_cast<void*>(launch.entry));
   run.args = launch.args;
   run.blocks = launch.blocks;
   run.offset = launch.block_offset;
