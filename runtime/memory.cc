@@ -16,9 +16,6 @@ namespace ascend::rt {
 namespace {
 
 constexpr size_t kHostAlignment = 64;
-// How long a synchronous copy gives queued kernels to finish (Kernels::
-// AwaitLaunches).
-constexpr absl::Duration kKernelGrace = absl::Milliseconds(10);
 
 uint64_t Addr(const void* p) { return reinterpret_cast<uint64_t>(p); }
 
@@ -321,7 +318,6 @@ absl::Status Runtime::Memcpy(void* dst, size_t dest_max, const void* src,
                      DeviceRange{-1, Addr(dst), count}}));
   ASCEND_ASSIGN_OR_RETURN(auto copy,
                           PrepareCopy(dst, dest_max, src, count, kind));
-  kernels_.AwaitLaunches(kKernelGrace);
   return copy();
 }
 
@@ -378,7 +374,6 @@ absl::Status Runtime::Memset(void* ptr, size_t max_count, int32_t value,
                      DeviceRange{-1, Addr(ptr), count}}));
   ASCEND_ASSIGN_OR_RETURN(auto fill,
                           PrepareMemset(ptr, max_count, value, count));
-  kernels_.AwaitLaunches(kKernelGrace);
   return fill();
 }
 

@@ -14,6 +14,7 @@
 #include "device/sim/sim_backend.h"
 #include "gtest/gtest.h"
 #include "runtime/global_state.h"
+#include "runtime/process/families.h"
 #include "runtime/runtime.h"
 
 namespace ascend::rt {
@@ -39,6 +40,7 @@ class PrivateRuntime {
     Runtime::Options options;
     options.state = &state_;
     options.default_device = [] { return std::optional<int32_t>(); };
+    options.families = AllFamilies();
     runtime_ = std::make_unique<Runtime>(
         backend.ok() ? *std::move(backend) : nullptr, std::move(options));
   }

@@ -55,7 +55,6 @@
 #include "runtime/family.h"
 #include "runtime/global_state.h"
 #include "runtime/handle_table.h"
-#include "runtime/kernel.h"
 #include "runtime/memory_registry.h"
 #include "runtime/notify.h"
 #include "runtime/object_kind.h"
@@ -236,7 +235,6 @@ class Runtime {
 
   // --- Virtual memory management (vmm.h; DESIGN.md §5.18) -------------------
   Vmm& vmm() { return vmm_; }
-  Kernels& kernels() { return kernels_; }
 
   // --- Host functions and report callbacks
   // ------------------------------------
@@ -624,8 +622,6 @@ class Runtime {
   std::vector<
       std::pair<uint64_t, std::shared_ptr<std::function<void(int32_t)>>>>
       close_observers_ ABSL_GUARDED_BY(observers_mu_);
-  // After the observer list: it registers a close observer.
-  Kernels kernels_{*this};
 
   ascend::Mutex epoch_mu_;
   uint64_t memory_epoch_ ABSL_GUARDED_BY(epoch_mu_) = 0;

@@ -1,6 +1,7 @@
 #include "snapshot/builtin_participants.h"
 
 #include "device/base/status_macros.h"
+#include "runtime/kernel/kernel.h"
 #include "runtime/model/model.h"
 
 namespace ascend::snapshot {
@@ -23,8 +24,7 @@ absl::Status RegisterBuiltinParticipants(ParticipantRegistry& registry,
       registry.Register(MakeMemoryParticipant(runtime, memory)));
   // Models and captured graphs, then kernel binaries (DESIGN.md §4.12).
   ASCEND_RETURN_IF_ERROR(registry.Register(rt::MakeModelParticipant(runtime)));
-  ASCEND_RETURN_IF_ERROR(
-      registry.Register(runtime.kernels().MakeParticipant()));
+  ASCEND_RETURN_IF_ERROR(registry.Register(rt::MakeKernelParticipant(runtime)));
   return absl::OkStatus();
 }
 

@@ -15,7 +15,7 @@
 #include "aclsim/aclsim_kernel.h"
 #include "device/sim/sim_kernels.h"
 #include "runtime/base/error.h"
-#include "runtime/kernel.h"
+#include "runtime/kernel/kernel.h"
 #include "runtime/runtime.h"
 #include "runtime/stream.h"
 
@@ -26,6 +26,9 @@ using ascend::acl::Runtime;
 using ascend::rt::LaunchArgs;
 using ascend::rt::LaunchConfig;
 using ascend::rt::ReportErrorCode;
+
+// The process runtime always has the kernel family (runtime/process).
+ascend::rt::Kernels& Kernels() { return *ascend::rt::Kernels::Of(Runtime()); }
 
 // aclrtCreateBinary's descriptions: the caller's data and its length (CANN
 // keeps the pointer; the data must stay valid until aclrtBinaryLoad).
@@ -104,13 +107,12 @@ aclError Launch(const char* api, aclrtFuncHandle func, uint32_t blocks,
     return bad;
   }
   return ascend::rt::ReportError(
-      api, Runtime().kernels().Launch(func, blocks, stream, config,
-                                      std::move(args)));
+      api, Kernels().Launch(func, blocks, stream, config, std::move(args)));
 }
 
 // The description of function `func` as `info`, or its error returned.
 #define ACL_ASSIGN_FUNCTION_INFO(info, func)                    \
-  auto info##_or_ = Runtime().kernels().Describe(func);         \
+  auto info##_or_ = Kernels().Describe(func);                   \
   if (!info##_or_.ok()) return ACL_RESULT(info##_or_.status()); \
   const ascend::rt::FunctionInfo& info = *info##_or_
 
@@ -135,7 +137,7 @@ aclError PairOut(const char* api,
 // A device global's range for a copy of `count` bytes at `offset`.
 aclError SymbolRange(const char* api, const void* symbol, size_t count,
                      size_t offset, void** at) {
-  auto global = Runtime().kernels().Symbol(symbol);
+  auto global = Kernels().Symbol(symbol);
   if (!global.ok()) return ascend::rt::ReportError(api, global.status());
   if (offset > global->second || count > global->second - offset) {
     return ReportErrorCode(api, ACL_ERROR_INVALID_PARAM,
@@ -179,7 +181,7 @@ aclError aclrtBinaryLoadFromFile(const char* binPath,
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(binPath);
   ACL_REQUIRE_NOT_NULL(binHandle);
-  ACL_RETURN_VALUE(binHandle, Runtime().kernels().LoadFile(binPath, options));
+  ACL_RETURN_VALUE(binHandle, Kernels().LoadFile(binPath, options));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -193,8 +195,7 @@ aclError aclrtBinaryLoadFromData(const void* data, size_t length,
     return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
                            "length must not be 0");
   }
-  ACL_RETURN_VALUE(binHandle,
-                   Runtime().kernels().LoadData(data, length, options));
+  ACL_RETURN_VALUE(binHandle, Kernels().LoadData(data, length, options));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -251,15 +252,15 @@ aclError aclrtBinaryLoad(const aclrtBinary binary,
     }
     description = *d;
   }
-  ACL_RETURN_VALUE(binHandle, Runtime().kernels().LoadData(
-                                  description.data, description.size, nullptr));
+  ACL_RETURN_VALUE(binHandle, Kernels().LoadData(description.data,
+                                                 description.size, nullptr));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(binHandle);
-  return ACL_RESULT(Runtime().kernels().Unload(binHandle));
+  return ACL_RESULT(Kernels().Unload(binHandle));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -268,8 +269,7 @@ aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle,
   ACL_REQUIRE_NOT_NULL(binHandle);
   ACL_REQUIRE_NOT_NULL(binAddr);
   ACL_REQUIRE_NOT_NULL(binSize);
-  return PairOut(__func__, Runtime().kernels().DeviceImage(binHandle), binAddr,
-                 binSize);
+  return PairOut(__func__, Kernels().DeviceImage(binHandle), binAddr, binSize);
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -279,8 +279,7 @@ aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name,
   ACL_REQUIRE_NOT_NULL(name);
   ACL_REQUIRE_NOT_NULL(dptr);
   ACL_REQUIRE_NOT_NULL(size);
-  return PairOut(__func__, Runtime().kernels().Global(binHandle, name), dptr,
-                 size);
+  return PairOut(__func__, Kernels().Global(binHandle, name), dptr, size);
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -289,7 +288,7 @@ aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle,
                                          void* userData) try {
   ACL_REQUIRE_NOT_NULL(binHandle);
   return ACL_RESULT(
-      Runtime().kernels().SetExceptionCallback(binHandle, callback, userData));
+      Kernels().SetExceptionCallback(binHandle, callback, userData));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -301,8 +300,7 @@ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle,
   ACL_REQUIRE_NOT_NULL(binHandle);
   ACL_REQUIRE_NOT_NULL(kernelName);
   ACL_REQUIRE_NOT_NULL(funcHandle);
-  ACL_RETURN_VALUE(funcHandle,
-                   Runtime().kernels().Function(binHandle, kernelName));
+  ACL_RETURN_VALUE(funcHandle, Kernels().Function(binHandle, kernelName));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -311,8 +309,7 @@ aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle,
                                        aclrtFuncHandle* funcHandle) try {
   ACL_REQUIRE_NOT_NULL(binHandle);
   ACL_REQUIRE_NOT_NULL(funcHandle);
-  ACL_RETURN_VALUE(funcHandle,
-                   Runtime().kernels().FunctionByEntry(binHandle, funcEntry));
+  ACL_RETURN_VALUE(funcHandle, Kernels().FunctionByEntry(binHandle, funcEntry));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -323,8 +320,8 @@ aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName,
   ACL_REQUIRE_NOT_NULL(funcName);
   ACL_REQUIRE_NOT_NULL(kernelName);
   ACL_REQUIRE_NOT_NULL(funcHandle);
-  ACL_RETURN_VALUE(funcHandle, Runtime().kernels().RegisterCpuFunc(
-                                   handle, funcName, kernelName));
+  ACL_RETURN_VALUE(funcHandle,
+                   Kernels().RegisterCpuFunc(handle, funcName, kernelName));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -332,7 +329,7 @@ aclError aclrtGetFuncBySymbol(const void* symbol,
                               aclrtFuncHandle* funcHandle) try {
   ACL_REQUIRE_NOT_NULL(symbol);
   ACL_REQUIRE_NOT_NULL(funcHandle);
-  ACL_RETURN_VALUE(funcHandle, Runtime().kernels().FunctionBySymbol(symbol));
+  ACL_RETURN_VALUE(funcHandle, Kernels().FunctionBySymbol(symbol));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -457,7 +454,7 @@ aclError aclsimRegisterKernel(const void* symbol, const char* name,
   ACL_REQUIRE_NOT_NULL(funcHandle);
   // The simulator describes the kernel (checks its ABI); the runtime keeps
   // it.
-  ACL_RETURN_VALUE(funcHandle, Runtime().kernels().RegisterProgramKernel(
+  ACL_RETURN_VALUE(funcHandle, Kernels().RegisterProgramKernel(
                                    symbol, name,
                                    ascend::device::sim::DescribeProgramKernel(
                                        name, entry, info)));
@@ -469,14 +466,14 @@ ACL_ENTRY_CATCH(aclError)
 aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) try {
   ACL_REQUIRE_NOT_NULL(symbol);
   ACL_REQUIRE_NOT_NULL(devPtr);
-  return PairOut(__func__, Runtime().kernels().Symbol(symbol), devPtr, nullptr);
+  return PairOut(__func__, Kernels().Symbol(symbol), devPtr, nullptr);
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetSymbolSize(const void* symbol, size_t* size) try {
   ACL_REQUIRE_NOT_NULL(symbol);
   ACL_REQUIRE_NOT_NULL(size);
-  return PairOut(__func__, Runtime().kernels().Symbol(symbol), nullptr, size);
+  return PairOut(__func__, Kernels().Symbol(symbol), nullptr, size);
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -544,7 +541,7 @@ aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle,
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(actualArgsSize);
   ACL_RETURN_VALUE(actualArgsSize,
-                   Runtime().kernels().ArgsMemSize(funcHandle, userArgsSize));
+                   Kernels().ArgsMemSize(funcHandle, userArgsSize));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -552,7 +549,7 @@ aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle,
                              aclrtArgsHandle* argsHandle) try {
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(argsHandle);
-  ACL_RETURN_VALUE(argsHandle, Runtime().kernels().ArgsInit(funcHandle));
+  ACL_RETURN_VALUE(argsHandle, Kernels().ArgsInit(funcHandle));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -563,8 +560,8 @@ aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle,
   ACL_REQUIRE_NOT_NULL(funcHandle);
   ACL_REQUIRE_NOT_NULL(argsHandle);
   ACL_REQUIRE_NOT_NULL(userHostMem);
-  return ACL_RESULT(Runtime().kernels().ArgsInitUser(
-      funcHandle, argsHandle, userHostMem, actualArgsSize));
+  return ACL_RESULT(Kernels().ArgsInitUser(funcHandle, argsHandle, userHostMem,
+                                           actualArgsSize));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -574,8 +571,8 @@ aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param,
   ACL_REQUIRE_NOT_NULL(argsHandle);
   ACL_REQUIRE_NOT_NULL(param);
   ACL_REQUIRE_NOT_NULL(paramHandle);
-  ACL_RETURN_VALUE(paramHandle, Runtime().kernels().ArgsAppend(
-                                    argsHandle, param, paramSize));
+  ACL_RETURN_VALUE(paramHandle,
+                   Kernels().ArgsAppend(argsHandle, param, paramSize));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -583,8 +580,7 @@ aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
                                           aclrtParamHandle* paramHandle) try {
   ACL_REQUIRE_NOT_NULL(argsHandle);
   ACL_REQUIRE_NOT_NULL(paramHandle);
-  ACL_RETURN_VALUE(paramHandle,
-                   Runtime().kernels().ArgsAppendPlaceHolder(argsHandle));
+  ACL_RETURN_VALUE(paramHandle, Kernels().ArgsAppendPlaceHolder(argsHandle));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -595,7 +591,7 @@ aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
   ACL_REQUIRE_NOT_NULL(argsHandle);
   ACL_REQUIRE_NOT_NULL(paramHandle);
   ACL_REQUIRE_NOT_NULL(bufferAddr);
-  ACL_RETURN_VALUE(bufferAddr, Runtime().kernels().ArgsPlaceHolderBuffer(
+  ACL_RETURN_VALUE(bufferAddr, Kernels().ArgsPlaceHolderBuffer(
                                    argsHandle, paramHandle, dataSize));
 }
 ACL_ENTRY_CATCH(aclError)
@@ -606,14 +602,14 @@ aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle,
   ACL_REQUIRE_NOT_NULL(argsHandle);
   ACL_REQUIRE_NOT_NULL(paramHandle);
   ACL_REQUIRE_NOT_NULL(param);
-  return ACL_RESULT(Runtime().kernels().ArgsUpdate(argsHandle, paramHandle,
-                                                   param, paramSize));
+  return ACL_RESULT(
+      Kernels().ArgsUpdate(argsHandle, paramHandle, param, paramSize));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) try {
   ACL_REQUIRE_NOT_NULL(argsHandle);
-  return ACL_RESULT(Runtime().kernels().ArgsFinalize(argsHandle));
+  return ACL_RESULT(Kernels().ArgsFinalize(argsHandle));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -663,7 +659,7 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle,
     return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
                            "reserve must be NULL");
   }
-  auto prepared = Runtime().kernels().ArgsForLaunch(argsHandle);
+  auto prepared = Kernels().ArgsForLaunch(argsHandle);
   if (!prepared.ok()) return ACL_RESULT(prepared.status());
   if (prepared->first != funcHandle) {
     return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
@@ -712,7 +708,7 @@ aclError aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks,
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(func);
   ACL_REQUIRE_NOT_NULL(args);
-  auto laid_out = Runtime().kernels().ArgsFromArray(func, args);
+  auto laid_out = Kernels().ArgsFromArray(func, args);
   if (!laid_out.ok()) return ACL_RESULT(laid_out.status());
   return Launch(__func__, func, numBlocks, stream, cfg, *std::move(laid_out));
 }

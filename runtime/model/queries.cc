@@ -20,6 +20,7 @@
 #include "runtime/base/logging.h"
 #include "runtime/event.h"
 #include "runtime/exception_info.h"
+#include "runtime/kernel/kernel.h"
 #include "runtime/model/model.h"
 #include "runtime/model/model_objects.h"
 #include "runtime/runtime.h"
@@ -162,8 +163,13 @@ absl::Status Models::TaskSetParams(void* task,
         args.device = k.args;
         args.device_size = k.argsSize;
       }
-      built = runtime_.kernels().Launch(k.funcHandle, k.numBlocks, handle,
-                                        LaunchConfig{}, std::move(args));
+      if (Kernels* kernels = Kernels::Of(runtime_)) {
+        built = kernels->Launch(k.funcHandle, k.numBlocks, handle,
+                                LaunchConfig{}, std::move(args));
+      } else {
+        built = Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                      "this runtime has no kernel family");
+      }
       break;
     }
     case ACL_MODEL_RI_TASK_EVENT_RECORD:

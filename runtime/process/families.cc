@@ -1,5 +1,6 @@
 #include "runtime/process/families.h"
 
+#include "runtime/kernel/kernel.h"
 #include "runtime/model/model.h"
 
 namespace ascend::rt {
@@ -7,6 +8,7 @@ namespace ascend::rt {
 std::vector<FamilyRegistration> AllFamilies() {
   return {
       ModelFamily(),
+      KernelFamily(),
   };
 }
 

@@ -17,7 +17,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
-#include "runtime/kernel.h"
+#include "runtime/kernel/kernel.h"
 #include "runtime/runtime.h"
 
 namespace ascend::rt {
@@ -25,7 +25,7 @@ namespace {
 
 class SavedKernelBinaries final : public SavedState {
  public:
-  SavedKernelBinaries(Kernels& kernels, int32_t device_id,
+  SavedKernelBinaries(Kernels* kernels, int32_t device_id,
                       std::vector<Kernels::BinaryRecord> records)
       : kernels_(kernels),
         device_id_(device_id),
@@ -35,31 +35,39 @@ class SavedKernelBinaries final : public SavedState {
     std::vector<void*> handles;
     handles.reserve(records_.size());
     for (const Kernels::BinaryRecord& r : records_) handles.push_back(r.handle);
-    return kernels_.ReloadImages(device_id_, handles);
+    if (kernels_ == nullptr) return absl::OkStatus();
+    return kernels_->ReloadImages(device_id_, handles);
   }
 
  private:
-  Kernels& kernels_;
+  Kernels* const kernels_;  // null: the runtime has no kernel family
   const int32_t device_id_;
   const std::vector<Kernels::BinaryRecord> records_;
 };
 
 class KernelBinaryParticipant final : public SnapshotParticipant {
  public:
-  KernelBinaryParticipant(Runtime& runtime, Kernels& kernels)
-      : runtime_(runtime), kernels_(kernels) {}
+  explicit KernelBinaryParticipant(Runtime& runtime) : runtime_(runtime) {}
 
   absl::string_view name() const override { return "kernel_binaries"; }
 
   absl::StatusOr<std::unique_ptr<SavedState>> Save(int32_t device_id) override {
+    Kernels* kernels = Kernels::Of(runtime_);
+    if (kernels == nullptr) {
+      // A runtime built without the kernel family has no binaries.
+      return std::unique_ptr<SavedState>(new SavedKernelBinaries(
+          nullptr, device_id, std::vector<Kernels::BinaryRecord>()));
+    }
     return std::unique_ptr<SavedState>(new SavedKernelBinaries(
-        kernels_, device_id, kernels_.Records(device_id)));
+        kernels, device_id, kernels->Records(device_id)));
   }
 
   absl::StatusOr<std::string> Describe(int32_t device_id) const override {
+    Kernels* kernels = Kernels::Of(runtime_);
+    if (kernels == nullptr) return std::string();
     std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
     std::string out;
-    for (const Kernels::BinaryRecord& r : kernels_.Records(device_id)) {
+    for (const Kernels::BinaryRecord& r : kernels->Records(device_id)) {
       absl::StrAppend(&out, "binary 0x", absl::Hex(r.handle), " image 0x",
                       absl::Hex(r.image_addr), "+", r.image_size);
       if (device != nullptr && r.image_addr != 0) {
@@ -89,13 +97,12 @@ class KernelBinaryParticipant final : public SnapshotParticipant {
 
  private:
   Runtime& runtime_;
-  Kernels& kernels_;
 };
 
 }  // namespace
 
-std::unique_ptr<SnapshotParticipant> Kernels::MakeParticipant() {
-  return std::make_unique<KernelBinaryParticipant>(runtime_, *this);
+std::unique_ptr<SnapshotParticipant> MakeKernelParticipant(Runtime& runtime) {
+  return std::make_unique<KernelBinaryParticipant>(runtime);
 }
 
 }  // namespace ascend::rt

@@ -1,7 +1,7 @@
 // Kernels (DESIGN.md §5.20): binaries, functions, argument lists, launches,
 // and the snapshot participant for kernel binaries.
 //
-//   Kernels& kernels = runtime.kernels();
+//   Kernels& kernels = *Kernels::Of(runtime);
 //   ASCEND_ASSIGN_OR_RETURN(void* bin, kernels.LoadFile("vadd.so", nullptr));
 //   ASCEND_ASSIGN_OR_RETURN(void* fn, kernels.Function(bin, "vadd"));
 //   ASCEND_RETURN_IF_ERROR(kernels.Launch(fn, 8, stream, {}, args));
@@ -25,8 +25,8 @@
 // block, before the task ends.
 //
 // Thread safety: every method may be called from any thread.
-#ifndef ASCENDCL_RUNTIME_KERNEL_H_
-#define ASCENDCL_RUNTIME_KERNEL_H_
+#ifndef ASCENDCL_RUNTIME_KERNEL_KERNEL_H_
+#define ASCENDCL_RUNTIME_KERNEL_KERNEL_H_
 
 #include <atomic>
 #include <cstddef>
@@ -45,7 +45,9 @@
 #include "acl/acl_rt.h"
 #include "device/base/mutex.h"
 #include "device/kernel.h"
+#include "runtime/family.h"
 #include "runtime/snapshot_participant.h"
+#include "runtime/task_path.h"
 
 namespace ascend::rt {
 
@@ -84,12 +86,15 @@ struct FunctionInfo {
   bool cpu = false;  // registered with aclrtRegisterCpuFunc
 };
 
-class Kernels {
+class Kernels final : public Family {
  public:
   explicit Kernels(Runtime& runtime);
   Kernels(const Kernels&) = delete;
   Kernels& operator=(const Kernels&) = delete;
-  ~Kernels();
+  ~Kernels() override;
+
+  // The kernel family of `runtime`, or null when it has none.
+  static Kernels* Of(const Runtime& runtime);
 
   // --- Binaries ----------------------------------------------------------
   // aclrtBinaryLoadFromFile / aclrtBinaryLoadFromData / aclrtBinaryLoad: a
@@ -166,9 +171,6 @@ class Kernels {
     return in_flight_.load(std::memory_order_acquire);
   }
 
-  // The snapshot participant ("kernel binaries"), registered last.
-  std::unique_ptr<SnapshotParticipant> MakeParticipant();
-
   // Bookkeeping the participant reads.
   struct BinaryRecord {
     void* handle = nullptr;
@@ -188,6 +190,17 @@ class Kernels {
                             const std::vector<void*>& handles);
 
  private:
+  // Gives a synchronous copy or fill from the host the launches' grace
+  // (AwaitLaunches) at the task path's access point (DESIGN.md §1.6).
+  class LaunchGraceHook final : public TaskHook {
+   public:
+    explicit LaunchGraceHook(Kernels& kernels) : kernels_(kernels) {}
+    absl::Status OnAccess(const HostAccess& access) override;
+
+   private:
+    Kernels& kernels_;
+  };
+
   absl::StatusOr<void*> LoadFileOrThrow(const char* path,
                                         const aclrtBinaryLoadOptions* options);
   absl::StatusOr<void*> Load(std::string image, const char* what,
@@ -207,6 +220,7 @@ class Kernels {
   void OnDeviceClosed(int32_t device_id);
 
   Runtime& runtime_;
+  LaunchGraceHook grace_hook_{*this};
   uint64_t close_observer_ = 0;
   // Kernel launches enqueued and not yet finished or discarded.
   std::atomic<int64_t> in_flight_{0};
@@ -223,6 +237,13 @@ class Kernels {
   std::map<const void*, void*> program_symbols_ ABSL_GUARDED_BY(mu_);
 };
 
+// The family's registration (runtime/process/families.cc).
+FamilyRegistration KernelFamily();
+
+// The "kernel_binaries" snapshot participant, registered last; it saves
+// nothing for a runtime without the kernel family.
+std::unique_ptr<SnapshotParticipant> MakeKernelParticipant(Runtime& runtime);
+
 }  // namespace ascend::rt
 
-#endif  // ASCENDCL_RUNTIME_KERNEL_H_
+#endif  // ASCENDCL_RUNTIME_KERNEL_KERNEL_H_

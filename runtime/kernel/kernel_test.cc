@@ -1,7 +1,7 @@
-// Kernels in the runtime (runtime/kernel.h): launches of program kernels on
-// a private runtime, the in-flight count a synchronous copy waits on, and
+// Kernels in the runtime (runtime/kernel/kernel.h): launches of program kernels
+// on a private runtime, the in-flight count a synchronous copy waits on, and
 // the work of a launch on the device's cores.
-#include "runtime/kernel.h"
+#include "runtime/kernel/kernel.h"
 
 #include <atomic>
 #include <cstdint>
@@ -34,7 +34,7 @@ device::KernelSymbol Kernel(void (*entry)(const void*, void*)) {
 TEST(KernelTest, LaunchesInFlightCountEveryLaunchOnceUntilItRan) {
   PrivateRuntime rt;
   ASSERT_OK(rt->SetDevice(0));
-  Kernels& kernels = rt->kernels();
+  Kernels& kernels = *Kernels::Of(*rt);
   ASSERT_OK_AND_ASSIGN(
       void* count,
       kernels.RegisterProgramKernel(reinterpret_cast<const void*>(&CountBlocks),
