@@ -92,7 +92,15 @@ class Processor {
     if (thread_.joinable()) thread_.join();
   }
   uint64_t id() const { return id_; }
-  int processed() const { return processed_.load(); }
+  // How many calls returned OK, once that reaches `want` (or 10 s passed):
+  // the stream may see a function done before its Process call returns.
+  int processed(int want) const {
+    const absl::Time give_up = Soon();
+    while (processed_.load() < want && absl::Now() < give_up) {
+      absl::SleepFor(absl::Milliseconds(1));
+    }
+    return processed_.load();
+  }
   int other_errors() const { return other_errors_.load(); }
 
  private:
@@ -206,7 +214,7 @@ TEST_F(HostFuncTest, BlockingCallbacksHoldTheStream) {
   EXPECT_EQ(threads[0], processor.id());
   EXPECT_NE(threads[1], processor.id());  // the host function: the stream's
   EXPECT_EQ(threads[2], processor.id());
-  EXPECT_EQ(processor.processed(), 2);
+  EXPECT_EQ(processor.processed(2), 2);
   ASSERT_OK(rt_->UnsubscribeReport(processor.id(), stream_));
   processor.Stop();
   EXPECT_EQ(processor.other_errors(), 0);
@@ -252,7 +260,7 @@ TEST_F(HostFuncTest, SubscribedHostFuncsRunOnTheProcessingThread) {
   ASSERT_OK(rt_->SynchronizeStream(stream_, Soon()));
   EXPECT_EQ(log.Values(), (std::vector<int>{0, 1, 2, 3, 4}));
   for (uint64_t t : log.Threads()) EXPECT_EQ(t, processor.id());
-  EXPECT_EQ(processor.processed(), 5);
+  EXPECT_EQ(processor.processed(5), 5);
 
   // Unsubscribed: the stream runs them itself again.
   EXPECT_EQ(ErrorCode(rt_->UnsubscribeHostFunc(processor.id() + 1, stream_)),
