@@ -178,11 +178,17 @@ absl::StatusOr<void*> Runtime::CreateEvent(uint32_t flags) {
 }
 
 absl::Status Runtime::DestroyEvent(void* handle) {
+  std::shared_ptr<Event> event;
   std::optional<HandleTable::Entry> entry;  // the event goes outside the lock
-  ascend::MutexLock lock(&mu_);
-  ASCEND_RETURN_IF_ERROR(ResolveLocked<Event>(handle).status());
-  entry = table_.Erase(handle);
-  ReleaseIdLocked(*entry);
+  {
+    ascend::MutexLock lock(&mu_);
+    ASCEND_ASSIGN_OR_RETURN(event, ResolveLocked<Event>(handle));
+    entry = table_.Erase(handle);
+    ReleaseIdLocked(*entry);
+  }
+  // An exported IPC event's export goes with the event, even while a queued
+  // record still holds its shared page (DESIGN.md §5.17).
+  if (SharedSyncPage* page = event->shared()) page->Withdraw();
   return absl::OkStatus();
 }
 

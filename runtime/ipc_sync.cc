@@ -149,6 +149,12 @@ absl::StatusOr<uint32_t> SharedSyncPage::Publish(uint32_t kind,
   return *published;
 }
 
+void SharedSyncPage::Withdraw() {
+  if (imported_) return;
+  const uint32_t id = export_id_.exchange(0, std::memory_order_acq_rel);
+  if (id != 0) (void)ipc::FdBroker::Get().Withdraw(id);
+}
+
 bool SharedSyncPage::OwnerAlive() const {
   return !imported_ || ipc::FdBroker::ProcessAlive(owner_pid_);
 }

@@ -67,6 +67,10 @@ class SharedSyncPage {
   // Publishes the page under `kind` (an ipc::ExportKind) once; later calls
   // return the same id. `check_pid` as FdBroker::Publish.
   absl::StatusOr<uint32_t> Publish(uint32_t kind, bool check_pid);
+  // An exporter withdraws its export now (its object was destroyed; tasks
+  // still queued may keep the page itself alive a while): opens that come
+  // later fail. A no-op for an imported or unpublished page.
+  void Withdraw();
 
  private:
   static constexpr int kNoSlot = -2;     // not looked for yet

@@ -126,7 +126,7 @@ TEST_F(IpcSyncTest, RecordOnOneSideCompletesTheOther) {
   EXPECT_TRUE(done);
 
   // Destroying the exporter's event leaves the opened one working (that
-  // later opens fail is DISABLED_DestroyingTheExportedEventWithdrawsIt's).
+  // later opens fail is DestroyingTheExportedEventWithdrawsIt's).
   ASSERT_OK(rt_->DestroyEvent(exported));
   ASSERT_OK(rt_->RecordEvent(opened, a_));
   ASSERT_OK(rt_->SynchronizeEvent(opened, Soon()));
@@ -215,14 +215,9 @@ TEST_F(IpcSyncTest, NotifyRecordOnOneSideReleasesAWaitOnTheOther) {
 }
 
 // DESIGN.md §5.17: "Destroying the event in the exporter withdraws the
-// export (later opens fail)". DEFECT, hence disabled: the export is withdrawn
-// by ~SharedSyncPage, i.e. when the last shared_ptr to the Event goes, and a
-// record task's closure (RecordEvent in runtime/event.cc captures the
-// shared_ptr<Event>) can outlive the record's completion on the stream
-// thread. So DestroyEvent may return with the export still published and an
-// IpcOpenEventHandle right after it succeeds (seen in about 1 run in 5 of the
-// same check inside RecordOnOneSideCompletesTheOther).
-TEST_F(IpcSyncTest, DISABLED_DestroyingTheExportedEventWithdrawsIt) {
+// export (later opens fail)" -- at once, even while a record task's closure
+// still holds the event (and so its shared page) on a stream thread.
+TEST_F(IpcSyncTest, DestroyingTheExportedEventWithdrawsIt) {
   for (int i = 0; i < 50; ++i) {
     ASSERT_OK_AND_ASSIGN(void* exported, rt_->CreateEventEx(ACL_EVENT_IPC));
     char handle[64];
