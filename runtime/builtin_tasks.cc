@@ -625,7 +625,7 @@ absl::Status Runtime::DeviceTaskAbort(int32_t device_id, uint32_t timeout_ms) {
     return Error(ACL_ERROR_RT_NO_PERMISSION,
                  "a task cannot abort the device its stream runs on");
   }
-  DeviceCallbacks& callbacks = DeviceCallbacks::Process();
+  DeviceCallbacks& callbacks = device_callbacks_;
   ASCEND_RETURN_IF_ERROR(callbacks.NotifyTaskAbort(
       device_id, ACL_RT_DEVICE_TASK_ABORT_PRE, timeout_ms));
   for (const std::shared_ptr<Stream>& stream : Objects<Stream>(device_id)) {

@@ -34,7 +34,8 @@ absl::StatusOr<void*> Runtime::CreateContext(int32_t device_id) {
                             AllocateIdLocked(device_id, ObjectKind::kStream));
     ctx = std::make_shared<Context>(
         device_id, /*primary=*/false,
-        std::make_shared<Stream>(device_id, stream_id, 0, 0));
+        std::make_shared<Stream>(executors_, exception_callbacks_, device_id,
+                                 stream_id, 0, 0));
     ++entry.refcount;
     RegisterLocked(ctx, device_id, std::nullopt);
     RegisterLocked(ctx->default_stream(), device_id, stream_id, ctx->handle());

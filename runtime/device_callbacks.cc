@@ -28,11 +28,6 @@ absl::Status Put(Map& map, const std::string& name, F callback, void* args,
 
 }  // namespace
 
-DeviceCallbacks& DeviceCallbacks::Process() {
-  static DeviceCallbacks* const callbacks = new DeviceCallbacks();
-  return *callbacks;
-}
-
 absl::Status DeviceCallbacks::RegisterState(const std::string& name,
                                             aclrtDeviceStateCallback callback,
                                             void* args) {

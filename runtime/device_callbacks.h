@@ -1,8 +1,9 @@
-// The process-wide device-state callbacks (aclrtRegDeviceStateCallback) and
+// A runtime's device-state callbacks (aclrtRegDeviceStateCallback) and
 // task-abort callbacks (aclrtSetDeviceTaskAbortCallback), each registered
-// under a unique name. DESIGN.md §5.16.
+// under a unique name; the process runtime's are the process's (DESIGN.md
+// §1.4, §5.16).
 //
-//   DeviceCallbacks::Process().RegisterState("fw", fn, args);
+//   runtime.device_callbacks().RegisterState("fw", fn, args);
 //   ... aclrtSetDevice opens device 0: fn(0, ACL_RT_DEVICE_STATE_SET_PRE, args)
 //       then fn(0, ACL_RT_DEVICE_STATE_SET_POST, args)
 #ifndef ASCENDCL_RUNTIME_DEVICE_CALLBACKS_H_
@@ -21,8 +22,6 @@ namespace ascend::rt {
 
 class DeviceCallbacks {
  public:
-  static DeviceCallbacks& Process();
-
   // A non-null callback registers under `name` (107000 when the name is
   // taken); null removes the name's registration (none: no-op).
   absl::Status RegisterState(const std::string& name,

@@ -6,10 +6,6 @@
 #include <algorithm>
 
 namespace ascend::rt {
-ExceptionCallbacks& ExceptionCallbacks::Process() {
-  static ExceptionCallbacks* const callbacks = new ExceptionCallbacks();
-  return *callbacks;
-}
 
 void ExceptionCallbacks::Set(aclrtExceptionInfoCallback callback) {
   ascend::MutexLock lock(&mu_);

@@ -1,5 +1,6 @@
-// Task exception information (aclrtExceptionInfo) and the process-wide
-// exception callbacks, plus the per-thread "last task" record.
+// Task exception information (aclrtExceptionInfo) and a runtime's exception
+// callbacks (the process runtime's are the process's, DESIGN.md §1.4), plus
+// the per-thread "last task" record.
 //
 // When a stream task fails, the worker running it builds an
 // aclrtExceptionInfo for it and calls every registered callback before the
@@ -7,7 +8,7 @@
 // aclrtSynchronizeDevice) returns the failure, the callbacks have run.
 // DESIGN.md §5.16.
 //
-//   ExceptionCallbacks::Process().Register(fn);
+//   runtime.exception_callbacks().Register(fn);
 //   ...  // a task fails: fn(&info) on the worker running the task
 #ifndef ASCENDCL_RUNTIME_EXCEPTION_INFO_H_
 #define ASCENDCL_RUNTIME_EXCEPTION_INFO_H_
@@ -58,9 +59,6 @@ struct KernelTaskInfo {
 // function both set and registered is called twice.
 class ExceptionCallbacks {
  public:
-  // The process's callbacks (exception callbacks are process-wide).
-  static ExceptionCallbacks& Process();
-
   // Replaces the deprecated slot; null clears it.
   void Set(aclrtExceptionInfoCallback callback);
   // Adds `callback` unless already registered (non-null).

@@ -9,14 +9,19 @@
 
 namespace ascend::rt {
 
-ExecutorPool& ExecutorPool::Process() {
-  static ExecutorPool* const pool = new ExecutorPool;
-  return *pool;
+ExecutorPool::~ExecutorPool() {
+  std::unique_lock<std::mutex> lock(mu_);
+  stopping_ = true;
+  ready_cv_.notify_all();
+  // A worker's last touch of the pool is its decrement of workers_, under
+  // mu_ (Work), so the pool may go once the count is zero.
+  gone_cv_.wait(lock, [this] { return workers_ == 0; });
 }
 
 bool ExecutorPool::Run(const std::shared_ptr<Stream>& stream) {
   {
     std::unique_lock<std::mutex> lock(mu_);
+    if (stopping_) return false;
     if (run_hook_ && !run_hook_()) return false;
     if (waiting_ > ready_.size()) {
       ready_.push_back(stream);
@@ -27,11 +32,14 @@ bool ExecutorPool::Run(const std::shared_ptr<Stream>& stream) {
     ++workers_;
   }
   try {
-    std::thread([this, stream] { Work(stream); }).detach();
+    // The thread keeps no reference of its own: Work drops the stream when
+    // the stream needs no worker.
+    std::thread([this, stream]() mutable { Work(std::move(stream)); }).detach();
     return true;
   } catch (const std::system_error&) {
     std::lock_guard<std::mutex> lock(mu_);
     --workers_;
+    if (workers_ == 0) gone_cv_.notify_all();
     return false;
   }
 }
@@ -48,11 +56,13 @@ void ExecutorPool::Work(std::shared_ptr<Stream> stream) {
     ++waiting_;
     for (;;) {
       ready_cv_.wait_for(lock, retire_after,
-                         [this] { return !ready_.empty(); });
+                         [this] { return !ready_.empty() || stopping_; });
       if (!ready_.empty()) break;
-      if (waiting_ > kKeepIdle) {
+      if (stopping_ || waiting_ > kKeepIdle) {
         --waiting_;
         --workers_;
+        // Under mu_: the pool may be destroyed once this lock is released.
+        if (stopping_ && workers_ == 0) gone_cv_.notify_all();
         return;
       }
     }

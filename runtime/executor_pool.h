@@ -1,16 +1,21 @@
-// The process's stream executors (DESIGN.md §5.3.1): worker threads that run
+// A runtime's stream executors (DESIGN.md §5.3.1): worker threads that run
 // streams' tasks. A stream holds a worker only while it has queued or
-// running work, so an idle stream costs no thread.
+// running work, so an idle stream costs no thread. Each Runtime owns one
+// (Runtime::executors(), DESIGN.md §1.4) and gives it to the streams it
+// creates.
 //
 //   // Stream::Enqueue, when the stream's queue was idle:
-//   if (!ExecutorPool::Process().Run(self)) { /* fail the queued tasks */ }
+//   if (!executors_.Run(self)) { /* fail the queued tasks */ }
 //
 // Run hands the stream to a waiting worker, or starts a new one when every
 // worker is busy: a worker blocked in a task (an event wait) keeps its
 // thread, exactly as a stream's own executor did, so no stream ever waits
 // for another stream's worker. Idle workers retire after kIdleRetire, down
 // to kKeepIdle. A thread that cannot be started (std::system_error) makes
-// Run return false; nothing throws.
+// Run return false; nothing throws. Destroying the pool stops its workers
+// and waits until every one has left the pool; by then no stream may be
+// running on it (the runtime destroys it after all of its streams are shut
+// down), and Run after that point returns false.
 #ifndef ASCENDCL_RUNTIME_EXECUTOR_POOL_H_
 #define ASCENDCL_RUNTIME_EXECUTOR_POOL_H_
 
@@ -34,8 +39,11 @@ class ExecutorPool {
   // How long a worker beyond kKeepIdle waits for work before it exits.
   static constexpr absl::Duration kIdleRetire = absl::Milliseconds(200);
 
-  // The process's pool (never destroyed: its workers are detached).
-  static ExecutorPool& Process();
+  ExecutorPool() = default;
+  ExecutorPool(const ExecutorPool&) = delete;
+  ExecutorPool& operator=(const ExecutorPool&) = delete;
+  // Stops the workers and waits until each has left the pool.
+  ~ExecutorPool();
 
   // Gives `stream` a worker, which runs its queue (Stream::RunQueued) until
   // the queue stays empty. False when a worker was needed and no thread
@@ -53,11 +61,13 @@ class ExecutorPool {
   void SetRunHookForTesting(std::function<bool()> hook);
 
  private:
-  ExecutorPool() = default;
   void Work(std::shared_ptr<Stream> stream);
 
   mutable std::mutex mu_;
   std::condition_variable ready_cv_;
+  // Signalled when the last worker leaves a stopping pool.
+  std::condition_variable gone_cv_;
+  bool stopping_ = false;
   // Streams handed to waiting workers, not yet taken.
   std::deque<std::shared_ptr<Stream>> ready_;
   size_t workers_ = 0;

@@ -11,11 +11,6 @@
 
 namespace ascend::rt {
 
-MbufPool& MbufPool::Process() {
-  static MbufPool* const pool = new MbufPool();
-  return *pool;
-}
-
 absl::StatusOr<MbufPool::Mbuf*> MbufPool::FindLocked(void* buf) const {
   auto it = mbufs_.find(buf);
   if (it == mbufs_.end()) {

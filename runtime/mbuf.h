@@ -6,7 +6,9 @@
 // host memory the runtime owns; it is not device memory of any device, needs
 // no open device, and survives a snapshot's device-memory loss as it is.
 //
-//   MbufPool& pool = MbufPool::Process();
+// Each runtime owns one (Runtime::mbufs(), DESIGN.md §1.4).
+//
+//   MbufPool& pool = runtime.mbufs();
 //   ASCEND_ASSIGN_OR_RETURN(void* buf, pool.Alloc(4096));
 //   ASCEND_RETURN_IF_ERROR(pool.SetDataLen(buf, 100));
 #ifndef ASCENDCL_RUNTIME_MBUF_H_
@@ -33,8 +35,6 @@ class MbufPool {
   static constexpr uint32_t kMaxChainLength = 128;
   // Largest data region (4 GiB).
   static constexpr uint64_t kMaxSize = uint64_t{4} << 30;
-
-  static MbufPool& Process();
 
   // Errors: 100000 for a zero or too large size; 207001 when out of memory.
   absl::StatusOr<void*> Alloc(size_t size);

@@ -104,6 +104,8 @@ Runtime::~Runtime() {
     }
   }
   teardowns.clear();
+  // Every stream of this runtime is shut down now; executors_ (a member)
+  // stops and waits for its workers once the families are gone.
 }
 
 int32_t Runtime::DeviceCount() const { return device_count_; }
@@ -183,7 +185,8 @@ absl::Status Runtime::OpenDeviceLocked(int32_t device_id) {
   }
   auto primary = std::make_shared<Context>(
       device_id, /*primary=*/true,
-      std::make_shared<Stream>(device_id, *stream_id, 0, 0));
+      std::make_shared<Stream>(executors_, exception_callbacks_, device_id,
+                               *stream_id, 0, 0));
   entry.primary = primary;
   entry.abnormal = false;
   entry.generation = ++opens_;
@@ -228,7 +231,7 @@ absl::Status Runtime::SetDevice(int32_t device_id) {
   ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
   // Device state callbacks hear of the opening of a device (DESIGN.md
   // §5.16), before and after.
-  const DeviceCallbacks& callbacks = DeviceCallbacks::Process();
+  const DeviceCallbacks& callbacks = device_callbacks_;
   const bool notify =
       callbacks.HasStateCallbacks() && DeviceObject(device_id) == nullptr;
   if (notify) callbacks.NotifyState(device_id, ACL_RT_DEVICE_STATE_SET_PRE);
@@ -252,7 +255,7 @@ absl::Status Runtime::SetDevice(int32_t device_id) {
 absl::Status Runtime::ResetDevice(int32_t device_id, bool force) {
   ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
   // Device state callbacks hear of the close of a device (DESIGN.md §5.16).
-  const DeviceCallbacks& callbacks = DeviceCallbacks::Process();
+  const DeviceCallbacks& callbacks = device_callbacks_;
   bool notify = false;
   if (callbacks.HasStateCallbacks() && Stream::Current() == nullptr) {
     ascend::MutexLock lock(&mu_);

@@ -50,11 +50,15 @@
 #include "device/device.h"
 #include "runtime/cnt_notify.h"
 #include "runtime/context.h"
+#include "runtime/device_callbacks.h"
 #include "runtime/device_settings.h"
 #include "runtime/event.h"
+#include "runtime/exception_info.h"
+#include "runtime/executor_pool.h"
 #include "runtime/family.h"
 #include "runtime/global_state.h"
 #include "runtime/handle_table.h"
+#include "runtime/mbuf.h"
 #include "runtime/memory_registry.h"
 #include "runtime/notify.h"
 #include "runtime/object_kind.h"
@@ -247,6 +251,15 @@ class Runtime {
 
   // --- Device information and settings (device_info.cc, DESIGN.md §5.12) ---
   DeviceSettings& settings() { return settings_; }
+  // This runtime's device-state and task-abort callbacks
+  // (aclrtRegDeviceStateCallback, aclrtSetDeviceTaskAbortCallback), its task
+  // exception callbacks (aclrtSetExceptionInfoCallback and friends), its
+  // mbufs (aclrtAllocBuf and friends) and the executor pool its streams run
+  // on (DESIGN.md §1.4, §5.3.1, §5.16).
+  DeviceCallbacks& device_callbacks() { return device_callbacks_; }
+  ExceptionCallbacks& exception_callbacks() { return exception_callbacks_; }
+  MbufPool& mbufs() { return mbufs_; }
+  ExecutorPool& executors() { return executors_; }
   // Whether peer access between two devices is enabled (either direction);
   // 107000 for an id out of range.
   absl::StatusOr<bool> PeerAccessStatus(int32_t device_id, int32_t peer) const;
@@ -628,6 +641,13 @@ class Runtime {
 
   ReportHub reports_;
   DeviceSettings settings_;
+  DeviceCallbacks device_callbacks_;
+  // Outlive every stream (each refers to them): destroyed after ~Runtime has
+  // shut down the streams of every open device and after the families.
+  // exception_callbacks_ goes after executors_, whose workers it serves.
+  ExceptionCallbacks exception_callbacks_;
+  MbufPool mbufs_;
+  ExecutorPool executors_;
   ReportHub host_funcs_;  // aclrtSubscribeHostFunc
   StreamStateCallbacks stream_states_;
   std::unique_ptr<HealthMonitor> health_monitor_;

@@ -89,9 +89,12 @@ std::unique_ptr<SnapshotParticipant> MakeStreamParticipant(Runtime& runtime) {
 
 const Stream* Stream::Current() { return tls_running_stream; }
 
-Stream::Stream(int32_t device_id, uint32_t id, uint32_t flags,
+Stream::Stream(ExecutorPool& executors, const ExceptionCallbacks& exceptions,
+               int32_t device_id, uint32_t id, uint32_t flags,
                uint32_t priority, void* work_ptr, size_t work_size)
-    : device_id_(device_id),
+    : executors_(executors),
+      exceptions_(exceptions),
+      device_id_(device_id),
       id_(id),
       flags_(flags),
       work_ptr_(work_ptr),
@@ -166,7 +169,7 @@ void Stream::Dispatch() {
   // Streams are owned by shared pointers; a worker holds one while it runs
   // the stream, so the stream outlives the worker's last touch of it.
   if (std::shared_ptr<Stream> self = weak_from_this().lock();
-      self != nullptr && ExecutorPool::Process().Run(self)) {
+      self != nullptr && executors_.Run(self)) {
     return;
   }
   // No worker: what is queued fails as a task does (CANN's resource
@@ -245,7 +248,7 @@ void Stream::RunQueued() {
 
 void Stream::ReportException(const Task& task,
                              const absl::Status& status) const {
-  const ExceptionCallbacks& callbacks = ExceptionCallbacks::Process();
+  const ExceptionCallbacks& callbacks = exceptions_;
   if (callbacks.empty() && task.kernel == nullptr) return;
   rtExceptionInfo info;
   info.task_id = task.id;
@@ -422,9 +425,9 @@ absl::StatusOr<void*> Runtime::CreateStreamIn(
     }
     ASCEND_ASSIGN_OR_RETURN(
         uint32_t id, AllocateIdLocked(ctx->device_id(), ObjectKind::kStream));
-    auto stream = std::make_shared<Stream>(ctx->device_id(), id, config.flags,
-                                           config.priority, config.work_ptr,
-                                           config.work_size);
+    auto stream = std::make_shared<Stream>(
+        executors_, exception_callbacks_, ctx->device_id(), id, config.flags,
+        config.priority, config.work_ptr, config.work_size);
     RegisterLocked(stream, ctx->device_id(), id, ctx->handle());
     handle = stream->handle();
   }

@@ -1,8 +1,11 @@
 // A stream: an in-order queue of tasks executed asynchronously, in order, by
-// a worker of the process's executor pool (runtime/executor_pool.h), which
-// the stream holds only while it has work (DESIGN.md §5.3.1).
+// a worker of its runtime's executor pool (runtime/executor_pool.h), which
+// the stream holds only while it has work (DESIGN.md §5.3.1). A failed task
+// is told to its runtime's exception callbacks. Both are given at
+// construction and must outlive the stream (DESIGN.md §1.4).
 //
-//   Stream s(device_id, stream_id, flags, priority);
+//   auto s = std::make_shared<Stream>(pool, exception_callbacks, device_id,
+//                                     stream_id, flags, priority);
 //   s.Enqueue(Task{[&] { return DoCopy(); }});
 //   ASCEND_RETURN_IF_ERROR(s.Synchronize(absl::InfiniteFuture()));
 //
@@ -53,7 +56,9 @@ enum class ErrorReader : int {
 // between slices whether their stream is being destroyed.
 inline constexpr absl::Duration kTaskWaitSlice = absl::Milliseconds(20);
 
-struct KernelTaskInfo;  // runtime/exception_info.h
+struct KernelTaskInfo;     // runtime/exception_info.h
+class ExceptionCallbacks;  // runtime/exception_info.h
+class ExecutorPool;        // runtime/executor_pool.h
 struct Task;
 class Stream;
 
@@ -124,7 +129,10 @@ class Stream : public std::enable_shared_from_this<Stream> {
  public:
   static constexpr ObjectKind kKind = ObjectKind::kStream;
 
-  Stream(int32_t device_id, uint32_t id, uint32_t flags, uint32_t priority,
+  // `executors` runs the stream's tasks; `exceptions` is told of the ones
+  // that fail. Both outlive the stream.
+  Stream(ExecutorPool& executors, const ExceptionCallbacks& exceptions,
+         int32_t device_id, uint32_t id, uint32_t flags, uint32_t priority,
          void* work_ptr = nullptr, size_t work_size = 0);
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -254,6 +262,8 @@ class Stream : public std::enable_shared_from_this<Stream> {
     return errors_[static_cast<int>(reader)];
   }
 
+  ExecutorPool& executors_;
+  const ExceptionCallbacks& exceptions_;
   const int32_t device_id_;
   const uint32_t id_;
   const uint32_t flags_;

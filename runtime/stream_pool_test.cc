@@ -12,6 +12,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
+#include "runtime/exception_info.h"
 #include "runtime/executor_pool.h"
 #include "runtime/private_runtime.h"
 #include "runtime/stream.h"
@@ -32,6 +33,17 @@ int Threads() {
   }
   return -1;
 }
+
+// What streams built outside a runtime run on: a pool and exception callbacks
+// of the test's own, declared before the streams so they outlive them (the
+// pool, destroyed first, waits for its workers).
+struct StreamServices {
+  ExceptionCallbacks exceptions;
+  ExecutorPool pool;
+  std::shared_ptr<Stream> Make(uint32_t id) {
+    return std::make_shared<Stream>(pool, exceptions, 0, id, 0, 0);
+  }
+};
 
 TEST(StreamPoolTest, MaxStreamsOnEightDevicesHoldNoThreads) {
   PrivateRuntime::Config config;
@@ -79,10 +91,11 @@ TEST(StreamPoolTest, ManyStreamsWithBlockingWorkCompleteInOrder) {
   constexpr int kStreams = 64;
   constexpr int kTasks = 100;
   std::atomic<int> started{0};
+  StreamServices services;
   std::vector<std::shared_ptr<Stream>> streams;
   std::vector<std::vector<int>> logs(kStreams);
   for (int s = 0; s < kStreams; ++s) {
-    streams.push_back(std::make_shared<Stream>(0, s, 0, 0));
+    streams.push_back(services.Make(s));
   }
   for (int s = 0; s < kStreams; ++s) {
     Task first;
@@ -117,8 +130,9 @@ TEST(StreamPoolTest, ManyStreamsWithBlockingWorkCompleteInOrder) {
 }
 
 TEST(StreamPoolTest, TaskRunsAsItsStreamOnWhicheverWorker) {
-  auto a = std::make_shared<Stream>(0, 1, 0, 0);
-  auto b = std::make_shared<Stream>(0, 2, 0, 0);
+  StreamServices services;
+  auto a = services.Make(1);
+  auto b = services.Make(2);
   const Stream* seen_a = nullptr;
   const Stream* seen_b = nullptr;
   a->Enqueue(Task{[&] {
@@ -137,8 +151,9 @@ TEST(StreamPoolTest, TaskRunsAsItsStreamOnWhicheverWorker) {
 }
 
 TEST(StreamPoolTest, NoThreadFailsTheTaskWith207005AndTheNextEnqueueRetries) {
-  auto stream = std::make_shared<Stream>(0, 1, 0, 0);
-  ExecutorPool::Process().SetRunHookForTesting([] { return false; });
+  StreamServices services;
+  auto stream = services.Make(1);
+  services.pool.SetRunHookForTesting([] { return false; });
   bool ran = false;
   bool cancelled = false;
   Task task;
@@ -148,7 +163,7 @@ TEST(StreamPoolTest, NoThreadFailsTheTaskWith207005AndTheNextEnqueueRetries) {
   };
   task.cancel = [&] { cancelled = true; };
   stream->Enqueue(std::move(task));  // neither throws nor aborts
-  ExecutorPool::Process().SetRunHookForTesting(nullptr);
+  services.pool.SetRunHookForTesting(nullptr);
   EXPECT_TRUE(cancelled);
   EXPECT_FALSE(ran);
   EXPECT_TRUE(stream->Idle());
@@ -165,6 +180,30 @@ TEST(StreamPoolTest, NoThreadFailsTheTaskWith207005AndTheNextEnqueueRetries) {
   }});
   EXPECT_OK(stream->Synchronize(absl::InfiniteFuture()));
   EXPECT_TRUE(ran);
+}
+
+std::atomic<int> told_first{0};
+std::atomic<int> told_second{0};
+
+// Each runtime owns its executor pool and its exception callbacks
+// (DESIGN.md §1.4): a failure on one runtime's stream is told to that
+// runtime's callbacks only, and runs on that runtime's workers.
+TEST(StreamPoolTest, EachRuntimeOwnsItsPoolAndExceptionCallbacks) {
+  PrivateRuntime first;
+  PrivateRuntime second;
+  first->exception_callbacks().Register(
+      [](aclrtExceptionInfo*) { told_first.fetch_add(1); });
+  second->exception_callbacks().Register(
+      [](aclrtExceptionInfo*) { told_second.fetch_add(1); });
+  for (PrivateRuntime* rt : {&first, &second}) ASSERT_OK((*rt)->SetDevice(0));
+  ASSERT_OK(second->EnqueueStreamTask(
+      nullptr, [] { return absl::InternalError("fails"); }));
+  ASSERT_OK_AND_ASSIGN(void* stream, second->CurrentDefaultStream());
+  EXPECT_FALSE(second->SynchronizeStream(stream, absl::InfiniteFuture()).ok());
+  EXPECT_EQ(told_first.load(), 0);
+  EXPECT_EQ(told_second.load(), 1);
+  EXPECT_GE(second->executors().stats().workers, 1u);
+  EXPECT_EQ(first->executors().stats().workers, 0u);
 }
 
 }  // namespace

@@ -12,7 +12,6 @@
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
 using ascend::acl::Runtime;
-using ascend::rt::DeviceCallbacks;
 
 namespace {
 
@@ -137,7 +136,7 @@ aclError aclrtRegDeviceStateCallback(const char* regName,
                                      void* args) try {
   if (aclError error = CheckRegName(__func__, regName)) return error;
   return ACL_RESULT(
-      DeviceCallbacks::Process().RegisterState(regName, callback, args));
+      Runtime().device_callbacks().RegisterState(regName, callback, args));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -146,7 +145,7 @@ aclError aclrtSetDeviceTaskAbortCallback(const char* regName,
                                          void* args) try {
   if (aclError error = CheckRegName(__func__, regName)) return error;
   return ACL_RESULT(
-      DeviceCallbacks::Process().RegisterTaskAbort(regName, callback, args));
+      Runtime().device_callbacks().RegisterTaskAbort(regName, callback, args));
 }
 ACL_ENTRY_CATCH(aclError)
 

@@ -8,6 +8,11 @@ using ascend::rt::ExceptionCallbacks;
 
 namespace {
 
+// The process runtime's exception callbacks (DESIGN.md §1.4).
+ExceptionCallbacks& Callbacks() {
+  return ascend::acl::Runtime().exception_callbacks();
+}
+
 // What the getters answer for a NULL info (the reference's "device
 // exception" value).
 constexpr uint32_t kNoInfo = 0xFFFFFFFFu;
@@ -28,7 +33,7 @@ extern "C" {
 
 aclError aclrtSetExceptionInfoCallback(
     aclrtExceptionInfoCallback callback) try {
-  ExceptionCallbacks::Process().Set(callback);
+  Callbacks().Set(callback);
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
@@ -36,7 +41,7 @@ ACL_ENTRY_CATCH(aclError)
 aclError aclrtExceptionInfoCallbackRegister(
     aclrtExceptionInfoCallback callback) try {
   ACL_REQUIRE_NOT_NULL(callback);
-  ExceptionCallbacks::Process().Register(callback);
+  Callbacks().Register(callback);
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
@@ -44,7 +49,7 @@ ACL_ENTRY_CATCH(aclError)
 aclError aclrtExceptionInfoCallbackUnregister(
     aclrtExceptionInfoCallback callback) try {
   ACL_REQUIRE_NOT_NULL(callback);
-  ExceptionCallbacks::Process().Unregister(callback);
+  Callbacks().Unregister(callback);
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)

@@ -10,7 +10,8 @@ using ascend::rt::MbufPool;
 
 namespace {
 
-MbufPool& Pool() { return MbufPool::Process(); }
+// The process runtime's mbufs (DESIGN.md §1.4).
+MbufPool& Pool() { return ascend::acl::Runtime().mbufs(); }
 
 // offset + size must stay inside the user-data region.
 bool UserDataRangeOk(size_t size, size_t offset) {
