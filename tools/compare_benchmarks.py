@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Runs two builds' benchmark binaries alternately and compares them.
+
+  python3 tools/compare_benchmarks.py OLD_BAZEL_BIN NEW_BAZEL_BIN [--rounds N]
+
+OLD_BAZEL_BIN and NEW_BAZEL_BIN are `bazel-bin` folders of two checkouts built
+with `bazel build --config=bench` of the targets below. Each round runs every
+benchmark once with the old binary and once with the new one, alternating
+which goes first, so both see the same machine load; the table gives each
+side's median over the rounds and new/old: the figures a change of the
+runtime's structure must keep within 10 % of the old binary (DESIGN.md §7.1).
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+# (binary under bazel-bin, benchmark name regex, the figure)
+BENCHMARKS = [
+    ("runtime/global_state_benchmark", "^BM_GateEnterExit$", "gate enter+exit"),
+    ("runtime/global_state_benchmark", "^BM_EventRecordEnqueue$",
+     "event-record enqueue"),
+    ("acl/api/kernel_launch_benchmark", "^BM_EmptyKernel/1000$",
+     "empty kernel launch (per launch, 1000 queued)"),
+    ("acl/api/model_replay_benchmark", "^BM_ReplayGraph$",
+     "graph replay (1,000 tasks)"),
+    ("snapshot/snapshot_benchmark", "^BM_Backup", "Backup"),
+    ("snapshot/snapshot_benchmark", "^BM_Restore$", "Restore"),
+]
+
+
+def run(binary, pattern):
+    out = subprocess.run(
+        [binary, "--benchmark_filter=" + pattern, "--benchmark_format=json",
+         "--benchmark_repetitions=1"],
+        capture_output=True, text=True, check=True, timeout=600).stdout
+    results = json.loads(out[out.index("{"):])["benchmarks"]
+    times = [r["real_time"] * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[
+        r.get("time_unit", "ns")] for r in results
+             if r.get("run_type", "iteration") == "iteration"]
+    if not times:
+        raise RuntimeError(f"{binary}: no result for {pattern}")
+    return times[0]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("old")
+    parser.add_argument("new")
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    rows = []
+    for binary, pattern, what in BENCHMARKS:
+        old_bin = os.path.join(args.old, binary)
+        new_bin = os.path.join(args.new, binary)
+        old, new = [], []
+        for r in range(args.rounds):
+            order = [(old_bin, old), (new_bin, new)]
+            if r % 2:
+                order.reverse()
+            for path, sink in order:
+                sink.append(run(path, pattern))
+        o, n = statistics.median(old), statistics.median(new)
+        rows.append((what, o, n, n / o))
+        print(f"{what}: old {o:,.0f} ns, new {n:,.0f} ns, new/old {n / o:.2f}",
+              file=sys.stderr)
+    print("| figure | old (median ns) | new (median ns) | new/old |")
+    print("| --- | ---: | ---: | ---: |")
+    for what, o, n, ratio in rows:
+        print(f"| {what} | {o:,.0f} | {n:,.0f} | {ratio:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
