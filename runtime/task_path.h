@@ -30,8 +30,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
-#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "runtime/stream.h"
 
@@ -67,7 +67,7 @@ struct DeviceRange {
 // with `any`, whatever memory it can reach (kernels and host functions are
 // code of the application's).
 struct TaskWrites {
-  absl::InlinedVector<DeviceRange, 1> ranges;
+  std::vector<DeviceRange> ranges;
   bool any = false;
   void Add(int32_t device_id, uint64_t addr, uint64_t size) {
     ranges.push_back(DeviceRange{device_id, addr, size});
