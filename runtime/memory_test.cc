@@ -204,10 +204,9 @@ TEST_F(MemoryTest, KindMismatchIsRefusedAndCopiesNothing) {
   EXPECT_EQ(host, std::vector<uint8_t>(64, 0x22));
   EXPECT_EQ(host2, std::vector<uint8_t>(64, 0x33));
   EXPECT_EQ(Read(d, 64), ones);
-  // An unknown kind, a count above destMax and NULL pointers are 100000.
-  EXPECT_EQ(ErrorCode(rt_->Memcpy(d, 64, host.data(), 64,
-                                  static_cast<aclrtMemcpyKind>(99))),
-            kInvalidParam);
+  // (Out-of-range enum values are the ACL layer's to refuse: runtime.h takes
+  // valid enums only, and loading any other value is undefined.)
+  // A count above destMax and NULL pointers are 100000.
   EXPECT_EQ(
       ErrorCode(rt_->Memcpy(d, 32, host.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE)),
       kInvalidParam);
@@ -402,11 +401,6 @@ TEST_F(MemoryTest, GetMemInfoTracksAllocations) {
   ASSERT_OK(rt_->Free(d));
   ASSERT_OK_AND_ASSIGN(device::MemoryInfo after, rt_->GetMemInfo(ACL_HBM_MEM));
   EXPECT_EQ(after.free_bytes, before.free_bytes);
-  EXPECT_EQ(ErrorCode(rt_->GetMemInfo(static_cast<aclrtMemAttr>(-1)).status()),
-            kInvalidParam);
-  EXPECT_EQ(
-      ErrorCode(rt_->GetMemInfo(static_cast<aclrtMemAttr>(1000)).status()),
-      kInvalidParam);
 }
 
 TEST_F(MemoryTest, PeerCopiesNeedPeerAccess) {

