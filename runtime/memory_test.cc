@@ -332,10 +332,11 @@ TEST_F(MemoryTest, ValueWaitHoldsTheStreamUntilValueWrite) {
   uint64_t current = 0;
   ASSERT_OK(rt_->Memcpy(&current, 8, word, 8, ACL_MEMCPY_DEVICE_TO_HOST));
   EXPECT_EQ(current, 9u);
-  // EQ waits for the exact value; a host copy also releases it.
+  // EQ waits for the exact value. (Released by a value write, which is
+  // atomic like the wait's poll: a plain copy into a word a wait is polling
+  // is a data race.)
   ASSERT_OK(rt_->ValueWait(word, 11, ACL_STREAM_WAIT_VALUE_EQ, waiter));
-  const uint64_t eleven = 11;
-  ASSERT_OK(rt_->Memcpy(word, 8, &eleven, 8, ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_OK(rt_->ValueWrite(word, 11, 0, writer));
   ASSERT_OK(rt_->SynchronizeStream(waiter, Soon()));
 
   // Codes: unaligned 107008, bad flags 100000, not device memory 107000.
