@@ -52,21 +52,22 @@ absl::Status Runtime::EnqueueDeviceWrite(
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "the output address is not in a live device allocation");
   }
-  auto bytes = std::make_shared<std::vector<uint8_t>>(size);
-  ASCEND_ASSIGN_OR_RETURN(
-      std::function<absl::Status()> copy,
-      PrepareCopy(dst, size, bytes->data(), size, ACL_MEMCPY_HOST_TO_DEVICE));
+  const int32_t device_id = where.device->id();
+  ASCEND_RETURN_IF_ERROR(
+      CheckTaskMemory(dst, size, device_id, "the output address"));
   return tasks_.Submit(
       TaskKind::kCopy, "a device write task", std::move(s),
-      Task{[bytes, produce = std::move(produce),
-            copy = std::move(copy)]() -> absl::Status {
-             produce(bytes->data(), bytes->size());
-             return copy();
+      Task{[this, dst, size, device_id,
+            produce = std::move(produce)]() -> absl::Status {
+             std::vector<uint8_t> bytes(size);
+             produce(bytes.data(), bytes.size());
+             return WriteTaskMemory(dst, bytes, device_id,
+                                    "the output address");
            },
            nullptr},
-      TaskWrites{{DeviceRange{where.device->id(),
-                              reinterpret_cast<uint64_t>(dst), size}},
-                 false});
+      TaskWrites{
+          {DeviceRange{device_id, reinterpret_cast<uint64_t>(dst), size}},
+          false});
 }
 
 }  // namespace ascend::rt

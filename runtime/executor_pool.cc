@@ -18,7 +18,7 @@ ExecutorPool::~ExecutorPool() {
   gone_cv_.wait(lock, [this] { return workers_ == 0; });
 }
 
-bool ExecutorPool::Run(const std::shared_ptr<Stream>& stream) {
+bool ExecutorPool::Run(const std::shared_ptr<Job>& stream) {
   {
     std::unique_lock<std::mutex> lock(mu_);
     if (stopping_) return false;
@@ -44,7 +44,7 @@ bool ExecutorPool::Run(const std::shared_ptr<Stream>& stream) {
   }
 }
 
-void ExecutorPool::Work(std::shared_ptr<Stream> stream) {
+void ExecutorPool::Work(std::shared_ptr<Job> stream) {
   const auto retire_after =
       std::chrono::microseconds(absl::ToInt64Microseconds(kIdleRetire));
   for (;;) {

@@ -30,10 +30,18 @@
 
 namespace ascend::rt {
 
-class Stream;
-
 class ExecutorPool {
  public:
+  // What a worker runs: a stream's queue. Stream derives from it privately,
+  // so only a stream can hand itself to the pool, and only through its base
+  // can the pool run it (no friendship between the two).
+  class Job {
+   public:
+    virtual ~Job() = default;
+    // Runs queued work until the queue stays empty, then returns.
+    virtual void RunQueued() = 0;
+  };
+
   // Idle workers kept however long they idle.
   static constexpr size_t kKeepIdle = 4;
   // How long a worker beyond kKeepIdle waits for work before it exits.
@@ -45,10 +53,10 @@ class ExecutorPool {
   // Stops the workers and waits until each has left the pool.
   ~ExecutorPool();
 
-  // Gives `stream` a worker, which runs its queue (Stream::RunQueued) until
-  // the queue stays empty. False when a worker was needed and no thread
-  // could be started.
-  bool Run(const std::shared_ptr<Stream>& stream);
+  // Gives `job` (a stream) a worker, which runs its queue (Job::RunQueued)
+  // until the queue stays empty. False when a worker was needed and no
+  // thread could be started.
+  bool Run(const std::shared_ptr<Job>& job);
 
   struct Stats {
     size_t workers = 0;  // live worker threads
@@ -61,7 +69,7 @@ class ExecutorPool {
   void SetRunHookForTesting(std::function<bool()> hook);
 
  private:
-  void Work(std::shared_ptr<Stream> stream);
+  void Work(std::shared_ptr<Job> job);
 
   mutable std::mutex mu_;
   std::condition_variable ready_cv_;
@@ -69,7 +77,7 @@ class ExecutorPool {
   std::condition_variable gone_cv_;
   bool stopping_ = false;
   // Streams handed to waiting workers, not yet taken.
-  std::deque<std::shared_ptr<Stream>> ready_;
+  std::deque<std::shared_ptr<Job>> ready_;
   size_t workers_ = 0;
   size_t waiting_ = 0;  // workers waiting; always >= ready_.size()
   std::function<bool()> run_hook_;

@@ -20,6 +20,7 @@
 #ifndef ASCENDCL_RUNTIME_FAMILY_H_
 #define ASCENDCL_RUNTIME_FAMILY_H_
 
+#include <cstdint>
 #include <memory>
 
 namespace ascend::rt {
@@ -29,6 +30,12 @@ class Runtime;
 class Family {
  public:
   virtual ~Family() = default;
+  // Called when a device closes (reset, last context destroyed, runtime
+  // destroyed), with the core's lock held and before the device can open
+  // again: the family drops what it keeps per opening of that device. It
+  // must not call into the runtime. Runtime::WhileOpen is its counterpart
+  // for records made while the device is open.
+  virtual void OnDeviceClose(int32_t device_id) { (void)device_id; }
 };
 
 namespace internal {

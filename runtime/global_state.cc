@@ -455,7 +455,7 @@ absl::Status GlobalState::Lock() {
   // call, notifies this wait) or has its in-flight mark visible to the scan.
   HeavyBarrier();
   for (BackgroundThread* bg : background_) {
-    if (bg->wake_) bg->wake_();
+    bg->Wake(Pass());
   }
   const absl::Time deadline = absl::Now() + options_.timeout;
   // A Lock made from inside a gated call (a report callback, say) does not
@@ -534,7 +534,7 @@ std::unique_ptr<GlobalState::BackgroundThread>
 GlobalState::RegisterBackgroundThread(std::string name,
                                       std::function<void()> wake) {
   std::unique_ptr<BackgroundThread> bg(
-      new BackgroundThread(this, std::move(name), std::move(wake)));
+      new BackgroundThread(Pass(), this, std::move(name), std::move(wake)));
   ascend::MutexLock lock(&mu_);
   background_.push_back(bg.get());
   return bg;

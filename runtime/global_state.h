@@ -188,17 +188,30 @@ class GlobalState {
   void ForceUnlock();
 
   // --- Background threads -------------------------------------------------
+ private:
+  // A pass only this class can make (its constructor is explicit and the
+  // type is private): it lets GlobalState alone construct and wake
+  // background threads, without friendship.
+  struct Pass {
+    explicit Pass() = default;
+  };
+
+ public:
   class BackgroundThread {
    public:
     ~BackgroundThread();  // deregisters
     // Parks the calling thread while the state is not RUNNING.
     void ParkIfLocked();
 
-   private:
-    friend class GlobalState;
-    BackgroundThread(GlobalState* owner, std::string name,
+    BackgroundThread(Pass, GlobalState* owner, std::string name,
                      std::function<void()> wake)
         : owner_(owner), name_(std::move(name)), wake_(std::move(wake)) {}
+    // Makes the thread reach ParkIfLocked (Lock calls it).
+    void Wake(Pass) const {
+      if (wake_) wake_();
+    }
+
+   private:
     GlobalState* owner_;
     std::string name_;
     std::function<void()> wake_;

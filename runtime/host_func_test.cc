@@ -127,15 +127,16 @@ class HostFuncTest : public ::testing::Test {
 };
 
 TEST_F(HostFuncTest, HostFuncsRunInStreamOrderWithCopies) {
-  ASSERT_OK_AND_ASSIGN(void* d, rt_->Malloc(64, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_OK_AND_ASSIGN(void* d,
+                       rt_.memory().Malloc(64, ACL_MEM_MALLOC_HUGE_FIRST));
   Log log;
   uint8_t host = 0;
   std::vector<Arg> args;
   args.reserve(10);
   for (int round = 0; round < 10; ++round) {
-    ASSERT_OK(rt_->MemsetAsync(d, 64, round + 1, 64, stream_));
-    ASSERT_OK(
-        rt_->MemcpyAsync(&host, 1, d, 1, ACL_MEMCPY_DEVICE_TO_HOST, stream_));
+    ASSERT_OK(rt_.memory().MemsetAsync(d, 64, round + 1, 64, stream_));
+    ASSERT_OK(rt_.memory().MemcpyAsync(&host, 1, d, 1,
+                                       ACL_MEMCPY_DEVICE_TO_HOST, stream_));
     args.push_back(
         Arg{&log, 0, &host,
             round == 0 ? absl::Milliseconds(20) : absl::ZeroDuration()});
@@ -145,7 +146,7 @@ TEST_F(HostFuncTest, HostFuncsRunInStreamOrderWithCopies) {
   EXPECT_EQ(log.Values(), (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
   // Unsubscribed, host functions run on the stream's own thread, not here.
   for (uint64_t t : log.Threads()) EXPECT_NE(t, Self());
-  EXPECT_OK(rt_->Free(d));
+  EXPECT_OK(rt_.memory().Free(d));
 }
 
 TEST_F(HostFuncTest, HostFuncHoldsLaterTasks) {

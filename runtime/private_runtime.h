@@ -14,6 +14,7 @@
 #include "device/sim/sim_backend.h"
 #include "gtest/gtest.h"
 #include "runtime/global_state.h"
+#include "runtime/memory/memory.h"
 #include "runtime/process/families.h"
 #include "runtime/runtime.h"
 
@@ -48,6 +49,8 @@ class PrivateRuntime {
   Runtime* operator->() { return runtime_.get(); }
   Runtime& operator*() { return *runtime_; }
   GlobalState& state() { return state_; }
+  // The memory family (every private runtime has all of AllFamilies()).
+  Memory& memory() { return *Memory::Of(*runtime_); }
 
  private:
   static Config MakeConfig(int32_t devices, uint32_t max_ids_per_kind) {

@@ -58,6 +58,7 @@ Runtime::Runtime(std::unique_ptr<device::Backend> backend, Options options)
     const size_t index = static_cast<size_t>(registration.index());
     if (families_.size() <= index) families_.resize(index + 1);
     families_[index] = registration.make(*this);
+    family_order_.push_back(index);
   }
 }
 
@@ -104,8 +105,13 @@ Runtime::~Runtime() {
     }
   }
   teardowns.clear();
-  // Every stream of this runtime is shut down now; executors_ (a member)
-  // stops and waits for its workers once the families are gone.
+  // Every stream of this runtime is shut down now. The families go in the
+  // reverse of their construction order (a later one may use an earlier
+  // one: kernels and models keep device memory of the memory family);
+  // executors_ (a member) then stops and waits for its workers.
+  for (auto it = family_order_.rbegin(); it != family_order_.rend(); ++it) {
+    families_[*it].reset();
+  }
 }
 
 int32_t Runtime::DeviceCount() const { return device_count_; }
@@ -211,7 +217,9 @@ Runtime::Teardown Runtime::CloseDeviceLocked(int32_t device_id) {
   // The device's own peer access goes with `entry`; access other devices
   // enabled toward it is theirs and stays (DESIGN.md §5.6).
   teardown.device = std::move(entry.device);
-  memory_registry_.DropDevice(device_id);
+  for (const std::unique_ptr<Family>& family : families_) {
+    if (family) family->OnDeviceClose(device_id);
+  }
   const int closing = entry.closing;
   entry = DeviceEntry{};
   entry.closing = closing + 1;

@@ -1,13 +1,15 @@
-// The runtime: devices, contexts, streams, events, notifies, device memory,
-// host functions and report callbacks, over one device backend.
+// The runtime's core: devices, contexts, streams, events, notifies, host
+// functions and report callbacks, over one device backend, and the interface
+// the resource families in packages of their own (runtime/memory,
+// runtime/kernel, runtime/model; DESIGN.md §1.7) reach it through.
 //
 // One module per resource kind defines the operations on it: devices in
 // runtime.cc, contexts in context.cc, streams in stream.cc, events in
-// event.cc, notifies in notify.cc, memory in memory.cc, host functions and
-// report callbacks in host_func.cc. Every object an application holds a
-// handle to lives in one HandleTable (runtime/handle_table.h); each kind has
-// a descriptor (runtime/resource_kinds.h) with its id space, its "out of
-// ids" code and its close hook, so closing a device is one loop.
+// event.cc, notifies in notify.cc, host functions and report callbacks in
+// host_func.cc, where a pointer lives in locate.cc. Every object an application
+// holds a handle to lives in one HandleTable (runtime/handle_table.h); each
+// kind has a descriptor (runtime/resource_kinds.h) with its id space, its "out
+// of ids" code and its close hook, so closing a device is one loop.
 //
 // Handles are opaque values that never repeat; every call validates a handle
 // against the table before use, so a stale or foreign handle returns
@@ -59,7 +61,6 @@
 #include "runtime/global_state.h"
 #include "runtime/handle_table.h"
 #include "runtime/mbuf.h"
-#include "runtime/memory_registry.h"
 #include "runtime/notify.h"
 #include "runtime/object_kind.h"
 #include "runtime/report.h"
@@ -68,7 +69,6 @@
 #include "runtime/stream.h"
 #include "runtime/stream_state.h"
 #include "runtime/task_path.h"
-#include "runtime/vmm.h"
 
 namespace ascend::rt {
 
@@ -163,82 +163,6 @@ class Runtime {
   absl::Status WaitAndResetNotify(void* notify, void* stream,
                                   uint32_t timeout_ms);
   absl::StatusOr<uint32_t> NotifyId(void* notify);
-
-  // --- Memory ----------------------------------------------------------------
-  // Enum arguments here and in LaunchCallback must hold values of their enum
-  // (the ACL entry points validate the caller's raw integers first).
-  absl::StatusOr<void*> Malloc(size_t size, aclrtMemMallocPolicy policy);
-  absl::Status Free(void* dev_ptr);
-  absl::StatusOr<void*> MallocHost(size_t size);
-  absl::Status FreeHost(void* host_ptr);
-  absl::StatusOr<device::MemoryInfo> GetMemInfo(aclrtMemAttr attr);
-  absl::Status Memcpy(void* dst, size_t dest_max, const void* src, size_t count,
-                      aclrtMemcpyKind kind);
-  absl::Status MemcpyAsync(void* dst, size_t dest_max, const void* src,
-                           size_t count, aclrtMemcpyKind kind, void* stream);
-  absl::Status Memset(void* ptr, size_t max_count, int32_t value, size_t count);
-  absl::Status MemsetAsync(void* ptr, size_t max_count, int32_t value,
-                           size_t count, void* stream);
-  absl::Status ValueWait(void* dev_addr, uint64_t value, uint32_t flag,
-                         void* stream);
-  absl::Status ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
-                          void* stream);
-
-  // --- Memory kinds (memory_kinds.cc; DESIGN.md §5.15) --------------------
-  struct MallocOptions {
-    uint16_t module_id = kAppModuleId;
-    // The device the caller named (aclrtMallocConfig); it must be the
-    // current one. Null: the current device.
-    std::optional<int32_t> device_id;
-    DeviceMemoryKind kind = DeviceMemoryKind::kDevice;
-    uint64_t alignment = 512;
-  };
-  // A device allocation recorded with its kind, module and page size.
-  // `raw_policy` may be any integer (out-of-range policies choose the page
-  // size by size, as aclrtMallocWithCfg documents).
-  absl::StatusOr<void*> MallocWith(uint64_t size, uint32_t raw_policy,
-                                   const MallocOptions& options);
-  // Memory addressable from host and device (size rounded up to 2 MiB).
-  absl::StatusOr<void*> MallocManaged(uint64_t size);
-  absl::StatusOr<aclrtPtrAttributes> PointerAttributes(const void* ptr);
-  // The device allocation (or run of mappings) holding `ptr`: its start and
-  // size (aclrtMemGetAddressRange). 107000 for any other pointer.
-  absl::StatusOr<std::pair<void*, uint64_t>> AllocationRange(const void* ptr);
-  // aclrtMemP2PMap: validates that [ptr, ptr + size) is device memory of
-  // another device than `peer` with peer access between them enabled. The
-  // simulator's peer memory needs no page-table work: every device can
-  // address every other's memory at once.
-  absl::Status PrepareP2PMap(const void* ptr, uint64_t size, int32_t peer);
-  // Whether every address is device memory of a type in `mem_type`
-  // (ACL_RT_MEM_TYPE_* bits).
-  absl::StatusOr<bool> CheckMemType(void* const* addrs, uint32_t count,
-                                    uint32_t mem_type);
-  absl::StatusOr<std::vector<ModuleUsage>> MemUsage(int32_t device_id);
-  absl::Status ManagedAdvise(const void* ptr, uint64_t size,
-                             aclrtMemManagedAdviseType advise,
-                             const aclrtMemManagedLocation& location);
-  absl::Status ManagedGetAttr(aclrtMemManagedRangeAttribute attribute,
-                              const void* ptr, size_t size, void* data,
-                              size_t data_size);
-  absl::Status ManagedPrefetch(const void* const* ptrs, const size_t* sizes,
-                               size_t count,
-                               const aclrtMemManagedLocation* locations,
-                               const size_t* location_starts,
-                               size_t location_count, void* stream);
-  absl::Status HostRegister(void* ptr, uint64_t size, uint32_t flags);
-  absl::Status HostUnregister(void* ptr);
-  absl::StatusOr<void*> HostDevicePointer(void* ptr);
-  // Uncorrectable memory errors of an open device, and their repair.
-  absl::StatusOr<std::vector<device::Allocation>> MemoryErrors(
-      int32_t device_id);
-  absl::Status RepairMemoryErrors(
-      int32_t device_id, const std::vector<device::Allocation>& ranges);
-  absl::Status InjectMemoryError(int32_t device_id, const void* ptr,
-                                 uint64_t size);
-  const MemoryRegistry& memory_registry() const { return memory_registry_; }
-
-  // --- Virtual memory management (vmm.h; DESIGN.md §5.18) -------------------
-  Vmm& vmm() { return vmm_; }
 
   // --- Host functions and report callbacks
   // ------------------------------------
@@ -437,6 +361,52 @@ class Runtime {
   // Bumps the memory epoch so value waits re-check (after a task wrote
   // device memory).
   void MemoryWritten();
+  // The memory epoch now, and a wait of at most `timeout` for it to move
+  // past `seen` (value waits poll with it).
+  uint64_t MemoryEpoch();
+  void AwaitMemoryWrite(uint64_t seen, absl::Duration timeout);
+
+  // Where a pointer lives.
+  struct Location {
+    // The open device whose live allocation holds the pointer; null when
+    // none does.
+    std::shared_ptr<device::Device> device;
+    device::Allocation allocation;
+    // With `device` null: the device whose address space holds the pointer
+    // though no live allocation does (freed, or its device was reset), per
+    // the backend. Such a pointer is neither device nor host memory. Null
+    // too: host memory.
+    std::optional<int32_t> stale_device;
+  };
+  Location Locate(const void* ptr) const;
+  // The device objects open now, and Locate among them (a batch of copies
+  // collects them once).
+  std::vector<std::shared_ptr<device::Device>> OpenDeviceObjects() const;
+  Location LocateIn(const std::vector<std::shared_ptr<device::Device>>& open,
+                    const void* ptr) const;
+  // Whether [ptr, ptr + size) lies inside the live allocation `where` found.
+  static bool RangeInAllocation(const Location& where, const void* ptr,
+                                uint64_t size);
+  // ACL_ERROR_RT_PARAM_INVALID naming `what` when `where` is a stale device
+  // pointer (see Location), else OK.
+  static absl::Status RejectStale(const Location& where, const void* ptr,
+                                  absl::string_view what);
+  // Whether peer access is enabled between two distinct devices, in either
+  // direction.
+  bool PeerAccessEnabled(int32_t a, int32_t b) const;
+  // 107001 (invalid device id) unless 0 <= device_id < DeviceCount().
+  absl::Status ValidDeviceId(int32_t device_id) const;
+  // The current context (or the default device's primary one) and its
+  // device.
+  absl::StatusOr<std::shared_ptr<Context>> CurrentContext();
+  absl::StatusOr<std::shared_ptr<device::Device>> CurrentDevice();
+  // Runs `fn` with the core's lock held when `device` is still the open
+  // instance of its id, and says whether it ran: a family records state of
+  // a device opening so that a concurrent close either precedes the record
+  // (and the record is not made) or follows it (and Family::OnDeviceClose
+  // drops it). `fn` must not call into the runtime.
+  bool WhileOpen(const std::shared_ptr<device::Device>& device,
+                 const std::function<void()>& fn) const;
 
  private:
   struct DeviceEntry {
@@ -458,20 +428,6 @@ class Runtime {
     // earlier opening and are ignored.
     absl::Time opened_at = absl::InfinitePast();
   };
-  // Where a pointer lives.
-  struct Location {
-    // The open device whose live allocation holds the pointer; null when
-    // none does.
-    std::shared_ptr<device::Device> device;
-    device::Allocation allocation;
-    // With `device` null: the device whose address space holds the pointer
-    // though no live allocation does (freed, or its device was reset), per
-    // the backend. Such a pointer is neither device nor host memory. Null
-    // too: host memory.
-    std::optional<int32_t> stale_device;
-  };
-
-  absl::Status ValidDeviceId(int32_t device_id) const;
   absl::Status OpenDeviceLocked(int32_t device_id)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Counts one close of a device in DeviceEntry::closing until destroyed.
@@ -559,33 +515,12 @@ class Runtime {
   // has reported to the next one on `owner`, if that instance is still open.
   void RetireStream(const std::shared_ptr<Stream>& stream,
                     const std::weak_ptr<device::Device>& owner);
-  absl::StatusOr<std::shared_ptr<Context>> CurrentContext();
-  absl::StatusOr<std::shared_ptr<device::Device>> CurrentDevice();
   // An id from the device object open now. Callers register the object the
   // id is for before releasing mu_, so a concurrent reset closes the device
   // either before the allocation or after the registration, never between.
   // Exhaustion of the id space is the kind's out-of-ids code.
   absl::StatusOr<uint32_t> AllocateIdLocked(int32_t device_id, ObjectKind kind)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  Location Locate(const void* ptr) const;
-  // ACL_ERROR_RT_PARAM_INVALID naming `what` when `where` is a stale device
-  // pointer (see Location), else OK.
-  static absl::Status RejectStale(const Location& where, const void* ptr,
-                                  absl::string_view what);
-  // Whether peer access is enabled between two distinct devices, in either
-  // direction.
-  bool PeerAccessEnabled(int32_t a, int32_t b) const;
-  // Validates a copy and returns a function performing it.
-  absl::StatusOr<std::function<absl::Status()>> PrepareCopy(
-      void* dst, size_t dest_max, const void* src, size_t count,
-      aclrtMemcpyKind kind);
-  absl::StatusOr<std::function<absl::Status()>> PrepareMemset(void* ptr,
-                                                              size_t max_count,
-                                                              int32_t value,
-                                                              size_t count);
-  absl::Status WaitForValue(const Location& where, uint64_t addr,
-                            uint64_t value, uint32_t flag,
-                            const Stream& stream);
 
   // How many device objects of each device exist. A reset drops the
   // runtime's reference, but an API call in flight on another thread may
@@ -619,14 +554,6 @@ class Runtime {
   std::vector<DeviceEntry> devices_ ABSL_GUARDED_BY(mu_);
   uint64_t opens_ ABSL_GUARDED_BY(mu_) = 0;
   HandleTable table_ ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_map<const void*, size_t> host_allocations_
-      ABSL_GUARDED_BY(mu_);
-  // Kinds, pages, modules, registrations (memory_kinds.cc); its own lock,
-  // taken after mu_ when both are held.
-  MemoryRegistry memory_registry_;
-  Vmm vmm_{*this};
-  absl::StatusOr<ManagedLocation> CheckManagedLocation(
-      const aclrtMemManagedLocation& location, bool for_prefetch) const;
 
   void NotifyDeviceClosed(int32_t device_id);
 
@@ -653,83 +580,8 @@ class Runtime {
   std::unique_ptr<HealthMonitor> health_monitor_;
   // Last: the families go before the members they use (by FamilyIndex).
   std::vector<std::unique_ptr<Family>> families_;
-
-  // --- 2-D, batch, offset and descriptor copies, 32-bit fills, cache
-  // maintenance (memcpy_ext.cc; DESIGN.md §5.14) ------------------------------
- public:
-  // Enum arguments hold values of their enum (the ACL layer validates the
-  // caller's integers); `stream` is used when `async`.
-  absl::Status Memcpy2d(void* dst, size_t dpitch, const void* src,
-                        size_t spitch, size_t width, size_t height,
-                        aclrtMemcpyKind kind, bool async, void* stream);
-  // The arrays of aclrtMemcpyBatch*, already checked non-NULL.
-  struct BatchCopy {
-    void** dsts;
-    const size_t* dest_maxs;
-    void** srcs;
-    const size_t* sizes;
-    size_t count;
-    const aclrtMemcpyBatchAttr* attrs;
-    const size_t* attr_indexes;
-    size_t num_attrs;
-  };
-  // One validation pass over every copy, then one copy (sync) or one task
-  // (async). `*fail_index` (when non-null) is left at SIZE_MAX unless a
-  // specific copy is at fault, then it is that copy's index.
-  absl::Status MemcpyBatch(const BatchCopy& batch, bool async, void* stream,
-                           size_t* fail_index);
-  absl::Status MemcpyAsyncWithCondition(void* dst, size_t dest_max,
-                                        const void* src, size_t count,
-                                        aclrtMemcpyKind kind, void* stream);
-  absl::Status MemcpyAsyncWithOffset(void** dst, size_t dest_max,
-                                     size_t dst_offset, const void** src,
-                                     size_t count, size_t src_offset,
-                                     void* stream);
-  absl::Status SetMemcpyDesc(void* desc, void* src, void* dst, size_t count);
-  absl::Status MemcpyAsyncWithDesc(void* desc, void* stream);
-  absl::Status MemsetD32(void* ptr, size_t mem_size, uint32_t value, size_t n,
-                         bool async, void* stream);
-  // aclrtMemFlush / aclrtMemInvalidate: the range check of a no-op.
-  absl::Status CheckCacheRange(const void* ptr, size_t size);
-  absl::Status CmoAsync(void* src, size_t size, aclrtCmoType type,
-                        uint32_t barrier_id, void* stream);
-  absl::Status SetCmoDesc(void* desc, void* src, size_t size);
-  absl::Status CmoAsyncWithDesc(void* desc, aclrtCmoType type, void* stream);
-  absl::Status CmoWaitBarrier(const aclrtBarrierTaskInfo& info, void* stream);
-
- private:
-  // How a validated copy runs: the direction the pointers make, and the
-  // devices holding each side (null for host memory).
-  struct CopyRoute {
-    aclrtMemcpyKind actual = ACL_MEMCPY_HOST_TO_HOST;
-    std::shared_ptr<device::Device> to;
-    std::shared_ptr<device::Device> from;
-  };
-  class CmoBarriers;
-  std::vector<std::shared_ptr<device::Device>> OpenDeviceObjects() const;
-  Location LocateIn(const std::vector<std::shared_ptr<device::Device>>& open,
-                    const void* ptr) const;
-  // The one copy check (kind against the pointers, stale pointers, peer
-  // access, both extents inside their allocations); `open` (when given)
-  // saves collecting the open devices again for each copy of a batch.
-  absl::StatusOr<CopyRoute> RouteCopy(
-      const void* dst, uint64_t dst_extent, const void* src,
-      uint64_t src_extent, aclrtMemcpyKind kind,
-      const std::vector<std::shared_ptr<device::Device>>* open = nullptr);
-  // RouteCopy of pointers already located.
-  absl::StatusOr<CopyRoute> RouteLocated(Location to, const void* dst,
-                                         uint64_t dst_extent, Location from,
-                                         const void* src, uint64_t src_extent,
-                                         aclrtMemcpyKind kind);
-  // Performs one copy along a route (the device's copy path, with its
-  // faults); a DMA failure is 507033. Does not bump the memory epoch.
-  absl::Status RunCopy(const CopyRoute& route, void* dst, const void* src,
-                       size_t count);
-  static bool RangeInAllocation(const Location& where, const void* ptr,
-                                uint64_t size);
-  bool IsPinnedHost(const void* ptr, uint64_t size) const;
-  std::shared_ptr<CmoBarriers> Barriers();
-  std::shared_ptr<CmoBarriers> cmo_barriers_ ABSL_GUARDED_BY(mu_);
+  // Indexes into families_ in construction (registration) order.
+  std::vector<size_t> family_order_;
 };
 
 // The snapshot participants of the runtime's own kinds: the ids their objects

@@ -168,8 +168,11 @@ void Stream::Enqueue(Task task) {
 void Stream::Dispatch() {
   // Streams are owned by shared pointers; a worker holds one while it runs
   // the stream, so the stream outlives the worker's last touch of it.
+  // (The aliasing constructor: Job is a private base, which only the stream
+  // itself may convert to.)
   if (std::shared_ptr<Stream> self = weak_from_this().lock();
-      self != nullptr && executors_.Run(self)) {
+      self != nullptr && executors_.Run(std::shared_ptr<Job>(
+                             self, static_cast<Job*>(self.get())))) {
     return;
   }
   // No worker: what is queued fails as a task does (CANN's resource

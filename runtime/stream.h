@@ -37,6 +37,7 @@
 #include "absl/time/time.h"
 #include "device/base/mutex.h"
 #include "runtime/base/handle.h"
+#include "runtime/executor_pool.h"
 #include "runtime/object_kind.h"
 
 namespace ascend::rt {
@@ -58,7 +59,6 @@ inline constexpr absl::Duration kTaskWaitSlice = absl::Milliseconds(20);
 
 struct KernelTaskInfo;     // runtime/exception_info.h
 class ExceptionCallbacks;  // runtime/exception_info.h
-class ExecutorPool;        // runtime/executor_pool.h
 struct Task;
 class Stream;
 
@@ -125,7 +125,8 @@ struct StreamAttributes {
   }
 };
 
-class Stream : public std::enable_shared_from_this<Stream> {
+class Stream : public std::enable_shared_from_this<Stream>,
+               private ExecutorPool::Job {
  public:
   static constexpr ObjectKind kKind = ObjectKind::kStream;
 
@@ -238,14 +239,13 @@ class Stream : public std::enable_shared_from_this<Stream> {
   }
 
  private:
-  friend class ExecutorPool;
   // How long a worker whose stream ran out of work waits for more before it
   // leaves the stream (a producer enqueueing back to back keeps its worker).
   static constexpr absl::Duration kLinger = absl::Microseconds(500);
 
   // On a pool worker: runs the queue until it stays empty for kLinger (or the
   // stream shuts down), then leaves the stream.
-  void RunQueued();
+  void RunQueued() override;
   // Gives the stream a worker (after Enqueue set scheduled_); fails the
   // queued tasks when none can be had.
   void Dispatch();

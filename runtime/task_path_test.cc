@@ -81,20 +81,21 @@ class TaskPathTest : public ::testing::Test {
     ASSERT_OK(rt_->tasks().AddHook(&hook_));
     ASSERT_OK(rt_->SetDevice(0));
     ASSERT_OK_AND_ASSIGN(stream_, rt_->CreateStream(0, 0));
-    ASSERT_OK_AND_ASSIGN(dev_, rt_->Malloc(4096, ACL_MEM_MALLOC_HUGE_FIRST));
-    ASSERT_OK(rt_->Memset(dev_, 4096, 0, 4096));
+    ASSERT_OK_AND_ASSIGN(dev_,
+                         rt_.memory().Malloc(4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(rt_.memory().Memset(dev_, 4096, 0, 4096));
     hook_.Clear();
   }
   void TearDown() override {
     hook_.Refuse(absl::OkStatus());
     hook_.Take(false);
-    EXPECT_OK(rt_->Free(dev_));
+    EXPECT_OK(rt_.memory().Free(dev_));
     EXPECT_OK(rt_->DestroyStream(stream_, false));
   }
   std::vector<uint8_t> Read() {
     std::vector<uint8_t> bytes(4096);
-    EXPECT_OK(rt_->Memcpy(bytes.data(), bytes.size(), dev_, bytes.size(),
-                          ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT_OK(rt_.memory().Memcpy(bytes.data(), bytes.size(), dev_,
+                                  bytes.size(), ACL_MEMCPY_DEVICE_TO_HOST));
     return bytes;
   }
 
@@ -106,11 +107,12 @@ class TaskPathTest : public ::testing::Test {
 
 TEST_F(TaskPathTest, EverySubmissionPassesTheHookWithWhatItMayWrite) {
   const uint8_t src[16] = {1, 2, 3};
-  ASSERT_OK(rt_->MemcpyAsync(dev_, 4096, src, sizeof src,
-                             ACL_MEMCPY_HOST_TO_DEVICE, stream_));
-  ASSERT_OK(
-      rt_->MemsetAsync(static_cast<uint8_t*>(dev_) + 64, 64, 7, 32, stream_));
-  ASSERT_OK(rt_->ValueWrite(static_cast<uint8_t*>(dev_) + 128, 5, 0, stream_));
+  ASSERT_OK(rt_.memory().MemcpyAsync(dev_, 4096, src, sizeof src,
+                                     ACL_MEMCPY_HOST_TO_DEVICE, stream_));
+  ASSERT_OK(rt_.memory().MemsetAsync(static_cast<uint8_t*>(dev_) + 64, 64, 7,
+                                     32, stream_));
+  ASSERT_OK(rt_.memory().ValueWrite(static_cast<uint8_t*>(dev_) + 128, 5, 0,
+                                    stream_));
   ASSERT_OK_AND_ASSIGN(void* event, rt_->CreateEvent(0));
   ASSERT_OK(rt_->RecordEvent(event, stream_));
   ASSERT_OK(rt_->StreamWaitEvent(stream_, event));
@@ -158,10 +160,11 @@ TEST_F(TaskPathTest, EverySubmissionPassesTheHookWithWhatItMayWrite) {
 
 TEST_F(TaskPathTest, ARefusalQueuesNothingAndIsTheCallersAnswer) {
   hook_.Refuse(absl::FailedPreconditionError("refused by the test hook"));
-  EXPECT_EQ(rt_->MemsetAsync(dev_, 4096, 9, 4096, stream_).code(),
+  EXPECT_EQ(rt_.memory().MemsetAsync(dev_, 4096, 9, 4096, stream_).code(),
             absl::StatusCode::kFailedPrecondition);
   const uint8_t src[4] = {9, 9, 9, 9};
-  EXPECT_EQ(rt_->MemcpyAsync(dev_, 4096, src, sizeof src,
+  EXPECT_EQ(rt_.memory()
+                .MemcpyAsync(dev_, 4096, src, sizeof src,
                              ACL_MEMCPY_HOST_TO_DEVICE, stream_)
                 .code(),
             absl::StatusCode::kFailedPrecondition);
@@ -176,7 +179,7 @@ TEST_F(TaskPathTest, ATakenTaskNeverReachesTheQueue) {
   calls = 0;
   ASSERT_OK(rt_->LaunchHostFunc(
       stream_, [](void*) { calls.fetch_add(1); }, nullptr));
-  ASSERT_OK(rt_->MemsetAsync(dev_, 4096, 3, 4096, stream_));
+  ASSERT_OK(rt_.memory().MemsetAsync(dev_, 4096, 3, 4096, stream_));
   hook_.Take(false);
   ASSERT_OK(rt_->SynchronizeStream(stream_, absl::InfiniteFuture()));
   EXPECT_EQ(calls.load(), 0);
@@ -185,8 +188,8 @@ TEST_F(TaskPathTest, ATakenTaskNeverReachesTheQueue) {
 
 TEST_F(TaskPathTest, SynchronousCallsPassTheAccessPointFirst) {
   const uint8_t src[8] = {4, 4};
-  ASSERT_OK(
-      rt_->Memcpy(dev_, 4096, src, sizeof src, ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_OK(rt_.memory().Memcpy(dev_, 4096, src, sizeof src,
+                                ACL_MEMCPY_HOST_TO_DEVICE));
   ASSERT_OK(rt_->SynchronizeStream(stream_, absl::InfiniteFuture()));
   ASSERT_OK_AND_ASSIGN(bool idle, rt_->StreamIdle(stream_));
   EXPECT_TRUE(idle);
@@ -200,7 +203,7 @@ TEST_F(TaskPathTest, SynchronousCallsPassTheAccessPointFirst) {
 
   // A refused access touches nothing.
   hook_.Refuse(absl::FailedPreconditionError("refused by the test hook"));
-  EXPECT_EQ(rt_->Memset(dev_, 4096, 1, 4096).code(),
+  EXPECT_EQ(rt_.memory().Memset(dev_, 4096, 1, 4096).code(),
             absl::StatusCode::kFailedPrecondition);
   hook_.Refuse(absl::OkStatus());
   const std::vector<uint8_t> bytes = Read();

@@ -2,6 +2,7 @@
 
 #include "device/base/status_macros.h"
 #include "runtime/kernel/kernel.h"
+#include "runtime/memory/memory.h"
 #include "runtime/model/model.h"
 
 namespace ascend::snapshot {
@@ -16,8 +17,11 @@ absl::Status RegisterBuiltinParticipants(ParticipantRegistry& registry,
   ASCEND_RETURN_IF_ERROR(
       registry.Register(rt::MakeCntNotifyParticipant(runtime)));
   ASCEND_RETURN_IF_ERROR(registry.Register(MakeDriverParticipant(runtime)));
-  // Page tables before contents: reservations, physical memory, mappings.
-  ASCEND_RETURN_IF_ERROR(registry.Register(runtime.vmm().MakeParticipant()));
+  // Page tables before contents: reservations, physical memory, mappings
+  // (the memory family's; a runtime built without it has none).
+  if (rt::Memory* family = rt::Memory::Of(runtime)) {
+    ASCEND_RETURN_IF_ERROR(registry.Register(family->vmm().MakeParticipant()));
+  }
   ASCEND_RETURN_IF_ERROR(
       registry.Register(MakeAllocationsParticipant(runtime)));
   ASCEND_RETURN_IF_ERROR(

@@ -114,12 +114,12 @@ TEST_F(CoordinatorTest, BuiltinParticipantsBackUpAndRestoreRealMemory) {
   Coordinator coordinator(*runtime_, runtime_.state(), callbacks_,
                           Coordinator::Options{});
   ASSERT_OK(runtime_->SetDevice(0));
-  ASSERT_OK_AND_ASSIGN(void* ptr,
-                       runtime_->Malloc(8192, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_OK_AND_ASSIGN(
+      void* ptr, runtime_.memory().Malloc(8192, ACL_MEM_MALLOC_HUGE_FIRST));
   std::vector<uint8_t> bytes(8192);
   for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i);
-  ASSERT_OK(runtime_->Memcpy(ptr, bytes.size(), bytes.data(), bytes.size(),
-                             ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_OK(runtime_.memory().Memcpy(ptr, bytes.size(), bytes.data(),
+                                     bytes.size(), ACL_MEMCPY_HOST_TO_DEVICE));
   ASSERT_OK(coordinator.Lock());
   ASSERT_OK(coordinator.Backup());
   EXPECT_EQ(coordinator.backup_bytes(), 8192u);
@@ -127,8 +127,8 @@ TEST_F(CoordinatorTest, BuiltinParticipantsBackUpAndRestoreRealMemory) {
   ASSERT_OK(coordinator.Restore());
   ASSERT_OK(coordinator.Unlock());
   std::vector<uint8_t> back(bytes.size());
-  ASSERT_OK(runtime_->Memcpy(back.data(), back.size(), ptr, back.size(),
-                             ACL_MEMCPY_DEVICE_TO_HOST));
+  ASSERT_OK(runtime_.memory().Memcpy(back.data(), back.size(), ptr, back.size(),
+                                     ACL_MEMCPY_DEVICE_TO_HOST));
   EXPECT_EQ(back, bytes);
 }
 

@@ -44,6 +44,8 @@
 #include "benchmark/benchmark.h"
 #include "device/sim/sim_backend.h"
 #include "runtime/global_state.h"
+#include "runtime/memory/memory.h"
+#include "runtime/process/families.h"
 #include "runtime/rt_snapshot.h"
 #include "runtime/runtime.h"
 #include "snapshot/benchmark_pairs.h"
@@ -389,6 +391,7 @@ struct AllocationSet {
     ascend::rt::Runtime::Options options;
     options.state = state.get();
     options.default_device = [] { return std::optional<int32_t>(); };
+    options.families = ascend::rt::AllFamilies();
     runtime = std::make_unique<ascend::rt::Runtime>(*std::move(backend),
                                                     std::move(options));
     coordinator = std::make_unique<ascend::snapshot::Coordinator>(
@@ -396,7 +399,8 @@ struct AllocationSet {
     if (!runtime->SetDevice(0).ok()) return false;
     const uint64_t per = g_bytes / static_cast<uint64_t>(count);
     for (int i = 0; i < count; ++i) {
-      auto p = runtime->Malloc(per, ACL_MEM_MALLOC_HUGE_FIRST);
+      auto p = ascend::rt::Memory::Of(*runtime)->Malloc(
+          per, ACL_MEM_MALLOC_HUGE_FIRST);
       if (!p.ok()) return false;
       // Host-addressable simulated memory: fill it directly.
       std::memset(*p, (i & 0x7F) | 1, per);

@@ -46,6 +46,8 @@
 #include "device/device.h"
 #include "device/sim/sim_backend.h"
 #include "runtime/global_state.h"
+#include "runtime/memory/memory.h"
+#include "runtime/process/families.h"
 #include "runtime/runtime.h"
 #include "snapshot/benchmark_pairs.h"
 #include "snapshot/callback_registry.h"
@@ -96,6 +98,7 @@ class MemorySet {
     ascend::rt::Runtime::Options options;
     options.state = state_.get();
     options.default_device = [] { return std::optional<int32_t>(); };
+    options.families = ascend::rt::AllFamilies();
     runtime_ = std::make_unique<ascend::rt::Runtime>(*std::move(backend),
                                                      std::move(options));
     coordinator_ = std::make_unique<ascend::snapshot::Coordinator>(
@@ -193,7 +196,8 @@ class MemorySet {
   bool MakePlain() {
     const uint64_t per = g_bytes / kPlainAllocations;
     for (int a = 0; a < kPlainAllocations; ++a) {
-      auto p = runtime_->Malloc(per, ACL_MEM_MALLOC_HUGE_FIRST);
+      auto p = ascend::rt::Memory::Of(*runtime_)->Malloc(
+          per, ACL_MEM_MALLOC_HUGE_FIRST);
       if (!p.ok()) return false;
       Fill(*p, per);
     }
@@ -201,7 +205,7 @@ class MemorySet {
   }
 
   bool MakeMapped() {
-    ascend::rt::Vmm& vmm = runtime_->vmm();
+    ascend::rt::Vmm& vmm = ascend::rt::Memory::Of(*runtime_)->vmm();
     const uint64_t count = g_bytes / kGranule;
     auto va = vmm.Reserve(g_bytes, nullptr, 0);
     auto twice = vmm.Reserve(

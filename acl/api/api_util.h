@@ -3,10 +3,10 @@
 // its body is a function-try-block closed by ACL_ENTRY_CATCH
 // (runtime/base/c_entry.h), which turns an escaping exception into a code.
 //
-//   aclError aclrtFree(void* devPtr) try {
+//   aclError aclrtDestroyContext(aclrtContext context) try {
 //     ACL_GATE();
-//     ACL_REQUIRE_NOT_NULL(devPtr);
-//     return ACL_RESULT(Runtime().Free(devPtr));
+//     ACL_REQUIRE_NOT_NULL(context);
+//     return ACL_RESULT(Runtime().DestroyContext(context));
 //   }
 //   ACL_ENTRY_CATCH(aclError)
 #ifndef ASCENDCL_ACL_API_API_UTIL_H_

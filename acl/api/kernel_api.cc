@@ -16,6 +16,7 @@
 #include "device/sim/sim_kernels.h"
 #include "runtime/base/error.h"
 #include "runtime/kernel/kernel.h"
+#include "runtime/memory/memory.h"
 #include "runtime/runtime.h"
 #include "runtime/stream.h"
 
@@ -27,8 +28,10 @@ using ascend::rt::LaunchArgs;
 using ascend::rt::LaunchConfig;
 using ascend::rt::ReportErrorCode;
 
-// The process runtime always has the kernel family (runtime/process).
+// The process runtime always has the kernel and memory families
+// (runtime/process).
 ascend::rt::Kernels& Kernels() { return *ascend::rt::Kernels::Of(Runtime()); }
+ascend::rt::Memory& Memory() { return *ascend::rt::Memory::Of(Runtime()); }
 
 // aclrtCreateBinary's descriptions: the caller's data and its length (CANN
 // keeps the pointer; the data must stay valid until aclrtBinaryLoad).
@@ -165,8 +168,8 @@ aclError SymbolCopy(const char* api, const void* symbol, size_t count,
   const void* src = to_global ? other : at;
   const size_t dst_max = to_global ? count : other_max;
   return ascend::rt::ReportError(
-      api, async ? Runtime().MemcpyAsync(dst, dst_max, src, count, kind, stream)
-                 : Runtime().Memcpy(dst, dst_max, src, count, kind));
+      api, async ? Memory().MemcpyAsync(dst, dst_max, src, count, kind, stream)
+                 : Memory().Memcpy(dst, dst_max, src, count, kind));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // ACL entry points: 2-D, batch, offset, conditional and descriptor copies,
 // 32-bit fills, and cache maintenance (DESIGN.md §5.14). The core is in
-// runtime/memcpy_ext.cc.
+// runtime/memory/memcpy_ext.cc.
 //
 // Gated (they block while the process is snapshot-locked, like CANN's
 // runtime calls under them): every copy, fill and cache task, and the two
@@ -13,13 +13,17 @@
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
 #include "acl/error_codes/rt_error_codes.h"
-#include "runtime/memcpy_ext.h"
+#include "runtime/memory/memcpy_ext.h"
+#include "runtime/memory/memory.h"
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
 using ascend::acl::Runtime;
 
 namespace {
+
+// The process runtime always has the memory family (runtime/process).
+ascend::rt::Memory& Memory() { return *ascend::rt::Memory::Of(Runtime()); }
 
 bool IsMemcpyKind(int32_t raw) {
   return raw >= ACL_MEMCPY_HOST_TO_HOST &&
@@ -98,10 +102,10 @@ aclError Batch(const char* api, void** dsts, size_t* destMaxs, void** srcs,
       }
     }
   }
-  const ascend::rt::Runtime::BatchCopy batch{
+  const ascend::rt::Memory::BatchCopy batch{
       dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs};
   return ReportError(api,
-                     Runtime().MemcpyBatch(batch, async, stream, fail_index));
+                     Memory().MemcpyBatch(batch, async, stream, fail_index));
 }
 
 }  // namespace
@@ -119,8 +123,8 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
   if (!IsMemcpyKind(raw_kind)) {
     return InvalidEnum(__func__, "kind", "aclrtMemcpyKind", raw_kind);
   }
-  return ACL_RESULT(Runtime().Memcpy2d(dst, dpitch, src, spitch, width, height,
-                                       kind, /*async=*/false, nullptr));
+  return ACL_RESULT(Memory().Memcpy2d(dst, dpitch, src, spitch, width, height,
+                                      kind, /*async=*/false, nullptr));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -133,8 +137,8 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src,
   if (!IsMemcpyKind(raw_kind)) {
     return InvalidEnum(__func__, "kind", "aclrtMemcpyKind", raw_kind);
   }
-  return ACL_RESULT(Runtime().Memcpy2d(dst, dpitch, src, spitch, width, height,
-                                       kind, /*async=*/true, stream));
+  return ACL_RESULT(Memory().Memcpy2d(dst, dpitch, src, spitch, width, height,
+                                      kind, /*async=*/true, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -196,8 +200,8 @@ aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax,
   if (!IsMemcpyKind(raw_kind)) {
     return InvalidEnum(__func__, "kind", "aclrtMemcpyKind", raw_kind);
   }
-  return ACL_RESULT(Runtime().MemcpyAsyncWithCondition(dst, destMax, src, count,
-                                                       kind, stream));
+  return ACL_RESULT(Memory().MemcpyAsyncWithCondition(dst, destMax, src, count,
+                                                      kind, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -214,7 +218,7 @@ aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax,
                        "aclrtMemcpyKind (only INNER_DEVICE_TO_DEVICE)",
                        raw_kind, ACL_ERROR_RT_PARAM_INVALID);
   }
-  return ACL_RESULT(Runtime().MemcpyAsyncWithOffset(
+  return ACL_RESULT(Memory().MemcpyAsyncWithOffset(
       dst, destMax, dstDataOffset, src, count, srcDataOffset, stream));
 }
 ACL_ENTRY_CATCH(aclError)
@@ -249,7 +253,7 @@ aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr,
   const aclError bad = RequireInnerDeviceKind(__func__, raw_kind,
                                               ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   if (bad != ACL_SUCCESS) return bad;
-  return ACL_RESULT(Runtime().SetMemcpyDesc(desc, srcAddr, dstAddr, count));
+  return ACL_RESULT(Memory().SetMemcpyDesc(desc, srcAddr, dstAddr, count));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -265,7 +269,7 @@ aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind,
   const aclError bad = RequireInnerDeviceKind(__func__, raw_kind,
                                               ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   if (bad != ACL_SUCCESS) return bad;
-  return ACL_RESULT(Runtime().MemcpyAsyncWithDesc(desc, stream));
+  return ACL_RESULT(Memory().MemcpyAsyncWithDesc(desc, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -276,8 +280,8 @@ aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value,
                         size_t N) try {
   if (N == 0) return ACL_SUCCESS;
   ACL_GATE();
-  return ACL_RESULT(Runtime().MemsetD32(ptr, memSize, value, N,
-                                        /*async=*/false, nullptr));
+  return ACL_RESULT(Memory().MemsetD32(ptr, memSize, value, N,
+                                       /*async=*/false, nullptr));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -286,7 +290,7 @@ aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value,
   if (N == 0) return ACL_SUCCESS;
   ACL_GATE();
   return ACL_RESULT(
-      Runtime().MemsetD32(ptr, memSize, value, N, /*async=*/true, stream));
+      Memory().MemsetD32(ptr, memSize, value, N, /*async=*/true, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -297,7 +301,7 @@ aclError aclrtMemFlush(void* devPtr, size_t size) try {
   if (size == 0) {
     return Invalid(__func__, ACL_ERROR_INVALID_PARAM, "size must be non-zero");
   }
-  return ACL_RESULT(Runtime().CheckCacheRange(devPtr, size));
+  return ACL_RESULT(Memory().CheckCacheRange(devPtr, size));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -306,7 +310,7 @@ aclError aclrtMemInvalidate(void* devPtr, size_t size) try {
   if (size == 0) {
     return Invalid(__func__, ACL_ERROR_INVALID_PARAM, "size must be non-zero");
   }
-  return ACL_RESULT(Runtime().CheckCacheRange(devPtr, size));
+  return ACL_RESULT(Memory().CheckCacheRange(devPtr, size));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -322,7 +326,7 @@ aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType,
     return InvalidEnum(__func__, "cmoType", "aclrtCmoType", raw_type,
                        ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   }
-  return ACL_RESULT(Runtime().CmoAsync(src, size, cmoType, 0, stream));
+  return ACL_RESULT(Memory().CmoAsync(src, size, cmoType, 0, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -347,7 +351,7 @@ aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType,
     return Invalid(__func__, ACL_ERROR_RT_PARAM_INVALID,
                    "barrierId must be 0 unless cmoType is INVALID");
   }
-  return ACL_RESULT(Runtime().CmoAsync(src, size, cmoType, barrierId, stream));
+  return ACL_RESULT(Memory().CmoAsync(src, size, cmoType, barrierId, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -376,7 +380,7 @@ aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream,
     return Invalid(__func__, ACL_ERROR_INVALID_PARAM,
                    "flag is reserved and must be 0");
   }
-  return ACL_RESULT(Runtime().CmoWaitBarrier(*taskInfo, stream));
+  return ACL_RESULT(Memory().CmoWaitBarrier(*taskInfo, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -400,7 +404,7 @@ aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) try {
     return Invalid(__func__, ACL_ERROR_RT_PARAM_INVALID,
                    "size must be non-zero");
   }
-  return ACL_RESULT(Runtime().SetCmoDesc(cmoDesc, src, size));
+  return ACL_RESULT(Memory().SetCmoDesc(cmoDesc, src, size));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -420,7 +424,7 @@ aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType,
     return InvalidEnum(__func__, "cmoType", "aclrtCmoType", raw_type,
                        ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   }
-  return ACL_RESULT(Runtime().CmoAsyncWithDesc(cmoDesc, cmoType, stream));
+  return ACL_RESULT(Memory().CmoAsyncWithDesc(cmoDesc, cmoType, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 

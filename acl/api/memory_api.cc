@@ -1,12 +1,16 @@
 // ACL entry points: device and host memory, copies, fills, value wait/write.
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
+#include "runtime/memory/memory.h"
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
 using ascend::acl::Runtime;
 
 namespace {
+
+// The process runtime always has the memory family (runtime/process).
+ascend::rt::Memory& Memory() { return *ascend::rt::Memory::Of(Runtime()); }
 
 // A base policy (HUGE_FIRST 0 ... HUGE1G_ONLY_P2P 7), optionally combined with
 // the memory-type and access flags.
@@ -38,28 +42,28 @@ aclError aclrtMalloc(void** devPtr, size_t size,
   if (!IsMallocPolicy(raw_policy)) {
     return InvalidEnum(__func__, "policy", "aclrtMemMallocPolicy", raw_policy);
   }
-  ACL_RETURN_VALUE(devPtr, Runtime().Malloc(size, policy));
+  ACL_RETURN_VALUE(devPtr, Memory().Malloc(size, policy));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtFree(void* devPtr) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(devPtr);
-  return ACL_RESULT(Runtime().Free(devPtr));
+  return ACL_RESULT(Memory().Free(devPtr));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(hostPtr);
-  ACL_RETURN_VALUE(hostPtr, Runtime().MallocHost(size));
+  ACL_RETURN_VALUE(hostPtr, Memory().MallocHost(size));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtFreeHost(void* hostPtr) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(hostPtr);
-  return ACL_RESULT(Runtime().FreeHost(hostPtr));
+  return ACL_RESULT(Memory().FreeHost(hostPtr));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -70,7 +74,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) try {
   if (!IsMemAttr(raw_attr)) {
     return InvalidEnum(__func__, "attr", "aclrtMemAttr", raw_attr);
   }
-  absl::StatusOr<ascend::device::MemoryInfo> info = Runtime().GetMemInfo(attr);
+  absl::StatusOr<ascend::device::MemoryInfo> info = Memory().GetMemInfo(attr);
   if (!info.ok()) return ACL_RESULT(info.status());
   *free = static_cast<size_t>(info->free_bytes);
   *total = static_cast<size_t>(info->total_bytes);
@@ -87,7 +91,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
   if (!IsMemcpyKind(raw_kind)) {
     return InvalidEnum(__func__, "kind", "aclrtMemcpyKind", raw_kind);
   }
-  return ACL_RESULT(Runtime().Memcpy(dst, destMax, src, count, kind));
+  return ACL_RESULT(Memory().Memcpy(dst, destMax, src, count, kind));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -101,7 +105,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src,
     return InvalidEnum(__func__, "kind", "aclrtMemcpyKind", raw_kind);
   }
   return ACL_RESULT(
-      Runtime().MemcpyAsync(dst, destMax, src, count, kind, stream));
+      Memory().MemcpyAsync(dst, destMax, src, count, kind, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -109,7 +113,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value,
                      size_t count) try {
   if (count == 0) return ACL_SUCCESS;
   ACL_GATE();
-  return ACL_RESULT(Runtime().Memset(devPtr, maxCount, value, count));
+  return ACL_RESULT(Memory().Memset(devPtr, maxCount, value, count));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -118,7 +122,7 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value,
   if (count == 0) return ACL_SUCCESS;
   ACL_GATE();
   return ACL_RESULT(
-      Runtime().MemsetAsync(devPtr, maxCount, value, count, stream));
+      Memory().MemsetAsync(devPtr, maxCount, value, count, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -126,7 +130,7 @@ aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag,
                         aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(devAddr);
-  return ACL_RESULT(Runtime().ValueWait(devAddr, value, flag, stream));
+  return ACL_RESULT(Memory().ValueWait(devAddr, value, flag, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -134,7 +138,7 @@ aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag,
                          aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(devAddr);
-  return ACL_RESULT(Runtime().ValueWrite(devAddr, value, flag, stream));
+  return ACL_RESULT(Memory().ValueWrite(devAddr, value, flag, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 

@@ -9,6 +9,7 @@
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
 #include "acl/error_codes/rt_error_codes.h"
+#include "runtime/memory/memory.h"
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
@@ -17,6 +18,9 @@ namespace rt = ascend::rt;
 
 namespace {
 
+// The process runtime always has the memory family (runtime/process).
+ascend::rt::Memory& Memory() { return *ascend::rt::Memory::Of(Runtime()); }
+
 constexpr uint32_t kRegisterV2Flags =
     ACL_HOST_REG_MAPPED | ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY |
     ACL_HOST_REG_PINNED;
@@ -24,7 +28,7 @@ constexpr uint32_t kRegisterV2Flags =
 // What an aclrtMallocConfig asks for. Later attributes of a type override
 // earlier ones; RSV entries are ignored.
 struct ParsedConfig {
-  rt::Runtime::MallocOptions options;
+  rt::Memory::MallocOptions options;
   uint32_t va_flag = 0;
 };
 
@@ -82,7 +86,7 @@ aclError MallocConfigured(const char* api, void** devPtr, size_t size,
   parsed.options.kind = kind;
   // Any policy integer is accepted: outside the enum the size chooses the
   // page size (the reference's documented behaviour).
-  absl::StatusOr<void*> ptr = Runtime().MallocWith(
+  absl::StatusOr<void*> ptr = Memory().MallocWith(
       size, static_cast<uint32_t>(RawEnum(policy)), parsed.options);
   if (!ptr.ok()) return rt::ReportError(api, ptr.status());
   *devPtr = *ptr;
@@ -110,7 +114,7 @@ aclError RegisterHost(const char* api, void* ptr, uint64_t size,
                                "IO-memory and read-only registrations are not "
                                "supported");
   }
-  return rt::ReportError(api, Runtime().HostRegister(ptr, size, flags));
+  return rt::ReportError(api, Memory().HostRegister(ptr, size, flags));
 }
 
 }  // namespace
@@ -150,7 +154,7 @@ aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size,
   if (aclError bad = ParseConfig(__func__, cfg, &parsed); bad != ACL_SUCCESS) {
     return bad;
   }
-  ACL_RETURN_VALUE(ptr, Runtime().MallocHost(static_cast<size_t>(size)));
+  ACL_RETURN_VALUE(ptr, Memory().MallocHost(static_cast<size_t>(size)));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -158,7 +162,7 @@ aclError aclrtPointerGetAttributes(const void* ptr,
                                    aclrtPtrAttributes* attributes) try {
   ACL_REQUIRE_NOT_NULL(ptr);
   ACL_REQUIRE_NOT_NULL(attributes);
-  ACL_RETURN_VALUE(attributes, Runtime().PointerAttributes(ptr));
+  ACL_RETURN_VALUE(attributes, Memory().PointerAttributes(ptr));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -171,7 +175,7 @@ aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType,
     return rt::ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
                                "reserve must be 0");
   }
-  absl::StatusOr<bool> match = Runtime().CheckMemType(addrList, size, memType);
+  absl::StatusOr<bool> match = Memory().CheckMemType(addrList, size, memType);
   if (!match.ok()) return ACL_RESULT(match.status());
   *checkResult = *match ? 1 : 0;
   return ACL_SUCCESS;
@@ -188,7 +192,7 @@ aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo,
                                "inputNum must be greater than 0");
   }
   absl::StatusOr<std::vector<rt::ModuleUsage>> usage =
-      Runtime().MemUsage(deviceId);
+      Memory().MemUsage(deviceId);
   if (!usage.ok()) return ACL_RESULT(usage.status());
   const size_t n = std::min(inputNum, usage->size());
   for (size_t i = 0; i < n; ++i) {
@@ -213,7 +217,7 @@ aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) try {
         size == 0 ? "size must be greater than 0"
                   : "flag must be ACL_RT_MEM_ATTACH_GLOBAL (1)");
   }
-  ACL_RETURN_VALUE(ptr, Runtime().MallocManaged(size));
+  ACL_RETURN_VALUE(ptr, Memory().MallocManaged(size));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -231,7 +235,7 @@ aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size,
     return InvalidEnum(__func__, "advise", "aclrtMemManagedAdviseType",
                        raw_advise);
   }
-  return ACL_RESULT(Runtime().ManagedAdvise(ptr, size, advise, location));
+  return ACL_RESULT(Memory().ManagedAdvise(ptr, size, advise, location));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -250,7 +254,7 @@ aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute,
                        raw);
   }
   return ACL_RESULT(
-      Runtime().ManagedGetAttr(attribute, ptr, size, data, dataSize));
+      Memory().ManagedGetAttr(attribute, ptr, size, data, dataSize));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -280,8 +284,8 @@ aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes,
     }
   }
   for (size_t i = 0; i < numAttributes; ++i) {
-    absl::Status status = Runtime().ManagedGetAttr(attributes[i], ptr, size,
-                                                   data[i], dataSizes[i]);
+    absl::Status status = Memory().ManagedGetAttr(attributes[i], ptr, size,
+                                                  data[i], dataSizes[i]);
     if (!status.ok()) return ACL_RESULT(status);
   }
   return ACL_SUCCESS;
@@ -300,7 +304,7 @@ aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size,
   }
   const size_t start = 0;
   return ACL_RESULT(
-      Runtime().ManagedPrefetch(&ptr, &size, 1, &location, &start, 1, stream));
+      Memory().ManagedPrefetch(&ptr, &size, 1, &location, &start, 1, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -327,9 +331,9 @@ aclError aclrtMemManagedPrefetchBatchAsync(
                                  "ptrs[] entries must not be NULL");
     }
   }
-  return ACL_RESULT(Runtime().ManagedPrefetch(ptrs, sizes, count, prefetchLocs,
-                                              prefetchLocIdxs, numPrefetchLocs,
-                                              stream));
+  return ACL_RESULT(Memory().ManagedPrefetch(ptrs, sizes, count, prefetchLocs,
+                                             prefetchLocIdxs, numPrefetchLocs,
+                                             stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -391,14 +395,14 @@ aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice,
     return rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
                                "flag must be 0");
   }
-  ACL_RETURN_VALUE(pDevice, Runtime().HostDevicePointer(pHost));
+  ACL_RETURN_VALUE(pDevice, Memory().HostDevicePointer(pHost));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtHostUnregister(void* ptr) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(ptr);
-  return ACL_RESULT(Runtime().HostUnregister(ptr));
+  return ACL_RESULT(Memory().HostUnregister(ptr));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -428,7 +432,7 @@ aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray,
   ACL_REQUIRE_NOT_NULL(memUceInfoArray);
   ACL_REQUIRE_NOT_NULL(retSize);
   absl::StatusOr<std::vector<ascend::device::Allocation>> errors =
-      Runtime().MemoryErrors(deviceId);
+      Memory().MemoryErrors(deviceId);
   if (!errors.ok()) return ACL_RESULT(errors.status());
   const size_t n = std::min(arraySize, errors->size());
   for (size_t i = 0; i < n; ++i) {
@@ -454,7 +458,7 @@ aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray,
     ranges.push_back({reinterpret_cast<uint64_t>(memUceInfoArray[i].addr),
                       memUceInfoArray[i].len});
   }
-  return ACL_RESULT(Runtime().RepairMemoryErrors(deviceId, ranges));
+  return ACL_RESULT(Memory().RepairMemoryErrors(deviceId, ranges));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -489,12 +493,12 @@ aclError aclrtRepairError(int32_t deviceId,
   } else {
     // No detail: every error the device has now.
     absl::StatusOr<std::vector<ascend::device::Allocation>> errors =
-        Runtime().MemoryErrors(deviceId);
+        Memory().MemoryErrors(deviceId);
     if (!errors.ok()) return ACL_RESULT(errors.status());
     ranges = *std::move(errors);
     if (ranges.empty()) return ACL_SUCCESS;
   }
-  return ACL_RESULT(Runtime().RepairMemoryErrors(deviceId, ranges));
+  return ACL_RESULT(Memory().RepairMemoryErrors(deviceId, ranges));
 }
 ACL_ENTRY_CATCH(aclError)
 

@@ -1,6 +1,7 @@
 // The simulator control entry point (aclsim/aclsim.h).
 #include "acl/api/api_util.h"
 #include "aclsim/aclsim.h"
+#include "runtime/memory/memory.h"
 
 extern "C" {
 
@@ -19,8 +20,8 @@ ACL_ENTRY_CATCH(aclError)
 aclError aclsimInjectMemoryError(int32_t deviceId, void* devPtr,
                                  size_t size) try {
   // Never gated, like aclsimInjectFault.
-  return ACL_RESULT(
-      ascend::acl::Runtime().InjectMemoryError(deviceId, devPtr, size));
+  return ACL_RESULT(ascend::rt::Memory::Of(ascend::acl::Runtime())
+                        ->InjectMemoryError(deviceId, devPtr, size));
 }
 ACL_ENTRY_CATCH(aclError)
 

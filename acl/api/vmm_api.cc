@@ -1,5 +1,5 @@
-// ACL entry points of virtual memory management (runtime/vmm.h; DESIGN.md
-// §5.17): physical memory, reservations, mappings, access rights.
+// ACL entry points of virtual memory management (runtime/memory/vmm.h;
+// DESIGN.md §5.17): physical memory, reservations, mappings, access rights.
 #include <unistd.h>
 
 #include <cstdint>
@@ -14,14 +14,18 @@
 #include "acl/api/api_util.h"
 #include "runtime/base/error.h"
 #include "runtime/global_state.h"
+#include "runtime/memory/memory.h"
+#include "runtime/memory/vmm.h"
 #include "runtime/runtime.h"
-#include "runtime/vmm.h"
 
 namespace {
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
 using ascend::acl::Runtime;
+
+// The process runtime always has the memory family (runtime/process).
+ascend::rt::Memory& Memory() { return *ascend::rt::Memory::Of(Runtime()); }
 
 aclError BadFlags(const char* api, uint64_t flags) {
   return ascend::rt::ReportErrorCode(
@@ -76,7 +80,7 @@ aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop,
     return InvalidEnum(__func__, "option", "aclrtMemGranularityOptions", raw);
   }
   ACL_RETURN_VALUE(granularity,
-                   Runtime().vmm().Granularity(
+                   Memory().vmm().Granularity(
                        *prop, raw == ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED));
 }
 ACL_ENTRY_CATCH(aclError)
@@ -88,14 +92,14 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size,
   ACL_REQUIRE_NOT_NULL(handle);
   ACL_REQUIRE_NOT_NULL(prop);
   if (flags != 0) return BadFlags(__func__, flags);
-  ACL_RETURN_VALUE(handle, Runtime().vmm().MallocPhysical(size, *prop));
+  ACL_RETURN_VALUE(handle, Memory().vmm().MallocPhysical(size, *prop));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtFreePhysical(aclrtDrvMemHandle handle) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(handle);
-  return ACL_RESULT(Runtime().vmm().FreePhysical(handle));
+  return ACL_RESULT(Memory().vmm().FreePhysical(handle));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -107,14 +111,14 @@ aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment,
     return ascend::rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
                                        "alignment is reserved and must be 0");
   }
-  ACL_RETURN_VALUE(virPtr, Runtime().vmm().Reserve(size, expectPtr, flags));
+  ACL_RETURN_VALUE(virPtr, Memory().vmm().Reserve(size, expectPtr, flags));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtReleaseMemAddress(void* virPtr) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(virPtr);
-  return ACL_RESULT(Runtime().vmm().Release(virPtr));
+  return ACL_RESULT(Memory().vmm().Release(virPtr));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -124,7 +128,7 @@ aclError aclrtMapMem(void* virPtr, size_t size, size_t offset,
   ACL_REQUIRE_NOT_NULL(virPtr);
   ACL_REQUIRE_NOT_NULL(handle);
   if (flags != 0) return BadFlags(__func__, flags);
-  return ACL_RESULT(Runtime().vmm().Map(virPtr, size, offset, handle));
+  return ACL_RESULT(Memory().vmm().Map(virPtr, size, offset, handle));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -134,15 +138,15 @@ aclError aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset,
   ACL_REQUIRE_NOT_NULL(virPtr);
   ACL_REQUIRE_NOT_NULL(handle);
   if (flags != 0) return BadFlags(__func__, flags);
-  return ACL_RESULT(Runtime().vmm().Map(virPtr, size, offset, handle,
-                                        ACL_RT_MEM_ACCESS_FLAGS_NONE));
+  return ACL_RESULT(Memory().vmm().Map(virPtr, size, offset, handle,
+                                       ACL_RT_MEM_ACCESS_FLAGS_NONE));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtUnmapMem(void* virPtr) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(virPtr);
-  return ACL_RESULT(Runtime().vmm().Unmap(virPtr));
+  return ACL_RESULT(Memory().vmm().Unmap(virPtr));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -156,7 +160,7 @@ aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc,
                                        "count must not be 0");
   }
   std::vector<aclrtMemAccessDesc> descs(desc, desc + count);
-  return ACL_RESULT(Runtime().vmm().SetAccess(virPtr, size, descs));
+  return ACL_RESULT(Memory().vmm().SetAccess(virPtr, size, descs));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -165,7 +169,7 @@ aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location,
   ACL_REQUIRE_NOT_NULL(virPtr);
   ACL_REQUIRE_NOT_NULL(location);
   ACL_REQUIRE_NOT_NULL(flag);
-  ACL_RETURN_VALUE(flag, Runtime().vmm().GetAccess(virPtr, *location));
+  ACL_RETURN_VALUE(flag, Memory().vmm().GetAccess(virPtr, *location));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -174,7 +178,7 @@ aclError aclrtMemRetainAllocationHandle(void* virPtr,
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(virPtr);
   ACL_REQUIRE_NOT_NULL(handle);
-  ACL_RETURN_VALUE(handle, Runtime().vmm().Retain(virPtr));
+  ACL_RETURN_VALUE(handle, Memory().vmm().Retain(virPtr));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -182,7 +186,7 @@ aclError aclrtMemGetAllocationPropertiesFromHandle(
     aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) try {
   ACL_REQUIRE_NOT_NULL(handle);
   ACL_REQUIRE_NOT_NULL(prop);
-  ACL_RETURN_VALUE(prop, Runtime().vmm().Properties(handle));
+  ACL_RETURN_VALUE(prop, Memory().vmm().Properties(handle));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -192,10 +196,10 @@ aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) try {
     return ascend::rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
                                        "pbase and psize are both NULL");
   }
-  auto range = Runtime().vmm().MappingRange(ptr);
+  auto range = Memory().vmm().MappingRange(ptr);
   if (!range.has_value()) {
     absl::StatusOr<std::pair<void*, uint64_t>> allocation =
-        Runtime().AllocationRange(ptr);
+        Memory().AllocationRange(ptr);
     if (!allocation.ok()) return ACL_RESULT(allocation.status());
     range = *allocation;
   }
@@ -210,7 +214,7 @@ aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId,
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(devPtr);
   if (flags != 0) return BadFlags(__func__, flags);
-  return ACL_RESULT(Runtime().PrepareP2PMap(devPtr, size, dstDevId));
+  return ACL_RESULT(Memory().PrepareP2PMap(devPtr, size, dstDevId));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -241,7 +245,7 @@ aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
   }
   ACL_RETURN_VALUE(
       shareableHandle,
-      Runtime().vmm().ExportPhysical(
+      Memory().vmm().ExportPhysical(
           handle, flags != ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
 }
 ACL_ENTRY_CATCH(aclError)
@@ -259,7 +263,7 @@ aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle,
   }
   ACL_RETURN_VALUE(
       static_cast<uint64_t*>(shareableHandle),
-      Runtime().vmm().ExportPhysical(
+      Memory().vmm().ExportPhysical(
           handle, flags != ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
 }
 ACL_ENTRY_CATCH(aclError)
@@ -269,7 +273,7 @@ aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid,
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(pid);
   if (pidNum == 0) return NoPids(__func__);
-  return ACL_RESULT(Runtime().vmm().AllowShareablePids(
+  return ACL_RESULT(Memory().vmm().AllowShareablePids(
       shareableHandle, std::vector<int32_t>(pid, pid + pidNum)));
 }
 ACL_ENTRY_CATCH(aclError)
@@ -284,7 +288,7 @@ aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle,
   if (pidNum == 0) return NoPids(__func__);
   uint64_t value = 0;
   std::memcpy(&value, shareableHandle, sizeof value);
-  return ACL_RESULT(Runtime().vmm().AllowShareablePids(
+  return ACL_RESULT(Memory().vmm().AllowShareablePids(
       value, std::vector<int32_t>(pid, pid + pidNum)));
 }
 ACL_ENTRY_CATCH(aclError)
@@ -295,7 +299,7 @@ aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle,
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(handle);
   ACL_RETURN_VALUE(handle,
-                   Runtime().vmm().ImportPhysical(shareableHandle, deviceId));
+                   Memory().vmm().ImportPhysical(shareableHandle, deviceId));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -313,7 +317,7 @@ aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle,
   // The handle goes to the current device, as the V1 call's deviceId names.
   absl::StatusOr<int32_t> device = Runtime().GetDevice();
   if (!device.ok()) return ACL_RESULT(device.status());
-  ACL_RETURN_VALUE(handle, Runtime().vmm().ImportPhysical(value, *device));
+  ACL_RETURN_VALUE(handle, Memory().vmm().ImportPhysical(value, *device));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -330,7 +334,7 @@ aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key,
   if (flags > ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION) {
     return BadExportFlags(__func__, flags);
   }
-  absl::StatusOr<std::string> exported = Runtime().vmm().IpcExport(
+  absl::StatusOr<std::string> exported = Memory().vmm().IpcExport(
       devPtr, size, flags != ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION);
   if (!exported.ok()) return ACL_RESULT(exported.status());
   std::snprintf(key, kIpcKeyLength, "%s", exported->c_str());
@@ -344,7 +348,7 @@ aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid,
   ACL_REQUIRE_NOT_NULL(key);
   ACL_REQUIRE_NOT_NULL(pid);
   if (num == 0) return NoPids(__func__);
-  return ACL_RESULT(Runtime().vmm().IpcAllowPids(
+  return ACL_RESULT(Memory().vmm().IpcAllowPids(
       KeyOf(key), std::vector<int32_t>(pid, pid + num)));
 }
 ACL_ENTRY_CATCH(aclError)
@@ -363,7 +367,7 @@ aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type,
         __func__, ACL_ERROR_INVALID_PARAM,
         absl::StrCat("attr ", attr, " is not an access link (SIO 0, HCCS 1)"));
   }
-  return ACL_RESULT(Runtime().vmm().IpcSetAttr(KeyOf(key), attr));
+  return ACL_RESULT(Memory().vmm().IpcSetAttr(KeyOf(key), attr));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -375,14 +379,14 @@ aclError aclrtIpcMemImportByKey(void** devPtr, const char* key,
   if (flags > ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS) {
     return BadExportFlags(__func__, flags);
   }
-  ACL_RETURN_VALUE(devPtr, Runtime().vmm().IpcImport(KeyOf(key)));
+  ACL_RETURN_VALUE(devPtr, Memory().vmm().IpcImport(KeyOf(key)));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtIpcMemClose(const char* key) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(key);
-  return ACL_RESULT(Runtime().vmm().IpcClose(KeyOf(key)));
+  return ACL_RESULT(Memory().vmm().IpcClose(KeyOf(key)));
 }
 ACL_ENTRY_CATCH(aclError)
 

@@ -20,6 +20,7 @@
 #include "runtime/base/handle.h"
 #include "runtime/exception_info.h"
 #include "runtime/kernel/kernel_objects.h"
+#include "runtime/memory/memory.h"
 #include "runtime/runtime.h"
 #include "runtime/stream.h"
 
@@ -46,7 +47,8 @@ FamilyRegistration KernelFamily() {
           }};
 }
 
-Kernels::Kernels(Runtime& runtime) : runtime_(runtime) {
+Kernels::Kernels(Runtime& runtime)
+    : runtime_(runtime), memory_(Memory::Of(runtime)) {
   close_observer_ = runtime_.AddDeviceCloseObserver(
       [this](int32_t device_id) { OnDeviceClosed(device_id); });
   // A fixed number of families add hooks: the path cannot be full.
@@ -152,6 +154,11 @@ absl::StatusOr<void*> Kernels::Load(std::string image, const char* what,
       }
     }
   }
+  if (memory_ == nullptr) {
+    return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                 "kernel binaries need the memory family, which this runtime "
+                 "was built without");
+  }
   // The backend's module of the bytes (a status without an ACL code maps as
   // every device status does: kInvalidArgument is an invalid binary).
   device::Backend* backend = runtime_.backend();
@@ -166,20 +173,20 @@ absl::StatusOr<void*> Kernels::Load(std::string image, const char* what,
   // Device globals: each placed in device memory with its initial bytes.
   std::vector<void*> placed;
   auto undo = [&] {
-    for (void* p : placed) (void)runtime_.Free(p);
+    for (void* p : placed) (void)memory_->Free(p);
   };
   const std::vector<device::KernelGlobal>& globals = binary->module->Globals();
   for (size_t i = 0; i < globals.size(); ++i) {
     const device::KernelGlobal& g = globals[i];
     absl::StatusOr<void*> addr =
-        runtime_.Malloc(g.size, ACL_MEM_MALLOC_HUGE_FIRST);
+        memory_->Malloc(g.size, ACL_MEM_MALLOC_HUGE_FIRST);
     if (!addr.ok()) {
       undo();
       return addr.status();
     }
     placed.push_back(*addr);
     if (g.initial != nullptr) {
-      absl::Status copied = runtime_.Memcpy(*addr, g.size, g.initial, g.size,
+      absl::Status copied = memory_->Memcpy(*addr, g.size, g.initial, g.size,
                                             ACL_MEMCPY_HOST_TO_DEVICE);
       if (!copied.ok()) {
         undo();
@@ -190,7 +197,7 @@ absl::StatusOr<void*> Kernels::Load(std::string image, const char* what,
     binary->globals.push_back({g.name, g.initial, Addr(*addr), g.size});
   }
   // The image in device memory (aclrtBinaryGetDevAddress).
-  absl::StatusOr<void*> image_addr = runtime_.Malloc(
+  absl::StatusOr<void*> image_addr = memory_->Malloc(
       std::max<size_t>(image.size(), 1), ACL_MEM_MALLOC_HUGE_FIRST);
   if (!image_addr.ok()) {
     undo();
@@ -198,7 +205,7 @@ absl::StatusOr<void*> Kernels::Load(std::string image, const char* what,
   }
   placed.push_back(*image_addr);
   absl::Status copied =
-      runtime_.Memcpy(*image_addr, image.size(), image.data(), image.size(),
+      memory_->Memcpy(*image_addr, image.size(), image.data(), image.size(),
                       ACL_MEMCPY_HOST_TO_DEVICE);
   if (!copied.ok()) {
     undo();
@@ -247,11 +254,11 @@ absl::Status Kernels::Unload(void* handle) {
   }
   // Its device memory (a launch still queued keeps the code, not these).
   if (binary->image_addr != 0) {
-    (void)runtime_.Free(reinterpret_cast<void*>(binary->image_addr));
+    (void)memory_->Free(reinterpret_cast<void*>(binary->image_addr));
   }
   for (const auto& global : binary->globals) {
     if (global.addr != 0)
-      (void)runtime_.Free(reinterpret_cast<void*>(global.addr));
+      (void)memory_->Free(reinterpret_cast<void*>(global.addr));
   }
   return absl::OkStatus();
 }

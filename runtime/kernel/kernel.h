@@ -86,6 +86,8 @@ struct FunctionInfo {
   bool cpu = false;  // registered with aclrtRegisterCpuFunc
 };
 
+class Memory;
+
 class Kernels final : public Family {
  public:
   explicit Kernels(Runtime& runtime);
@@ -220,6 +222,9 @@ class Kernels final : public Family {
   void OnDeviceClosed(int32_t device_id);
 
   Runtime& runtime_;
+  // Binaries place their images and globals in device memory: the memory
+  // family, registered before this one (runtime/process/families.cc).
+  Memory* const memory_;
   LaunchGraceHook grace_hook_{*this};
   uint64_t close_observer_ = 0;
   // Kernel launches enqueued and not yet finished or discarded.

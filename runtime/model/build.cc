@@ -20,6 +20,7 @@
 #include "runtime/base/logging.h"
 #include "runtime/event.h"
 #include "runtime/exception_info.h"
+#include "runtime/memory/memory.h"
 #include "runtime/model/model.h"
 #include "runtime/model/model_objects.h"
 #include "runtime/runtime.h"
@@ -336,15 +337,20 @@ absl::StatusOr<void*> Models::CondHandleCreate(void* model,
     return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                  "condition handles belong to captured models");
   }
+  if (memory_ == nullptr) {
+    return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                 "condition handles need the memory family, which this "
+                 "runtime was built without");
+  }
   ASCEND_ASSIGN_OR_RETURN(
-      void* ptr, runtime_.Malloc(sizeof(uint64_t), ACL_MEM_MALLOC_HUGE_FIRST));
+      void* ptr, memory_->Malloc(sizeof(uint64_t), ACL_MEM_MALLOC_HUGE_FIRST));
   const uint64_t v = default_value;
   std::vector<uint8_t> bytes(sizeof v);
   std::memcpy(bytes.data(), &v, sizeof v);
   absl::Status wrote =
       runtime_.WriteTaskMemory(ptr, bytes, m->device_id_, "condition value");
   if (!wrote.ok()) {
-    (void)runtime_.Free(ptr);
+    (void)memory_->Free(ptr);
     return wrote;
   }
   auto c = std::make_shared<CondHandle>();

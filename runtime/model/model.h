@@ -40,6 +40,7 @@
 namespace ascend::rt {
 
 class Event;
+class Memory;
 class Runtime;
 class Model;
 struct ModelTask;
@@ -151,7 +152,6 @@ class Models final : public Family {
                           int32_t device_id);
 
  private:
-  friend class Model;
   // The capture's hook on the task path (capture_hook.cc, DESIGN.md §5.21):
   // a capturing stream's tasks go to its recorder instead of its queue, and
   // the capture rules of synchronous calls are checked once, here.
@@ -212,6 +212,9 @@ class Models final : public Family {
                             const std::shared_ptr<Model>& model, int32_t mode);
 
   Runtime& runtime_;
+  // Condition handles live in device memory: the memory family, registered
+  // before this one (runtime/process/families.cc).
+  Memory* const memory_;
   CaptureHook capture_hook_{*this};
   std::atomic<int> captures_{0};
   uint64_t close_observer_ = 0;

@@ -20,6 +20,7 @@
 #include "runtime/base/logging.h"
 #include "runtime/event.h"
 #include "runtime/exception_info.h"
+#include "runtime/memory/memory.h"
 #include "runtime/model/execution.h"
 #include "runtime/model/model.h"
 #include "runtime/model/model_objects.h"
@@ -39,7 +40,8 @@ FamilyRegistration ModelFamily() {
           }};
 }
 
-Models::Models(Runtime& runtime) : runtime_(runtime) {
+Models::Models(Runtime& runtime)
+    : runtime_(runtime), memory_(Memory::Of(runtime)) {
   // The first hook of the runtime's path: it cannot be full.
   runtime_.tasks().AddHook(&capture_hook_).IgnoreError();
   close_observer_ = runtime_.AddDeviceCloseObserver(
@@ -191,7 +193,7 @@ void Models::Erase(const std::shared_ptr<Model>& model) {
     captures_.fetch_sub(1, std::memory_order_acq_rel);
   }
   ReleaseRunners(*model);
-  for (const auto& c : conds) (void)runtime_.Free(c->ptr);
+  for (const auto& c : conds) (void)memory_->Free(c->ptr);
   for (const auto& b : branches) Erase(b);
   for (const auto& [fn, data] : callbacks) fn(data);
 }

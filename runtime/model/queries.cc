@@ -21,6 +21,7 @@
 #include "runtime/event.h"
 #include "runtime/exception_info.h"
 #include "runtime/kernel/kernel.h"
+#include "runtime/memory/memory.h"
 #include "runtime/model/model.h"
 #include "runtime/model/model_objects.h"
 #include "runtime/runtime.h"
@@ -28,6 +29,12 @@
 namespace ascend::rt {
 
 namespace {
+
+absl::Status NoMemoryFamily() {
+  return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+               "value tasks need the memory family, which this runtime was "
+               "built without");
+}
 
 // The task behind an aclmdlRITask, with its model locked by the caller.
 struct FoundTask {
@@ -186,13 +193,18 @@ absl::Status Models::TaskSetParams(void* task,
       built = runtime_.ResetEvent(params.eventResetTaskParams.event, handle);
       break;
     case ACL_MODEL_RI_TASK_VALUE_WRITE:
-      built = runtime_.ValueWrite(params.valueWriteTaskParams.devAddr,
-                                  params.valueWriteTaskParams.value, 0, handle);
+      built = memory_ == nullptr
+                  ? NoMemoryFamily()
+                  : memory_->ValueWrite(params.valueWriteTaskParams.devAddr,
+                                        params.valueWriteTaskParams.value, 0,
+                                        handle);
       break;
     case ACL_MODEL_RI_TASK_VALUE_WAIT:
-      built = runtime_.ValueWait(params.valueWaitTaskParams.devAddr,
-                                 params.valueWaitTaskParams.value,
-                                 params.valueWaitTaskParams.flag, handle);
+      built = memory_ == nullptr
+                  ? NoMemoryFamily()
+                  : memory_->ValueWait(params.valueWaitTaskParams.devAddr,
+                                       params.valueWaitTaskParams.value,
+                                       params.valueWaitTaskParams.flag, handle);
       break;
     default:
       break;

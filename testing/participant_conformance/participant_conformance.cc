@@ -82,17 +82,15 @@ constexpr size_t kModelBytes = 8192;
 
 void ParticipantConformanceTest::BuildModels(int32_t device) {
   rt::Models& models = *rt::Models::Of(runtime());
-  ASSERT_OK_AND_ASSIGN(
-      void* src, runtime().Malloc(kModelBytes, ACL_MEM_MALLOC_HUGE_FIRST));
-  ASSERT_OK_AND_ASSIGN(
-      void* dst, runtime().Malloc(kModelBytes, ACL_MEM_MALLOC_HUGE_FIRST));
-  ASSERT_OK_AND_ASSIGN(
-      void* built_dst,
-      runtime().Malloc(kModelBytes, ACL_MEM_MALLOC_HUGE_FIRST));
-  ASSERT_OK_AND_ASSIGN(
-      void* index,
-      runtime().Malloc(sizeof(uint32_t), ACL_MEM_MALLOC_HUGE_FIRST));
-  ASSERT_OK(runtime().Memset(index, sizeof(uint32_t), 0, sizeof(uint32_t)));
+  ASSERT_OK_AND_ASSIGN(void* src,
+                       memory().Malloc(kModelBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_OK_AND_ASSIGN(void* dst,
+                       memory().Malloc(kModelBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_OK_AND_ASSIGN(void* built_dst,
+                       memory().Malloc(kModelBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_OK_AND_ASSIGN(void* index, memory().Malloc(sizeof(uint32_t),
+                                                    ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_OK(memory().Memset(index, sizeof(uint32_t), 0, sizeof(uint32_t)));
   model_src_.push_back(src);
   model_dst_.push_back(dst);
   built_dst_.push_back(built_dst);
@@ -107,8 +105,8 @@ void ParticipantConformanceTest::BuildModels(int32_t device) {
   ASSERT_OK(models.CaptureBegin(head, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
   ASSERT_OK(runtime().RecordEvent(fork, head));
   ASSERT_OK(runtime().StreamWaitEvent(side, fork));
-  ASSERT_OK(runtime().MemcpyAsync(dst, kModelBytes, src, kModelBytes,
-                                  ACL_MEMCPY_DEVICE_TO_DEVICE, side));
+  ASSERT_OK(memory().MemcpyAsync(dst, kModelBytes, src, kModelBytes,
+                                 ACL_MEMCPY_DEVICE_TO_DEVICE, side));
   ASSERT_OK(runtime().LaunchHostFunc(side, &CountCall, &host_calls_));
   ASSERT_OK(runtime().RecordEvent(join, side));
   ASSERT_OK(runtime().StreamWaitEvent(head, join));
@@ -126,13 +124,13 @@ void ParticipantConformanceTest::BuildModels(int32_t device) {
   ASSERT_OK_AND_ASSIGN(void* start, models.CreateLabel());
   ASSERT_OK_AND_ASSIGN(void* end, models.CreateLabel());
   ASSERT_OK(models.SetLabel(start, bound));
-  ASSERT_OK(runtime().MemcpyAsync(built_dst, kModelBytes, src, kModelBytes,
-                                  ACL_MEMCPY_DEVICE_TO_DEVICE, bound));
+  ASSERT_OK(memory().MemcpyAsync(built_dst, kModelBytes, src, kModelBytes,
+                                 ACL_MEMCPY_DEVICE_TO_DEVICE, bound));
   void* targets[] = {end};
   ASSERT_OK_AND_ASSIGN(void* list, models.CreateLabelList(targets, 1));
   ASSERT_OK(models.SwitchLabelByIndex(index, 1, list, bound));
   ASSERT_OK(
-      runtime().MemsetAsync(built_dst, kModelBytes, 0x77, kModelBytes, bound));
+      memory().MemsetAsync(built_dst, kModelBytes, 0x77, kModelBytes, bound));
   ASSERT_OK(models.SetLabel(end, bound));
   ASSERT_OK(models.EndTask(built, bound));
   ASSERT_OK(models.BuildEnd(built));
@@ -146,8 +144,8 @@ void ParticipantConformanceTest::ReplayModels() {
   for (size_t d = 0; d < captured_models_.size(); ++d) {
     SCOPED_TRACE(absl::StrCat("models of device ", kDevices[d]));
     ASSERT_OK(runtime().SetDevice(kDevices[d]));
-    ASSERT_OK(runtime().Memset(model_dst_[d], kModelBytes, 0, kModelBytes));
-    ASSERT_OK(runtime().Memset(built_dst_[d], kModelBytes, 0, kModelBytes));
+    ASSERT_OK(memory().Memset(model_dst_[d], kModelBytes, 0, kModelBytes));
+    ASSERT_OK(memory().Memset(built_dst_[d], kModelBytes, 0, kModelBytes));
     const int calls = host_calls_.load();
     ASSERT_OK(rt::Models::Of(runtime())->ExecuteAsync(captured_models_[d],
                                                       model_streams_[d]));
@@ -158,8 +156,8 @@ void ParticipantConformanceTest::ReplayModels() {
     EXPECT_EQ(host_calls_.load(), calls + 1);
     for (void* out : {model_dst_[d], built_dst_[d]}) {
       std::vector<uint8_t> back(kModelBytes);
-      ASSERT_OK(runtime().Memcpy(back.data(), back.size(), out, kModelBytes,
-                                 ACL_MEMCPY_DEVICE_TO_HOST));
+      ASSERT_OK(memory().Memcpy(back.data(), back.size(), out, kModelBytes,
+                                ACL_MEMCPY_DEVICE_TO_HOST));
       EXPECT_EQ(back, model_bytes_[d])
           << (out == model_dst_[d] ? "captured" : "built");
     }
@@ -239,7 +237,7 @@ void ParticipantConformanceTest::Populate(uint32_t seed) {
     }
     for (size_t size : {size_t{4096}, size_t{(3 << 20) + 5}, size_t{1}}) {
       ASSERT_OK_AND_ASSIGN(void* ptr,
-                           runtime().Malloc(size, ACL_MEM_MALLOC_HUGE_FIRST));
+                           memory().Malloc(size, ACL_MEM_MALLOC_HUGE_FIRST));
       allocations_.push_back(ptr);
       sizes_.push_back(size);
     }
@@ -283,20 +281,19 @@ void ParticipantConformanceTest::Populate(uint32_t seed) {
     prop.location.id = static_cast<uint32_t>(device);
     constexpr uint64_t kGranule = uint64_t{2} << 20;
     ASSERT_OK_AND_ASSIGN(void* physical,
-                         runtime().vmm().MallocPhysical(2 * kGranule, prop));
-    ASSERT_OK(runtime().vmm().MallocPhysical(kGranule, prop).status());
+                         memory().vmm().MallocPhysical(2 * kGranule, prop));
+    ASSERT_OK(memory().vmm().MallocPhysical(kGranule, prop).status());
     ASSERT_OK_AND_ASSIGN(void* a,
-                         runtime().vmm().Reserve(2 * kGranule, nullptr, 0));
-    ASSERT_OK_AND_ASSIGN(void* b,
-                         runtime().vmm().Reserve(kGranule, nullptr, 0));
-    ASSERT_OK(runtime().vmm().Reserve(4 * kGranule, nullptr, 1).status());
-    ASSERT_OK(runtime().vmm().Map(a, 2 * kGranule, 0, physical));
-    ASSERT_OK(runtime().vmm().Map(b, kGranule, kGranule, physical));
+                         memory().vmm().Reserve(2 * kGranule, nullptr, 0));
+    ASSERT_OK_AND_ASSIGN(void* b, memory().vmm().Reserve(kGranule, nullptr, 0));
+    ASSERT_OK(memory().vmm().Reserve(4 * kGranule, nullptr, 1).status());
+    ASSERT_OK(memory().vmm().Map(a, 2 * kGranule, 0, physical));
+    ASSERT_OK(memory().vmm().Map(b, kGranule, kGranule, physical));
     aclrtMemAccessDesc desc{};
     desc.flags = ACL_RT_MEM_ACCESS_FLAGS_READ;
     desc.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
     desc.location.id = static_cast<uint32_t>(kDevices[0]);
-    ASSERT_OK(runtime().vmm().SetAccess(b, kGranule, {desc}));
+    ASSERT_OK(memory().vmm().SetAccess(b, kGranule, {desc}));
     allocations_.push_back(static_cast<char*>(a) + 4096);
     sizes_.push_back(kGranule + 77);
   }
@@ -306,8 +303,8 @@ void ParticipantConformanceTest::Populate(uint32_t seed) {
 void ParticipantConformanceTest::Change(uint32_t seed) {
   for (size_t i = 0; i < allocations_.size(); ++i) {
     const std::vector<uint8_t> bytes = Pattern(sizes_[i], seed + i);
-    ASSERT_OK(runtime().Memcpy(allocations_[i], sizes_[i], bytes.data(),
-                               sizes_[i], ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT_OK(memory().Memcpy(allocations_[i], sizes_[i], bytes.data(),
+                              sizes_[i], ACL_MEMCPY_HOST_TO_DEVICE));
   }
   for (size_t i = 0; i < events_.size(); ++i) {
     ASSERT_OK(runtime().RecordEvent(events_[i], streams_[i]));
@@ -332,9 +329,9 @@ void ParticipantConformanceTest::Change(uint32_t seed) {
   // New model input, and the models run over it.
   for (size_t d = 0; d < model_src_.size(); ++d) {
     model_bytes_[d] = Pattern(kModelBytes, seed + 1000 + d);
-    ASSERT_OK(runtime().Memcpy(model_src_[d], kModelBytes,
-                               model_bytes_[d].data(), kModelBytes,
-                               ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT_OK(memory().Memcpy(model_src_[d], kModelBytes,
+                              model_bytes_[d].data(), kModelBytes,
+                              ACL_MEMCPY_HOST_TO_DEVICE));
   }
   ASSERT_NO_FATAL_FAILURE(ReplayModels());
 }
@@ -351,7 +348,7 @@ absl::Status ParticipantConformanceTest::Restore(BackupImage& image) {
 
 void ParticipantConformanceTest::Damage() {
   for (size_t i = 0; i < allocations_.size(); ++i) {
-    ASSERT_OK(runtime().Memset(allocations_[i], sizes_[i], 0x5A, sizes_[i]));
+    ASSERT_OK(memory().Memset(allocations_[i], sizes_[i], 0x5A, sizes_[i]));
   }
   for (size_t i = 0; i < events_.size(); ++i) {
     ASSERT_OK(runtime().RecordEvent(events_[i], streams_[i]));
@@ -407,8 +404,8 @@ TEST_P(ParticipantConformanceTest, SaveLoseRestoreComparesEqual) {
   ExpectSame(before, Describe(*registry), "after Restore");
   // Restored memory is usable through the runtime again.
   std::vector<uint8_t> back(sizes_[1]);
-  ASSERT_OK(runtime().Memcpy(back.data(), back.size(), allocations_[1],
-                             sizes_[1], ACL_MEMCPY_DEVICE_TO_HOST));
+  ASSERT_OK(memory().Memcpy(back.data(), back.size(), allocations_[1],
+                            sizes_[1], ACL_MEMCPY_DEVICE_TO_HOST));
   EXPECT_EQ(back, Pattern(sizes_[1], 1 + 1));
   // The models replay over the restored memory.
   ASSERT_NO_FATAL_FAILURE(ReplayModels());

@@ -44,6 +44,7 @@
 #include "device/device.h"
 #include "gtest/gtest.h"
 #include "runtime/global_state.h"
+#include "runtime/memory/memory.h"
 #include "runtime/runtime.h"
 #include "snapshot/backup_image.h"
 #include "snapshot/participant_registry.h"
@@ -101,6 +102,7 @@ class ParticipantConformanceTest
   absl::Status Restore(BackupImage& image);
 
   rt::Runtime& runtime() { return *runtime_; }
+  rt::Memory& memory() { return *rt::Memory::Of(*runtime_); }
 
   std::unique_ptr<rt::GlobalState> state_;
   std::unique_ptr<rt::Runtime> runtime_;

@@ -1,7 +1,7 @@
 // The runtime-free helpers of the extended copies (runtime/memcpy_ext.h):
 // pitched extents, a batch's attribute ranges, the 32-bit pattern and the
 // descriptor layouts.
-#include "runtime/memcpy_ext.h"
+#include "runtime/memory/memcpy_ext.h"
 
 #include <cstdint>
 #include <cstring>

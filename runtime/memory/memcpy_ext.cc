@@ -8,7 +8,7 @@
 // their arguments, take their place in stream order (an Invalid operation
 // with a barrier id is what aclrtCmoWaitBarrier waits for) and change no
 // bytes.
-#include "runtime/memcpy_ext.h"
+#include "runtime/memory/memcpy_ext.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -25,6 +25,7 @@
 #include "device/base/mutex.h"
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
+#include "runtime/memory/memory.h"
 #include "runtime/runtime.h"
 #include "runtime/stream.h"
 
@@ -117,7 +118,7 @@ struct BatchItem {
 // Invalid cache operations carrying a barrier id, in flight; what
 // aclrtCmoWaitBarrier waits for. Each issue takes a sequence number, so a
 // wait covers exactly the operations issued before it.
-class Runtime::CmoBarriers {
+class Memory::CmoBarriers {
  public:
   uint64_t Issue(uint32_t id) {
     ascend::MutexLock lock(&mu_);
@@ -173,7 +174,7 @@ class Runtime::CmoBarriers {
       ABSL_GUARDED_BY(mu_);
 };
 
-std::shared_ptr<Runtime::CmoBarriers> Runtime::Barriers() {
+std::shared_ptr<Memory::CmoBarriers> Memory::Barriers() {
   ascend::MutexLock lock(&mu_);
   if (cmo_barriers_ == nullptr) {
     cmo_barriers_ = std::make_shared<CmoBarriers>();
@@ -181,12 +182,12 @@ std::shared_ptr<Runtime::CmoBarriers> Runtime::Barriers() {
   return cmo_barriers_;
 }
 
-bool Runtime::IsPinnedHost(const void* ptr, uint64_t size) const {
+bool Memory::IsPinnedHost(const void* ptr, uint64_t size) const {
   // Page-locked: from aclrtMallocHost, or registered with aclrtHostRegister
   // (both in the memory registry, found in O(log n)).
   const uint64_t p = Addr(ptr);
   for (const std::optional<MemoryRegistry::HostFind>& found :
-       {memory_registry_.FindPinned(p), memory_registry_.FindRegistration(p)}) {
+       {registry_.FindPinned(p), registry_.FindRegistration(p)}) {
     if (found && size <= found->size && p - found->base <= found->size - size) {
       return true;
     }
@@ -197,14 +198,14 @@ bool Runtime::IsPinnedHost(const void* ptr, uint64_t size) const {
 // --- 2-D copies
 // ----------------------------------------------------------------
 
-absl::Status Runtime::Memcpy2d(void* dst, size_t dpitch, const void* src,
-                               size_t spitch, size_t width, size_t height,
-                               aclrtMemcpyKind kind, bool async, void* stream) {
+absl::Status Memory::Memcpy2d(void* dst, size_t dpitch, const void* src,
+                              size_t spitch, size_t width, size_t height,
+                              aclrtMemcpyKind kind, bool async, void* stream) {
   if (width == 0 || height == 0) return absl::OkStatus();
   if (!async) {
     ASCEND_RETURN_IF_ERROR(
-        tasks_.Access({HostOp::kMemoryWrite, "aclrtMemcpy2d", nullptr, nullptr,
-                       DeviceRange{-1, Addr(dst), 0}}));
+        runtime_.tasks().Access({HostOp::kMemoryWrite, "aclrtMemcpy2d", nullptr,
+                                 nullptr, DeviceRange{-1, Addr(dst), 0}}));
   }
   if (dst == nullptr || src == nullptr) {
     return Error(ACL_ERROR_INVALID_PARAM, "2-D copy with a NULL pointer");
@@ -236,7 +237,7 @@ absl::Status Runtime::Memcpy2d(void* dst, size_t dpitch, const void* src,
   }
   std::shared_ptr<Stream> s;
   if (async) {
-    ASCEND_ASSIGN_OR_RETURN(s, ResolveStream(stream));
+    ASCEND_ASSIGN_OR_RETURN(s, runtime_.ResolveStream(stream));
   }
   const std::optional<uint64_t> dst_span = PitchedSpan(dpitch, width, height);
   const std::optional<uint64_t> src_span = PitchedSpan(spitch, width, height);
@@ -264,43 +265,44 @@ absl::Status Runtime::Memcpy2d(void* dst, size_t dpitch, const void* src,
       status =
           RunCopy(route, Ptr(d + row * dpitch), Ptr(s + row * spitch), width);
     }
-    MemoryWritten();
+    runtime_.MemoryWritten();
     return status;
   };
   if (!async) return copy();
   Submission sub(TaskKind::kCopy, "aclrtMemcpy2dAsync", std::move(s));
   sub.task = Task{std::move(copy), nullptr};
   sub.writes.Add(-1, Addr(dst), dpitch * (height - 1) + width);
-  return tasks_.Submit(std::move(sub));
+  return runtime_.tasks().Submit(std::move(sub));
 }
 
 // --- Batch copies
 // ----------------------------------------------------------------
 
-absl::Status Runtime::MemcpyBatch(const BatchCopy& batch, bool async,
-                                  void* stream, size_t* fail_index) {
+absl::Status Memory::MemcpyBatch(const BatchCopy& batch, bool async,
+                                 void* stream, size_t* fail_index) {
   if (fail_index != nullptr) *fail_index = SIZE_MAX;
   std::shared_ptr<Stream> s;
   if (async) {
-    ASCEND_ASSIGN_OR_RETURN(s, ResolveStream(stream));
+    ASCEND_ASSIGN_OR_RETURN(s, runtime_.ResolveStream(stream));
   }
   ASCEND_RETURN_IF_ERROR(
       CheckBatchAttrRanges(batch.attr_indexes, batch.num_attrs, batch.count));
   // One look at the open devices for the whole batch; a device reset
   // racing the call leaves its allocations unfound by the copies (the
   // device objects stay alive while the routes hold them).
-  const std::vector<std::shared_ptr<device::Device>> open = OpenDeviceObjects();
+  const std::vector<std::shared_ptr<device::Device>> open =
+      runtime_.OpenDeviceObjects();
   std::vector<CopyRoute> routes;
   std::vector<BatchItem> items;
   items.reserve(batch.count);
   BatchAttrCursor cursor(batch.attr_indexes, batch.num_attrs);
   // Consecutive copies mostly land in the same device allocation: the last
   // one found on each side answers before the devices are asked again.
-  Location last_dst;
-  Location last_src;
-  auto locate = [&](const void* p, Location& last) {
-    if (RangeInAllocation(last, p, 1)) return last;
-    Location found = LocateIn(open, p);
+  Runtime::Location last_dst;
+  Runtime::Location last_src;
+  auto locate = [&](const void* p, Runtime::Location& last) {
+    if (Runtime::RangeInAllocation(last, p, 1)) return last;
+    Runtime::Location found = runtime_.LocateIn(open, p);
     if (found.device) last = found;
     return found;
   };
@@ -324,8 +326,8 @@ absl::Status Runtime::MemcpyBatch(const BatchCopy& batch, bool async,
       return fail(i, Error(ACL_ERROR_RT_PARAM_INVALID,
                            absl::StrCat("copy ", i, " has a NULL pointer")));
     }
-    Location to = locate(dst, last_dst);
-    Location from = locate(src, last_src);
+    Runtime::Location to = locate(dst, last_dst);
+    Runtime::Location from = locate(src, last_src);
     if (!to.stale_device && !from.stale_device) {
       if (!LocationMatches(attr.dstLoc, to.device) ||
           !LocationMatches(attr.srcLoc, from.device)) {
@@ -362,11 +364,11 @@ absl::Status Runtime::MemcpyBatch(const BatchCopy& batch, bool async,
       status = RunCopy(routes[item.route], item.dst, item.src, item.size);
       if (!status.ok()) break;
     }
-    MemoryWritten();
+    runtime_.MemoryWritten();
     return status;
   };
   if (!async) {
-    ASCEND_RETURN_IF_ERROR(tasks_.Access(
+    ASCEND_RETURN_IF_ERROR(runtime_.tasks().Access(
         {HostOp::kMemoryWrite, "aclrtMemcpyBatch", nullptr, nullptr, {}}));
     return copy();
   }
@@ -375,16 +377,17 @@ absl::Status Runtime::MemcpyBatch(const BatchCopy& batch, bool async,
   for (size_t i = 0; i < batch.count; ++i) {
     sub.writes.Add(-1, Addr(batch.dsts[i]), batch.sizes[i]);
   }
-  return tasks_.Submit(std::move(sub));
+  return runtime_.tasks().Submit(std::move(sub));
 }
 
 // --- Conditional, offset and descriptor copies -----------------------------
 
-absl::Status Runtime::MemcpyAsyncWithCondition(void* dst, size_t dest_max,
-                                               const void* src, size_t count,
-                                               aclrtMemcpyKind kind,
-                                               void* stream) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+absl::Status Memory::MemcpyAsyncWithCondition(void* dst, size_t dest_max,
+                                              const void* src, size_t count,
+                                              aclrtMemcpyKind kind,
+                                              void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
   if (count == 0) return absl::OkStatus();
   ASCEND_ASSIGN_OR_RETURN(auto copy,
                           PrepareCopy(dst, dest_max, src, count, kind));
@@ -393,28 +396,31 @@ absl::Status Runtime::MemcpyAsyncWithCondition(void* dst, size_t dest_max,
   // the copy, before returning.
   bool pageable = false;
   for (const void* side : {static_cast<const void*>(dst), src}) {
-    if (!Locate(side).device && !IsPinnedHost(side, count)) pageable = true;
+    if (!runtime_.Locate(side).device && !IsPinnedHost(side, count))
+      pageable = true;
   }
   if (!pageable) {
     Submission sub(TaskKind::kCopy, "aclrtMemcpyAsyncWithCondition",
                    std::move(s));
     sub.task = Task{std::move(copy), nullptr};
     sub.writes.Add(-1, Addr(dst), count);
-    return tasks_.Submit(std::move(sub));
+    return runtime_.tasks().Submit(std::move(sub));
   }
   // (From a task on this stream that would wait for itself: 207006.)
-  ASCEND_RETURN_IF_ERROR(SynchronizeStream(stream, absl::InfiniteFuture()));
   ASCEND_RETURN_IF_ERROR(
-      tasks_.Access({HostOp::kMemoryWrite, "aclrtMemcpyAsyncWithCondition",
-                     nullptr, nullptr, DeviceRange{-1, Addr(dst), count}}));
+      runtime_.SynchronizeStream(stream, absl::InfiniteFuture()));
+  ASCEND_RETURN_IF_ERROR(runtime_.tasks().Access(
+      {HostOp::kMemoryWrite, "aclrtMemcpyAsyncWithCondition", nullptr, nullptr,
+       DeviceRange{-1, Addr(dst), count}}));
   return copy();
 }
 
-absl::Status Runtime::MemcpyAsyncWithOffset(void** dst, size_t dest_max,
-                                            size_t dst_offset, const void** src,
-                                            size_t count, size_t src_offset,
-                                            void* stream) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+absl::Status Memory::MemcpyAsyncWithOffset(void** dst, size_t dest_max,
+                                           size_t dst_offset, const void** src,
+                                           size_t count, size_t src_offset,
+                                           void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
   if (count == 0) return absl::OkStatus();
   if (dst == nullptr || src == nullptr) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
@@ -428,10 +434,10 @@ absl::Status Runtime::MemcpyAsyncWithOffset(void** dst, size_t dest_max,
   }
   // dst and src are device memory holding the base addresses; the task
   // reads them when it runs.
-  Location dst_cell = Locate(dst);
-  Location src_cell = Locate(src);
-  if (!RangeInAllocation(dst_cell, dst, sizeof(uint64_t)) ||
-      !RangeInAllocation(src_cell, src, sizeof(uint64_t))) {
+  Runtime::Location dst_cell = runtime_.Locate(dst);
+  Runtime::Location src_cell = runtime_.Locate(src);
+  if (!Runtime::RangeInAllocation(dst_cell, dst, sizeof(uint64_t)) ||
+      !Runtime::RangeInAllocation(src_cell, src, sizeof(uint64_t))) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "dst and src must point to device memory holding the base "
                  "addresses");
@@ -461,14 +467,15 @@ absl::Status Runtime::MemcpyAsyncWithOffset(void** dst, size_t dest_max,
   Submission sub(TaskKind::kCopy, "aclrtMemcpyAsyncWithOffset", std::move(s));
   sub.task = Task{std::move(copy), nullptr};
   sub.writes.any = true;
-  return tasks_.Submit(std::move(sub));
+  return runtime_.tasks().Submit(std::move(sub));
 }
 
-absl::Status Runtime::SetMemcpyDesc(void* desc, void* src, void* dst,
-                                    size_t count) {
-  Location where = Locate(desc);
-  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "memcpy descriptor"));
-  if (!RangeInAllocation(where, desc, kMemcpyDescSize)) {
+absl::Status Memory::SetMemcpyDesc(void* desc, void* src, void* dst,
+                                   size_t count) {
+  Runtime::Location where = runtime_.Locate(desc);
+  ASCEND_RETURN_IF_ERROR(
+      Runtime::RejectStale(where, desc, "memcpy descriptor"));
+  if (!Runtime::RangeInAllocation(where, desc, kMemcpyDescSize)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("the memcpy descriptor must be ", kMemcpyDescSize,
                               " bytes of device memory"));
@@ -477,25 +484,27 @@ absl::Status Runtime::SetMemcpyDesc(void* desc, void* src, void* dst,
                                MemcpyDescriptor::kMagic};
   absl::Status status =
       where.device->CopyToDevice(Addr(desc), &value, sizeof value);
-  MemoryWritten();
+  runtime_.MemoryWritten();
   if (status.code() == absl::StatusCode::kDataLoss) {
     return Error(ACL_ERROR_RT_SYS_DMA, status.message());
   }
   return status;
 }
 
-absl::Status Runtime::MemcpyAsyncWithDesc(void* desc, void* stream) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  Location where = Locate(desc);
-  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "memcpy descriptor"));
-  if (!RangeInAllocation(where, desc, kMemcpyDescSize)) {
+absl::Status Memory::MemcpyAsyncWithDesc(void* desc, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
+  Runtime::Location where = runtime_.Locate(desc);
+  ASCEND_RETURN_IF_ERROR(
+      Runtime::RejectStale(where, desc, "memcpy descriptor"));
+  if (!Runtime::RangeInAllocation(where, desc, kMemcpyDescSize)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("the memcpy descriptor must be ", kMemcpyDescSize,
                               " bytes of device memory"));
   }
   // The descriptor is read when the task runs, not now: rewriting it before
   // then changes the copy, as on the device.
-  return tasks_.Submit(
+  return runtime_.tasks().Submit(
       TaskKind::kCopy, "aclrtMemcpyAsyncWithDesc", std::move(s),
       Task{[this, dev = where.device, at = Addr(desc)]() -> absl::Status {
              MemcpyDescriptor value;
@@ -519,8 +528,8 @@ absl::Status Runtime::MemcpyAsyncWithDesc(void* desc, void* stream) {
 // --- 32-bit fills
 // ----------------------------------------------------------------
 
-absl::Status Runtime::MemsetD32(void* ptr, size_t mem_size, uint32_t value,
-                                size_t n, bool async, void* stream) {
+absl::Status Memory::MemsetD32(void* ptr, size_t mem_size, uint32_t value,
+                               size_t n, bool async, void* stream) {
   if (n == 0) return absl::OkStatus();
   if (ptr == nullptr) {
     return Error(ACL_ERROR_INVALID_PARAM, "memset of a NULL pointer");
@@ -536,8 +545,8 @@ absl::Status Runtime::MemsetD32(void* ptr, size_t mem_size, uint32_t value,
         ACL_ERROR_INVALID_PARAM,
         absl::StrCat("N * 4 (N = ", n, ") exceeds memSize ", mem_size));
   }
-  Location where = Locate(ptr);
-  ASCEND_RETURN_IF_ERROR(RejectStale(where, ptr, "memset of"));
+  Runtime::Location where = runtime_.Locate(ptr);
+  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, ptr, "memset of"));
   if (!where.device) {
     // Host memory is filled at once, by the asynchronous variant too (CANN
     // does not queue host fills).
@@ -549,13 +558,13 @@ absl::Status Runtime::MemsetD32(void* ptr, size_t mem_size, uint32_t value,
     FillPattern32(ptr, value, n);
     return absl::OkStatus();
   }
-  if (!RangeInAllocation(where, ptr, bytes)) {
+  if (!Runtime::RangeInAllocation(where, ptr, bytes)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "memset runs past the end of the device allocation");
   }
   std::shared_ptr<Stream> s;
   if (async) {
-    ASCEND_ASSIGN_OR_RETURN(s, ResolveStream(stream));
+    ASCEND_ASSIGN_OR_RETURN(s, runtime_.ResolveStream(stream));
   }
   auto fill = [this, dev = where.device, addr = Addr(ptr), value,
                bytes]() -> absl::Status {
@@ -574,41 +583,45 @@ absl::Status Runtime::MemsetD32(void* ptr, size_t mem_size, uint32_t value,
         done += n;
       }
     }
-    MemoryWritten();
+    runtime_.MemoryWritten();
     if (status.code() == absl::StatusCode::kDataLoss) {
       return Error(ACL_ERROR_RT_SYS_DMA, status.message());
     }
     return status;
   };
   if (!async) {
-    ASCEND_RETURN_IF_ERROR(
-        tasks_.Access({HostOp::kMemoryWrite, "aclrtMemsetD32", nullptr, nullptr,
-                       DeviceRange{-1, Addr(ptr), bytes}}));
+    ASCEND_RETURN_IF_ERROR(runtime_.tasks().Access(
+        {HostOp::kMemoryWrite, "aclrtMemsetD32", nullptr, nullptr,
+         DeviceRange{-1, Addr(ptr), bytes}}));
     return fill();
   }
-  return tasks_.Submit(TaskKind::kMemset, "aclrtMemsetD32Async", std::move(s),
-                       Task{std::move(fill), nullptr},
-                       TaskWrites{{DeviceRange{-1, Addr(ptr), bytes}}, false});
+  return runtime_.tasks().Submit(
+      TaskKind::kMemset, "aclrtMemsetD32Async", std::move(s),
+      Task{std::move(fill), nullptr},
+      TaskWrites{{DeviceRange{-1, Addr(ptr), bytes}}, false});
 }
 
 // --- Cache maintenance (validated no-ops) -----------------------------------
 
-absl::Status Runtime::CheckCacheRange(const void* ptr, size_t size) {
-  Location where = Locate(ptr);
-  ASCEND_RETURN_IF_ERROR(RejectStale(where, ptr, "cache operation on"));
-  if (where.device && !RangeInAllocation(where, ptr, size)) {
+absl::Status Memory::CheckCacheRange(const void* ptr, size_t size) {
+  Runtime::Location where = runtime_.Locate(ptr);
+  ASCEND_RETURN_IF_ERROR(
+      Runtime::RejectStale(where, ptr, "cache operation on"));
+  if (where.device && !Runtime::RangeInAllocation(where, ptr, size)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "cache operation runs past the end of the device allocation");
   }
   return absl::OkStatus();
 }
 
-absl::Status Runtime::CmoAsync(void* src, size_t size, aclrtCmoType type,
-                               uint32_t barrier_id, void* stream) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  Location where = Locate(src);
-  ASCEND_RETURN_IF_ERROR(RejectStale(where, src, "cache operation on"));
-  if (!RangeInAllocation(where, src, size) ||
+absl::Status Memory::CmoAsync(void* src, size_t size, aclrtCmoType type,
+                              uint32_t barrier_id, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
+  Runtime::Location where = runtime_.Locate(src);
+  ASCEND_RETURN_IF_ERROR(
+      Runtime::RejectStale(where, src, "cache operation on"));
+  if (!Runtime::RangeInAllocation(where, src, size) ||
       where.device->id() != s->device_id()) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("a cache operation works on device memory of "
@@ -616,12 +629,13 @@ absl::Status Runtime::CmoAsync(void* src, size_t size, aclrtCmoType type,
                               s->device_id(), ")"));
   }
   if (type != ACL_RT_CMO_TYPE_INVALID || barrier_id == 0) {
-    return tasks_.Submit(TaskKind::kMarker, "aclrtCmoAsync", std::move(s),
-                         Task{[] { return absl::OkStatus(); }, nullptr});
+    return runtime_.tasks().Submit(
+        TaskKind::kMarker, "aclrtCmoAsync", std::move(s),
+        Task{[] { return absl::OkStatus(); }, nullptr});
   }
   std::shared_ptr<CmoBarriers> barriers = Barriers();
   const uint64_t seq = barriers->Issue(barrier_id);
-  return tasks_.Submit(
+  return runtime_.tasks().Submit(
       TaskKind::kMarker, "aclrtCmoAsyncWithBarrier", std::move(s),
       Task{[barriers, barrier_id, seq] {
              barriers->Done(barrier_id, seq);
@@ -630,27 +644,28 @@ absl::Status Runtime::CmoAsync(void* src, size_t size, aclrtCmoType type,
            [barriers, barrier_id, seq] { barriers->Done(barrier_id, seq); }});
 }
 
-absl::Status Runtime::CmoWaitBarrier(const aclrtBarrierTaskInfo& info,
-                                     void* stream) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+absl::Status Memory::CmoWaitBarrier(const aclrtBarrierTaskInfo& info,
+                                    void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
   std::vector<uint32_t> ids;
   for (size_t i = 0; i < info.barrierNum; ++i) {
     ids.push_back(info.cmoInfo[i].barrierId);
   }
   std::shared_ptr<CmoBarriers> barriers = Barriers();
   const uint64_t upto = barriers->Last();
-  return tasks_.Submit(TaskKind::kMarker, "aclrtCmoWaitBarrier", std::move(s),
-                       Task{[barriers, ids = std::move(ids), upto] {
-                              return barriers->Wait(ids, upto,
-                                                    *Stream::Current());
-                            },
-                            nullptr});
+  return runtime_.tasks().Submit(
+      TaskKind::kMarker, "aclrtCmoWaitBarrier", std::move(s),
+      Task{[barriers, ids = std::move(ids), upto] {
+             return barriers->Wait(ids, upto, *Stream::Current());
+           },
+           nullptr});
 }
 
-absl::Status Runtime::SetCmoDesc(void* desc, void* src, size_t size) {
-  Location where = Locate(desc);
-  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "cache descriptor"));
-  if (!RangeInAllocation(where, desc, kCmoDescSize)) {
+absl::Status Memory::SetCmoDesc(void* desc, void* src, size_t size) {
+  Runtime::Location where = runtime_.Locate(desc);
+  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, desc, "cache descriptor"));
+  if (!Runtime::RangeInAllocation(where, desc, kCmoDescSize)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("the cache descriptor must be ", kCmoDescSize,
                               " bytes of device memory"));
@@ -658,27 +673,28 @@ absl::Status Runtime::SetCmoDesc(void* desc, void* src, size_t size) {
   const CmoDescriptor value{Addr(src), size, CmoDescriptor::kMagic, 0};
   absl::Status status =
       where.device->CopyToDevice(Addr(desc), &value, sizeof value);
-  MemoryWritten();
+  runtime_.MemoryWritten();
   if (status.code() == absl::StatusCode::kDataLoss) {
     return Error(ACL_ERROR_RT_SYS_DMA, status.message());
   }
   return status;
 }
 
-absl::Status Runtime::CmoAsyncWithDesc(void* desc, aclrtCmoType type,
-                                       void* stream) {
+absl::Status Memory::CmoAsyncWithDesc(void* desc, aclrtCmoType type,
+                                      void* stream) {
   (void)type;  // every type is a no-op on coherent memory
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  Location where = Locate(desc);
-  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "cache descriptor"));
-  if (!RangeInAllocation(where, desc, kCmoDescSize)) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
+  Runtime::Location where = runtime_.Locate(desc);
+  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, desc, "cache descriptor"));
+  if (!Runtime::RangeInAllocation(where, desc, kCmoDescSize)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("the cache descriptor must be ", kCmoDescSize,
                               " bytes of device memory"));
   }
   // Like the copy descriptor, read when the task runs; the range it names
   // is checked then.
-  return tasks_.Submit(
+  return runtime_.tasks().Submit(
       TaskKind::kMarker, "aclrtCmoAsyncWithDesc", std::move(s),
       Task{[this, dev = where.device, at = Addr(desc)]() -> absl::Status {
              CmoDescriptor value;
@@ -691,7 +707,8 @@ absl::Status Runtime::CmoAsyncWithDesc(void* desc, aclrtCmoType type,
              }
              const void* range = Ptr(value.src);
              if (value.size == 0 ||
-                 !RangeInAllocation(Locate(range), range, value.size)) {
+                 !Runtime::RangeInAllocation(runtime_.Locate(range), range,
+                                             value.size)) {
                return Error(ACL_ERROR_RT_PARAM_INVALID,
                             "the cache descriptor's range is not in "
                             "device memory");

@@ -14,8 +14,8 @@
 //   MemoryRegistry registry;
 //   registry.AddDevice(addr, {size, device, kPage2M, kAppModule, kManaged});
 //   std::optional<MemoryRegistry::DeviceFind> found = registry.FindDevice(p);
-#ifndef ASCENDCL_RUNTIME_MEMORY_REGISTRY_H_
-#define ASCENDCL_RUNTIME_MEMORY_REGISTRY_H_
+#ifndef ASCENDCL_RUNTIME_MEMORY_MEMORY_REGISTRY_H_
+#define ASCENDCL_RUNTIME_MEMORY_MEMORY_REGISTRY_H_
 
 #include <cstdint>
 #include <map>
@@ -183,4 +183,4 @@ std::string ModuleName(uint16_t module_id);
 
 }  // namespace ascend::rt
 
-#endif  // ASCENDCL_RUNTIME_MEMORY_REGISTRY_H_
+#endif  // ASCENDCL_RUNTIME_MEMORY_MEMORY_REGISTRY_H_

@@ -3,8 +3,8 @@
 // layout of the descriptors this runtime keeps in device memory, the extent
 // of a pitched copy, the checks of a batch's attribute ranges, and a 32-bit
 // pattern.
-#ifndef ASCENDCL_RUNTIME_MEMCPY_EXT_H_
-#define ASCENDCL_RUNTIME_MEMCPY_EXT_H_
+#ifndef ASCENDCL_RUNTIME_MEMORY_MEMCPY_EXT_H_
+#define ASCENDCL_RUNTIME_MEMORY_MEMCPY_EXT_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -82,4 +82,4 @@ void FillPattern32(void* out, uint32_t value, size_t n);
 
 }  // namespace ascend::rt
 
-#endif  // ASCENDCL_RUNTIME_MEMCPY_EXT_H_
+#endif  // ASCENDCL_RUNTIME_MEMORY_MEMCPY_EXT_H_

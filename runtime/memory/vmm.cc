@@ -1,4 +1,4 @@
-#include "runtime/vmm.h"
+#include "runtime/memory/vmm.h"
 
 #include <unistd.h>
 

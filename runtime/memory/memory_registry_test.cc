@@ -1,4 +1,4 @@
-#include "runtime/memory_registry.h"
+#include "runtime/memory/memory_registry.h"
 
 #include <cstdint>
 

@@ -1,12 +1,16 @@
 // Device and host memory, synchronous and stream-ordered copies, fills and
 // 64-bit value waits/writes.
+#include "runtime/memory/memory.h"
+
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
@@ -57,80 +61,40 @@ const char* KindName(aclrtMemcpyKind kind) {
 
 }  // namespace
 
-std::vector<std::shared_ptr<device::Device>> Runtime::OpenDeviceObjects()
-    const {
-  std::vector<std::shared_ptr<device::Device>> open;
-  ascend::MutexLock lock(&mu_);
-  for (const DeviceEntry& entry : devices_) {
-    if (entry.device) open.push_back(entry.device);
-  }
-  return open;
+Memory::Memory(Runtime& runtime) : runtime_(runtime), vmm_(runtime) {}
+
+Memory::~Memory() = default;
+
+Memory* Memory::Of(const Runtime& runtime) { return runtime.family<Memory>(); }
+
+FamilyRegistration MemoryFamily() {
+  return {"memory", &FamilyIndex<Memory>,
+          [](Runtime& runtime) -> std::unique_ptr<Family> {
+            return std::make_unique<Memory>(runtime);
+          }};
 }
 
-Runtime::Location Runtime::Locate(const void* ptr) const {
-  return LocateIn(OpenDeviceObjects(), ptr);
+void Memory::OnDeviceClose(int32_t device_id) {
+  registry_.DropDevice(device_id);
 }
 
-Runtime::Location Runtime::LocateIn(
-    const std::vector<std::shared_ptr<device::Device>>& open,
-    const void* ptr) const {
-  for (const auto& device : open) {
-    if (auto allocation = device->FindAllocation(Addr(ptr))) {
-      return Location{device, *allocation, std::nullopt};
-    }
-  }
-  // Not in a live allocation: a pointer inside a device's address space was
-  // freed, or belongs to a device that was reset. Treating it as host memory
-  // would write through it (a crash, or a write into a freed block that the
-  // next allocation hands out dirty).
-  Location host;
-  if (backend_) host.stale_device = backend_->DeviceOwningAddress(Addr(ptr));
-  return host;
-}
-
-bool Runtime::RangeInAllocation(const Location& where, const void* ptr,
-                                uint64_t size) {
-  return where.device != nullptr && FitsIn(where.allocation, Addr(ptr), size);
-}
-
-absl::Status Runtime::RejectStale(const Location& where, const void* ptr,
-                                  absl::string_view what) {
-  if (!where.stale_device) return absl::OkStatus();
-  return Error(ACL_ERROR_RT_PARAM_INVALID,
-               absl::StrCat(what, " 0x", absl::Hex(Addr(ptr)), " is in device ",
-                            *where.stale_device,
-                            "'s address space but not in a live allocation "
-                            "(freed, or its device was reset)"));
-}
-
-bool Runtime::PeerAccessEnabled(int32_t a, int32_t b) const {
-  ascend::MutexLock lock(&mu_);
-  return devices_[a].peers.contains(b) || devices_[b].peers.contains(a);
-}
-
-void Runtime::MemoryWritten() {
-  ascend::MutexLock lock(&epoch_mu_);
-  ++memory_epoch_;
-}
-
-absl::StatusOr<void*> Runtime::Malloc(size_t size,
-                                      aclrtMemMallocPolicy policy) {
+absl::StatusOr<void*> Memory::Malloc(size_t size, aclrtMemMallocPolicy policy) {
   return MallocWith(size, static_cast<uint32_t>(policy), MallocOptions{});
 }
 
-absl::Status Runtime::Free(void* dev_ptr) {
-  Location where = Locate(dev_ptr);
-  ASCEND_RETURN_IF_ERROR(RejectStale(where, dev_ptr, "aclrtFree of"));
+absl::Status Memory::Free(void* dev_ptr) {
+  Runtime::Location where = runtime_.Locate(dev_ptr);
+  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, dev_ptr, "aclrtFree of"));
   if (!where.device || where.allocation.addr != Addr(dev_ptr)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "not the address of a live device allocation");
   }
   ASCEND_RETURN_IF_ERROR(where.device->Free(Addr(dev_ptr)));
-  memory_registry_.RemoveDevice(Addr(dev_ptr));
+  registry_.RemoveDevice(Addr(dev_ptr));
   return absl::OkStatus();
 }
 
-absl::StatusOr<void*> Runtime::MallocHost(size_t size) {
+absl::StatusOr<void*> Memory::MallocHost(size_t size) {
   if (size == 0) {
     return Error(ACL_ERROR_INVALID_PARAM, "allocation size must be non-zero");
   }
@@ -144,35 +108,35 @@ absl::StatusOr<void*> Runtime::MallocHost(size_t size) {
   }
   ascend::MutexLock lock(&mu_);
   host_allocations_[ptr] = size;
-  memory_registry_.AddPinned(Addr(ptr), size);
+  registry_.AddPinned(Addr(ptr), size);
   return ptr;
 }
 
-absl::Status Runtime::FreeHost(void* host_ptr) {
+absl::Status Memory::FreeHost(void* host_ptr) {
   {
     ascend::MutexLock lock(&mu_);
     if (host_allocations_.erase(host_ptr) == 0) {
       return Error(ACL_ERROR_RT_PARAM_INVALID,
                    "not an address returned by aclrtMallocHost");
     }
-    memory_registry_.RemovePinned(Addr(host_ptr));
+    registry_.RemovePinned(Addr(host_ptr));
   }
   std::free(host_ptr);
   return absl::OkStatus();
 }
 
-absl::StatusOr<device::MemoryInfo> Runtime::GetMemInfo(aclrtMemAttr attr) {
+absl::StatusOr<device::MemoryInfo> Memory::GetMemInfo(aclrtMemAttr attr) {
   if (static_cast<int>(attr) < ACL_DDR_MEM ||
       static_cast<int>(attr) > ACL_MEM_P2P_HUGE1G) {
     return Error(ACL_ERROR_INVALID_PARAM,
                  absl::StrCat("unknown memory attribute ", attr));
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
-                          CurrentDevice());
+                          runtime_.CurrentDevice());
   return device->GetMemoryInfo();
 }
 
-absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareCopy(
+absl::StatusOr<std::function<absl::Status()>> Memory::PrepareCopy(
     void* dst, size_t dest_max, const void* src, size_t count,
     aclrtMemcpyKind kind) {
   if (dst == nullptr || src == nullptr) {
@@ -194,26 +158,29 @@ absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareCopy(
   return std::function<absl::Status()>(
       [this, route = std::move(route), dst, src, count]() -> absl::Status {
         absl::Status status = RunCopy(route, dst, src, count);
-        MemoryWritten();
+        runtime_.MemoryWritten();
         return status;
       });
 }
 
-absl::StatusOr<Runtime::CopyRoute> Runtime::RouteCopy(
+absl::StatusOr<Memory::CopyRoute> Memory::RouteCopy(
     const void* dst, uint64_t dst_extent, const void* src, uint64_t src_extent,
     aclrtMemcpyKind kind,
     const std::vector<std::shared_ptr<device::Device>>* open) {
-  Location to = open ? LocateIn(*open, dst) : Locate(dst);
-  Location from = open ? LocateIn(*open, src) : Locate(src);
+  Runtime::Location to =
+      open ? runtime_.LocateIn(*open, dst) : runtime_.Locate(dst);
+  Runtime::Location from =
+      open ? runtime_.LocateIn(*open, src) : runtime_.Locate(src);
   return RouteLocated(std::move(to), dst, dst_extent, std::move(from), src,
                       src_extent, kind);
 }
 
-absl::StatusOr<Runtime::CopyRoute> Runtime::RouteLocated(
-    Location to, const void* dst, uint64_t dst_extent, Location from,
-    const void* src, uint64_t src_extent, aclrtMemcpyKind kind) {
-  ASCEND_RETURN_IF_ERROR(RejectStale(to, dst, "copy destination"));
-  ASCEND_RETURN_IF_ERROR(RejectStale(from, src, "copy source"));
+absl::StatusOr<Memory::CopyRoute> Memory::RouteLocated(
+    Runtime::Location to, const void* dst, uint64_t dst_extent,
+    Runtime::Location from, const void* src, uint64_t src_extent,
+    aclrtMemcpyKind kind) {
+  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(to, dst, "copy destination"));
+  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(from, src, "copy source"));
   aclrtMemcpyKind actual =
       to.device
           ? (from.device ? ACL_MEMCPY_DEVICE_TO_DEVICE
@@ -256,7 +223,7 @@ absl::StatusOr<Runtime::CopyRoute> Runtime::RouteLocated(
     // devices). The reference gives no code for the refusal; 207006
     // (ACL_ERROR_RT_NO_PERMISSION, the driver's OPER_NOT_PERMITTED) is the
     // closest documented one.
-    if (dst_id != src_id && !PeerAccessEnabled(dst_id, src_id)) {
+    if (dst_id != src_id && !runtime_.PeerAccessEnabled(dst_id, src_id)) {
       return Error(
           ACL_ERROR_RT_NO_PERMISSION,
           absl::StrCat("copy between device ", src_id, " and device ", dst_id,
@@ -264,7 +231,7 @@ absl::StatusOr<Runtime::CopyRoute> Runtime::RouteLocated(
                        "aclrtDeviceEnablePeerAccess first"));
     }
   }
-  for (const Location* side : {&to, &from}) {
+  for (const Runtime::Location* side : {&to, &from}) {
     const bool is_dst = side == &to;
     const uint64_t p = Addr(is_dst ? dst : src);
     const uint64_t extent = is_dst ? dst_extent : src_extent;
@@ -279,8 +246,8 @@ absl::StatusOr<Runtime::CopyRoute> Runtime::RouteLocated(
   return CopyRoute{actual, std::move(to.device), std::move(from.device)};
 }
 
-absl::Status Runtime::RunCopy(const CopyRoute& route, void* dst,
-                              const void* src, size_t count) {
+absl::Status Memory::RunCopy(const CopyRoute& route, void* dst, const void* src,
+                             size_t count) {
   absl::Status status;
   switch (route.actual) {
     case ACL_MEMCPY_HOST_TO_HOST:
@@ -296,8 +263,8 @@ absl::Status Runtime::RunCopy(const CopyRoute& route, void* dst,
       if (route.to == route.from) {
         status = route.to->CopyWithinDevice(Addr(dst), Addr(src), count);
       } else {
-        status = backend_->CopyPeer(*route.to, Addr(dst), *route.from,
-                                    Addr(src), count);
+        status = runtime_.backend()->CopyPeer(*route.to, Addr(dst), *route.from,
+                                              Addr(src), count);
       }
       break;
   }
@@ -310,31 +277,32 @@ absl::Status Runtime::RunCopy(const CopyRoute& route, void* dst,
   return status;
 }
 
-absl::Status Runtime::Memcpy(void* dst, size_t dest_max, const void* src,
-                             size_t count, aclrtMemcpyKind kind) {
+absl::Status Memory::Memcpy(void* dst, size_t dest_max, const void* src,
+                            size_t count, aclrtMemcpyKind kind) {
   if (count == 0) return absl::OkStatus();
   ASCEND_RETURN_IF_ERROR(
-      tasks_.Access({HostOp::kMemoryWrite, "aclrtMemcpy", nullptr, nullptr,
-                     DeviceRange{-1, Addr(dst), count}}));
+      runtime_.tasks().Access({HostOp::kMemoryWrite, "aclrtMemcpy", nullptr,
+                               nullptr, DeviceRange{-1, Addr(dst), count}}));
   ASCEND_ASSIGN_OR_RETURN(auto copy,
                           PrepareCopy(dst, dest_max, src, count, kind));
   return copy();
 }
 
-absl::Status Runtime::MemcpyAsync(void* dst, size_t dest_max, const void* src,
-                                  size_t count, aclrtMemcpyKind kind,
-                                  void* stream) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+absl::Status Memory::MemcpyAsync(void* dst, size_t dest_max, const void* src,
+                                 size_t count, aclrtMemcpyKind kind,
+                                 void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
   if (count == 0) return absl::OkStatus();
   ASCEND_ASSIGN_OR_RETURN(auto copy,
                           PrepareCopy(dst, dest_max, src, count, kind));
   Submission sub(TaskKind::kCopy, "aclrtMemcpyAsync", std::move(s));
   sub.task = Task{std::move(copy), nullptr};
   sub.writes.Add(-1, Addr(dst), count);
-  return tasks_.Submit(std::move(sub));
+  return runtime_.tasks().Submit(std::move(sub));
 }
 
-absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareMemset(
+absl::StatusOr<std::function<absl::Status()>> Memory::PrepareMemset(
     void* ptr, size_t max_count, int32_t value, size_t count) {
   if (ptr == nullptr) {
     return Error(ACL_ERROR_INVALID_PARAM, "memset of a NULL pointer");
@@ -344,8 +312,8 @@ absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareMemset(
                  absl::StrCat("memset of ", count,
                               " bytes exceeds the buffer size ", max_count));
   }
-  Location where = Locate(ptr);
-  ASCEND_RETURN_IF_ERROR(RejectStale(where, ptr, "memset of"));
+  Runtime::Location where = runtime_.Locate(ptr);
+  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, ptr, "memset of"));
   const uint8_t byte = static_cast<uint8_t>(value);
   if (!where.device) {
     // The reference accepts host pointers here too.
@@ -361,44 +329,41 @@ absl::StatusOr<std::function<absl::Status()>> Runtime::PrepareMemset(
   return std::function<absl::Status()>(
       [this, dev = where.device, addr = Addr(ptr), byte, count] {
         absl::Status status = dev->Fill(addr, byte, count);
-        MemoryWritten();
+        runtime_.MemoryWritten();
         return status;
       });
 }
 
-absl::Status Runtime::Memset(void* ptr, size_t max_count, int32_t value,
-                             size_t count) {
+absl::Status Memory::Memset(void* ptr, size_t max_count, int32_t value,
+                            size_t count) {
   if (count == 0) return absl::OkStatus();
   ASCEND_RETURN_IF_ERROR(
-      tasks_.Access({HostOp::kMemoryWrite, "aclrtMemset", nullptr, nullptr,
-                     DeviceRange{-1, Addr(ptr), count}}));
+      runtime_.tasks().Access({HostOp::kMemoryWrite, "aclrtMemset", nullptr,
+                               nullptr, DeviceRange{-1, Addr(ptr), count}}));
   ASCEND_ASSIGN_OR_RETURN(auto fill,
                           PrepareMemset(ptr, max_count, value, count));
   return fill();
 }
 
-absl::Status Runtime::MemsetAsync(void* ptr, size_t max_count, int32_t value,
-                                  size_t count, void* stream) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+absl::Status Memory::MemsetAsync(void* ptr, size_t max_count, int32_t value,
+                                 size_t count, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
   if (count == 0) return absl::OkStatus();
   ASCEND_ASSIGN_OR_RETURN(auto fill,
                           PrepareMemset(ptr, max_count, value, count));
   Submission sub(TaskKind::kMemset, "aclrtMemsetAsync", std::move(s));
   sub.task = Task{std::move(fill), nullptr};
   sub.writes.Add(-1, Addr(ptr), count);
-  return tasks_.Submit(std::move(sub));
+  return runtime_.tasks().Submit(std::move(sub));
 }
 
-absl::Status Runtime::WaitForValue(const Location& where, uint64_t addr,
-                                   uint64_t value, uint32_t flag,
-                                   const Stream& stream) {
+absl::Status Memory::WaitForValue(const Runtime::Location& where, uint64_t addr,
+                                  uint64_t value, uint32_t flag,
+                                  const Stream& stream) {
   auto* host = static_cast<uint64_t*>(where.device->HostPointer(addr));
   for (;;) {
-    uint64_t epoch;
-    {
-      ascend::MutexLock lock(&epoch_mu_);
-      epoch = memory_epoch_;
-    }
+    const uint64_t epoch = runtime_.MemoryEpoch();
     uint64_t current = 0;
     if (host != nullptr) {
       current = __atomic_load_n(host, __ATOMIC_ACQUIRE);
@@ -410,21 +375,12 @@ absl::Status Runtime::WaitForValue(const Location& where, uint64_t addr,
     if (stream.aborting()) return absl::CancelledError("stream destroyed");
     // Runtime writes bump the epoch; the short timeout also catches host
     // functions and host threads writing simulated device memory directly.
-    std::pair<Runtime*, uint64_t> args(this, epoch);
-    ascend::MutexLock lock(&epoch_mu_);
-    epoch_mu_.AwaitWithTimeout(absl::Condition(
-                                   +[](std::pair<Runtime*, uint64_t>* a)
-                                        ABSL_NO_THREAD_SAFETY_ANALYSIS {
-                                          return a->first->memory_epoch_ !=
-                                                 a->second;
-                                        },
-                                   &args),
-                               absl::Milliseconds(2));
+    runtime_.AwaitMemoryWrite(epoch, absl::Milliseconds(2));
   }
 }
 
-absl::Status Runtime::ValueWait(void* dev_addr, uint64_t value, uint32_t flag,
-                                void* stream) {
+absl::Status Memory::ValueWait(void* dev_addr, uint64_t value, uint32_t flag,
+                               void* stream) {
   if (flag > ACL_STREAM_WAIT_VALUE_NOR) {
     return Error(ACL_ERROR_INVALID_PARAM,
                  absl::StrCat("unknown value-wait flag ", flag));
@@ -433,8 +389,9 @@ absl::Status Runtime::ValueWait(void* dev_addr, uint64_t value, uint32_t flag,
     return Error(ACL_ERROR_RT_ADDR_UNALIGNED,
                  "value-wait address must be 8-byte aligned");
   }
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  Location where = Locate(dev_addr);
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
+  Runtime::Location where = runtime_.Locate(dev_addr);
   if (!where.device ||
       !FitsIn(where.allocation, Addr(dev_addr), sizeof(uint64_t))) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
@@ -447,11 +404,11 @@ absl::Status Runtime::ValueWait(void* dev_addr, uint64_t value, uint32_t flag,
   task.params = {ACL_MODEL_RI_TASK_VALUE_WAIT, dev_addr, value, flag};
   Submission sub(TaskKind::kValueWait, "aclrtValueWait", std::move(s));
   sub.task = std::move(task);
-  return tasks_.Submit(std::move(sub));
+  return runtime_.tasks().Submit(std::move(sub));
 }
 
-absl::Status Runtime::ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
-                                 void* stream) {
+absl::Status Memory::ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
+                                void* stream) {
   if (flag != 0) {
     return Error(ACL_ERROR_INVALID_PARAM, "value-write flag must be 0");
   }
@@ -459,8 +416,9 @@ absl::Status Runtime::ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
     return Error(ACL_ERROR_RT_ADDR_UNALIGNED,
                  "value-write address must be 8-byte aligned");
   }
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  Location where = Locate(dev_addr);
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
+  Runtime::Location where = runtime_.Locate(dev_addr);
   if (!where.device ||
       !FitsIn(where.allocation, Addr(dev_addr), sizeof(uint64_t))) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
@@ -473,7 +431,7 @@ absl::Status Runtime::ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
               } else {
                 status = dev->CopyToDevice(addr, &value, sizeof(value));
               }
-              MemoryWritten();
+              runtime_.MemoryWritten();
               return status;
             },
             nullptr};
@@ -481,7 +439,7 @@ absl::Status Runtime::ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
   Submission sub(TaskKind::kValueWrite, "aclrtValueWrite", std::move(s));
   sub.task = std::move(task);
   sub.writes.Add(where.device->id(), Addr(dev_addr), sizeof(uint64_t));
-  return tasks_.Submit(std::move(sub));
+  return runtime_.tasks().Submit(std::move(sub));
 }
 
 }  // namespace ascend::rt

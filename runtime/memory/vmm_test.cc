@@ -1,7 +1,7 @@
 // Virtual memory management below the C API (runtime/vmm.cc, DESIGN.md
 // §5.18): reservations, physical allocations, mappings, reading and writing
 // mapped memory with the ordinary copies, and the codes of misuse.
-#include "runtime/vmm.h"
+#include "runtime/memory/vmm.h"
 
 #include <cstdint>
 #include <cstring>
@@ -39,18 +39,18 @@ class VmmTest : public ::testing::Test {
 
   void Fill(void* dst, uint8_t byte, size_t size) {
     std::vector<uint8_t> bytes(size, byte);
-    ASSERT_OK(
-        rt_->Memcpy(dst, size, bytes.data(), size, ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT_OK(rt_.memory().Memcpy(dst, size, bytes.data(), size,
+                                  ACL_MEMCPY_HOST_TO_DEVICE));
   }
   std::vector<uint8_t> Read(const void* src, size_t size) {
     std::vector<uint8_t> out(size, 0);
-    EXPECT_OK(
-        rt_->Memcpy(out.data(), size, src, size, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT_OK(rt_.memory().Memcpy(out.data(), size, src, size,
+                                  ACL_MEMCPY_DEVICE_TO_HOST));
     return out;
   }
 
   PrivateRuntime rt_;
-  Vmm& vmm() { return rt_->vmm(); }
+  Vmm& vmm() { return rt_.memory().vmm(); }
 };
 
 TEST_F(VmmTest, GranularityIsTwoMegabytes) {
@@ -80,17 +80,18 @@ TEST_F(VmmTest, MapReadWriteUnmapRelease) {
   Fill(At(va, k2M), 0x6B, k2M);
   EXPECT_EQ(Read(At(va, k2M), k2M), std::vector<uint8_t>(k2M, 0x6B));
   // A copy from the middle of the mapping, and a fill.
-  ASSERT_OK(rt_->Memset(At(va, k2M + 4096), 4096, 0x01, 4096));
+  ASSERT_OK(rt_.memory().Memset(At(va, k2M + 4096), 4096, 0x01, 4096));
   std::vector<uint8_t> part = Read(At(va, k2M + 4000), 200);
   EXPECT_EQ(part[0], 0x6B);
   EXPECT_EQ(part[95], 0x6B);
   EXPECT_EQ(part[96], 0x01);
   // The mapping is device memory of device 0, with its range.
   ASSERT_OK_AND_ASSIGN(aclrtPtrAttributes attr,
-                       rt_->PointerAttributes(At(va, k2M + 10)));
+                       rt_.memory().PointerAttributes(At(va, k2M + 10)));
   EXPECT_EQ(attr.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
   EXPECT_EQ(attr.location.id, 0u);
-  ASSERT_OK_AND_ASSIGN(auto range, rt_->AllocationRange(At(va, k2M + 10)));
+  ASSERT_OK_AND_ASSIGN(auto range,
+                       rt_.memory().AllocationRange(At(va, k2M + 10)));
   EXPECT_EQ(range.first, At(va, k2M));
   EXPECT_EQ(range.second, k2M);
   EXPECT_TRUE(vmm().Reserved(At(va, 3 * k2M)));
@@ -102,8 +103,8 @@ TEST_F(VmmTest, MapReadWriteUnmapRelease) {
   // Copying past the mapping into the unmapped rest of the reservation is
   // refused.
   std::vector<uint8_t> big(2 * k2M, 0);
-  EXPECT_NE(ErrorCode(rt_->Memcpy(At(va, k2M), 2 * k2M, big.data(), 2 * k2M,
-                                  ACL_MEMCPY_HOST_TO_DEVICE)),
+  EXPECT_NE(ErrorCode(rt_.memory().Memcpy(At(va, k2M), 2 * k2M, big.data(),
+                                          2 * k2M, ACL_MEMCPY_HOST_TO_DEVICE)),
             0);
 
   ASSERT_OK(vmm().Unmap(At(va, k2M)));
@@ -178,8 +179,8 @@ TEST_F(VmmTest, MisuseCodesChangeNothing) {
   EXPECT_EQ(ErrorCode(vmm().Unmap(va)), ACL_ERROR_RT_PARAM_INVALID);
   // The unmapped address is no longer device memory for the copies.
   std::vector<uint8_t> host(16, 0);
-  EXPECT_NE(ErrorCode(rt_->Memcpy(host.data(), 16, va, 16,
-                                  ACL_MEMCPY_DEVICE_TO_HOST)),
+  EXPECT_NE(ErrorCode(rt_.memory().Memcpy(host.data(), 16, va, 16,
+                                          ACL_MEMCPY_DEVICE_TO_HOST)),
             0);
   ASSERT_OK(vmm().Release(va));
   EXPECT_EQ(ErrorCode(vmm().Release(va)), ACL_ERROR_RT_PARAM_INVALID);

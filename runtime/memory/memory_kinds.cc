@@ -15,7 +15,8 @@
 #include "device/base/status_macros.h"
 #include "device/device.h"
 #include "runtime/base/error.h"
-#include "runtime/memory_registry.h"
+#include "runtime/memory/memory.h"
+#include "runtime/memory/memory_registry.h"
 #include "runtime/runtime.h"
 
 namespace ascend::rt {
@@ -89,13 +90,13 @@ absl::Status WriteInt(void* data, size_t data_size, int32_t value) {
 
 }  // namespace
 
-absl::StatusOr<void*> Runtime::MallocWith(uint64_t size, uint32_t raw_policy,
-                                          const MallocOptions& options) {
+absl::StatusOr<void*> Memory::MallocWith(uint64_t size, uint32_t raw_policy,
+                                         const MallocOptions& options) {
   if (size == 0) {
     return Error(ACL_ERROR_INVALID_PARAM, "allocation size must be non-zero");
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
-                          CurrentDevice());
+                          runtime_.CurrentDevice());
   if (options.device_id.has_value() && *options.device_id != device->id()) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("the configured device ", *options.device_id,
@@ -123,15 +124,12 @@ absl::StatusOr<void*> Runtime::MallocWith(uint64_t size, uint32_t raw_policy,
     // Recorded only while the device is still the opening that allocated:
     // a concurrent reset either dropped the records before this (and the
     // allocation with its device) or drops this one after.
-    ascend::MutexLock lock(&mu_);
-    if (devices_[device->id()].device == device) {
-      memory_registry_.AddDevice(*addr, block);
-    }
+    runtime_.WhileOpen(device, [&] { registry_.AddDevice(*addr, block); });
   }
   return reinterpret_cast<void*>(*addr);
 }
 
-absl::StatusOr<void*> Runtime::MallocManaged(uint64_t size) {
+absl::StatusOr<void*> Memory::MallocManaged(uint64_t size) {
   if (size == 0) {
     return Error(ACL_ERROR_INVALID_PARAM, "allocation size must be non-zero");
   }
@@ -147,15 +145,16 @@ absl::StatusOr<void*> Runtime::MallocManaged(uint64_t size) {
   return MallocWith(rounded, ACL_MEM_MALLOC_HUGE_ONLY, options);
 }
 
-absl::StatusOr<aclrtPtrAttributes> Runtime::PointerAttributes(const void* ptr) {
+absl::StatusOr<aclrtPtrAttributes> Memory::PointerAttributes(const void* ptr) {
   aclrtPtrAttributes out;
   std::memset(&out, 0, sizeof out);
   // The backend's address ranges first (lock-free): a device address needs
   // no search of the host tables.
   const std::optional<int32_t> owner =
-      backend_ ? backend_->DeviceOwningAddress(Addr(ptr)) : std::nullopt;
+      runtime_.backend() ? runtime_.backend()->DeviceOwningAddress(Addr(ptr))
+                         : std::nullopt;
   const MemoryRegistry::Classified found =
-      memory_registry_.Classify(Addr(ptr), owner.has_value());
+      registry_.Classify(Addr(ptr), owner.has_value());
   switch (found.holder) {
     case MemoryRegistry::Holder::kDevice:
       out.location.type = found.device.block.kind == DeviceMemoryKind::kManaged
@@ -177,7 +176,7 @@ absl::StatusOr<aclrtPtrAttributes> Runtime::PointerAttributes(const void* ptr) {
     // layer directly), or a stale pointer. (A plain copy of the id: gcc 12's
     // -Wmaybe-uninitialized misreads the optional in the tsan build.)
     const int32_t owner_id = owner.value_or(-1);
-    std::shared_ptr<device::Device> device = DeviceObject(owner_id);
+    std::shared_ptr<device::Device> device = runtime_.DeviceObject(owner_id);
     if (!device || !device->FindAllocation(Addr(ptr)).has_value()) {
       return Error(
           ACL_ERROR_RT_PARAM_INVALID,
@@ -196,8 +195,8 @@ absl::StatusOr<aclrtPtrAttributes> Runtime::PointerAttributes(const void* ptr) {
   return out;
 }
 
-absl::StatusOr<bool> Runtime::CheckMemType(void* const* addrs, uint32_t count,
-                                           uint32_t mem_type) {
+absl::StatusOr<bool> Memory::CheckMemType(void* const* addrs, uint32_t count,
+                                          uint32_t mem_type) {
   constexpr uint32_t kKnown =
       ACL_RT_MEM_TYPE_DEV | ACL_RT_MEM_TYPE_DVPP | ACL_RT_MEM_TYPE_RSVD;
   if (count == 0) {
@@ -218,7 +217,7 @@ absl::StatusOr<bool> Runtime::CheckMemType(void* const* addrs, uint32_t count,
       continue;
     }
     const MemoryRegistry::Classified found =
-        memory_registry_.Classify(Addr(addrs[i]), /*device_only=*/true);
+        registry_.Classify(Addr(addrs[i]), /*device_only=*/true);
     const bool device_memory =
         found.holder == MemoryRegistry::Holder::kDevice &&
         found.device.block.kind != DeviceMemoryKind::kManaged;
@@ -227,18 +226,18 @@ absl::StatusOr<bool> Runtime::CheckMemType(void* const* addrs, uint32_t count,
   return true;
 }
 
-absl::StatusOr<std::vector<ModuleUsage>> Runtime::MemUsage(int32_t device_id) {
-  ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
-  return memory_registry_.Usage(device_id);
+absl::StatusOr<std::vector<ModuleUsage>> Memory::MemUsage(int32_t device_id) {
+  ASCEND_RETURN_IF_ERROR(runtime_.ValidDeviceId(device_id));
+  return registry_.Usage(device_id);
 }
 
-absl::StatusOr<ManagedLocation> Runtime::CheckManagedLocation(
+absl::StatusOr<ManagedLocation> Memory::CheckManagedLocation(
     const aclrtMemManagedLocation& location, bool for_prefetch) const {
   int32_t raw_type;
   std::memcpy(&raw_type, &location.type, sizeof raw_type);
   switch (raw_type) {
     case ACL_MEM_LOCATIONTYPE_DEVICE:
-      if (location.id < 0 || location.id >= device_count_) {
+      if (location.id < 0 || location.id >= runtime_.DeviceCount()) {
         return Error(
             ACL_ERROR_RT_PARAM_INVALID,
             absl::StrCat("location device ", location.id, " does not exist"));
@@ -265,9 +264,9 @@ absl::StatusOr<ManagedLocation> Runtime::CheckManagedLocation(
   }
 }
 
-absl::Status Runtime::ManagedAdvise(const void* ptr, uint64_t size,
-                                    aclrtMemManagedAdviseType advise,
-                                    const aclrtMemManagedLocation& location) {
+absl::Status Memory::ManagedAdvise(const void* ptr, uint64_t size,
+                                   aclrtMemManagedAdviseType advise,
+                                   const aclrtMemManagedLocation& location) {
   if (size % kManagedGranule != 0) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("size ", size, " is not a multiple of 2 MiB"));
@@ -278,14 +277,14 @@ absl::Status Runtime::ManagedAdvise(const void* ptr, uint64_t size,
       advise == ACL_MEM_ADVISE_UNSET_ACCESSED_BY) {
     ASCEND_ASSIGN_OR_RETURN(where, CheckManagedLocation(location, false));
   }
-  return memory_registry_.Advise(Addr(ptr), size, advise, where);
+  return registry_.Advise(Addr(ptr), size, advise, where);
 }
 
-absl::Status Runtime::ManagedGetAttr(aclrtMemManagedRangeAttribute attribute,
-                                     const void* ptr, size_t size, void* data,
-                                     size_t data_size) {
+absl::Status Memory::ManagedGetAttr(aclrtMemManagedRangeAttribute attribute,
+                                    const void* ptr, size_t size, void* data,
+                                    size_t data_size) {
   ASCEND_ASSIGN_OR_RETURN(std::vector<ManagedPage> pages,
-                          memory_registry_.ManagedPages(Addr(ptr), size));
+                          registry_.ManagedPages(Addr(ptr), size));
   auto preferred = [](const ManagedPage& p) { return p.preferred; };
   auto prefetched = [](const ManagedPage& p) { return p.last_prefetch; };
   switch (attribute) {
@@ -345,12 +344,13 @@ absl::Status Runtime::ManagedGetAttr(aclrtMemManagedRangeAttribute attribute,
                absl::StrCat("unknown range attribute ", attribute));
 }
 
-absl::Status Runtime::ManagedPrefetch(const void* const* ptrs,
-                                      const size_t* sizes, size_t count,
-                                      const aclrtMemManagedLocation* locations,
-                                      const size_t* location_starts,
-                                      size_t location_count, void* stream) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+absl::Status Memory::ManagedPrefetch(const void* const* ptrs,
+                                     const size_t* sizes, size_t count,
+                                     const aclrtMemManagedLocation* locations,
+                                     const size_t* location_starts,
+                                     size_t location_count, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
   if (location_count == 0 || location_count > count ||
       location_starts[0] != 0) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
@@ -377,33 +377,34 @@ absl::Status Runtime::ManagedPrefetch(const void* const* ptrs,
                    absl::StrCat("prefetch size ", sizes[i],
                                 " is not a non-zero multiple of 2 MiB"));
     }
-    ASCEND_RETURN_IF_ERROR(
-        memory_registry_.CheckManaged(Addr(ptrs[i]), sizes[i]));
+    ASCEND_RETURN_IF_ERROR(registry_.CheckManaged(Addr(ptrs[i]), sizes[i]));
   }
   // Everything validated: record the request (what the last-prefetch
   // attributes report) and order a task on the stream. Moving the pages is
   // a no-op here: simulated device memory is host memory, resident for both.
   for (size_t i = 0; i < count; ++i) {
     ASCEND_RETURN_IF_ERROR(
-        memory_registry_.RecordPrefetch(Addr(ptrs[i]), sizes[i], where[i]));
+        registry_.RecordPrefetch(Addr(ptrs[i]), sizes[i], where[i]));
   }
-  return tasks_.Submit(TaskKind::kMarker, "aclrtMemManagedPrefetchAsync",
-                       std::move(s),
-                       Task{[] { return absl::OkStatus(); }, nullptr});
+  return runtime_.tasks().Submit(
+      TaskKind::kMarker, "aclrtMemManagedPrefetchAsync", std::move(s),
+      Task{[] { return absl::OkStatus(); }, nullptr});
 }
 
-absl::Status Runtime::HostRegister(void* ptr, uint64_t size, uint32_t flags) {
+absl::Status Memory::HostRegister(void* ptr, uint64_t size, uint32_t flags) {
   if (size > UINT64_MAX - Addr(ptr)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID, "host range wraps around");
   }
-  if (backend_ &&
-      (backend_->DeviceOwningAddress(Addr(ptr)).has_value() ||
-       backend_->DeviceOwningAddress(Addr(ptr) + size - 1).has_value())) {
+  if (runtime_.backend() &&
+      (runtime_.backend()->DeviceOwningAddress(Addr(ptr)).has_value() ||
+       runtime_.backend()
+           ->DeviceOwningAddress(Addr(ptr) + size - 1)
+           .has_value())) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("0x", absl::Hex(Addr(ptr)),
                               " is device memory, not host memory"));
   }
-  const bool pinned = memory_registry_.FindPinned(Addr(ptr)).has_value();
+  const bool pinned = registry_.FindPinned(Addr(ptr)).has_value();
   if ((flags & ACL_HOST_REG_PINNED) != 0 && pinned) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "ACL_HOST_REG_PINNED needs pageable memory, not memory from "
@@ -413,15 +414,15 @@ absl::Status Runtime::HostRegister(void* ptr, uint64_t size, uint32_t flags) {
   registration.size = size;
   registration.flags = flags;
   registration.pinned_by_registration = (flags & ACL_HOST_REG_PINNED) != 0;
-  return memory_registry_.Register(Addr(ptr), registration);
+  return registry_.Register(Addr(ptr), registration);
 }
 
-absl::Status Runtime::HostUnregister(void* ptr) {
-  return memory_registry_.Unregister(Addr(ptr));
+absl::Status Memory::HostUnregister(void* ptr) {
+  return registry_.Unregister(Addr(ptr));
 }
 
-absl::StatusOr<void*> Runtime::HostDevicePointer(void* ptr) {
-  if (!memory_registry_.FindRegistration(Addr(ptr)).has_value()) {
+absl::StatusOr<void*> Memory::HostDevicePointer(void* ptr) {
+  if (!registry_.FindRegistration(Addr(ptr)).has_value()) {
     return Error(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
                  absl::StrCat("0x", absl::Hex(Addr(ptr)),
                               " is not in a registered host range"));
@@ -431,10 +432,10 @@ absl::StatusOr<void*> Runtime::HostDevicePointer(void* ptr) {
   return ptr;
 }
 
-absl::StatusOr<std::vector<device::Allocation>> Runtime::MemoryErrors(
+absl::StatusOr<std::vector<device::Allocation>> Memory::MemoryErrors(
     int32_t device_id) {
-  ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
-  std::shared_ptr<device::Device> device = DeviceObject(device_id);
+  ASCEND_RETURN_IF_ERROR(runtime_.ValidDeviceId(device_id));
+  std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
   if (!device) {
     return Error(ACL_ERROR_RT_INVALID_DEVICEID,
                  absl::StrCat("device ", device_id, " is not set"));
@@ -442,7 +443,7 @@ absl::StatusOr<std::vector<device::Allocation>> Runtime::MemoryErrors(
   return device->MemoryErrors();
 }
 
-absl::Status Runtime::RepairMemoryErrors(
+absl::Status Memory::RepairMemoryErrors(
     int32_t device_id, const std::vector<device::Allocation>& ranges) {
   ASCEND_ASSIGN_OR_RETURN(std::vector<device::Allocation> errors,
                           MemoryErrors(device_id));
@@ -461,7 +462,7 @@ absl::Status Runtime::RepairMemoryErrors(
                        ") is not a memory error of device ", device_id));
     }
   }
-  std::shared_ptr<device::Device> device = DeviceObject(device_id);
+  std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
   if (!device) {
     return Error(ACL_ERROR_RT_INVALID_DEVICEID,
                  absl::StrCat("device ", device_id, " is not set"));
@@ -473,18 +474,19 @@ absl::Status Runtime::RepairMemoryErrors(
       return repaired;
     }
   }
-  MemoryWritten();
+  runtime_.MemoryWritten();
   return absl::OkStatus();
 }
 
-absl::Status Runtime::InjectMemoryError(int32_t device_id, const void* ptr,
-                                        uint64_t size) {
-  if (!backend_) return Error(ACL_ERROR_INVALID_PARAM, "no device backend");
-  if (device_id < 0 || device_id >= device_count_) {
+absl::Status Memory::InjectMemoryError(int32_t device_id, const void* ptr,
+                                       uint64_t size) {
+  if (!runtime_.backend())
+    return Error(ACL_ERROR_INVALID_PARAM, "no device backend");
+  if (device_id < 0 || device_id >= runtime_.DeviceCount()) {
     return Error(ACL_ERROR_INVALID_PARAM,
                  absl::StrCat("device ", device_id, " does not exist"));
   }
-  std::shared_ptr<device::Device> device = DeviceObject(device_id);
+  std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
   std::optional<device::Allocation> allocation;
   if (device) allocation = device->FindAllocation(Addr(ptr));
   if (!allocation || size == 0 || size > allocation->size ||
@@ -494,14 +496,14 @@ absl::Status Runtime::InjectMemoryError(int32_t device_id, const void* ptr,
                               ") is not inside a live allocation of device ",
                               device_id));
   }
-  return backend_->InjectRangeFault(device_id, device::Fault::kMemoryError,
-                                    Addr(ptr), size);
+  return runtime_.backend()->InjectRangeFault(
+      device_id, device::Fault::kMemoryError, Addr(ptr), size);
 }
 
-absl::StatusOr<std::pair<void*, uint64_t>> Runtime::AllocationRange(
+absl::StatusOr<std::pair<void*, uint64_t>> Memory::AllocationRange(
     const void* ptr) {
-  Location where = Locate(ptr);
-  ASCEND_RETURN_IF_ERROR(RejectStale(where, ptr, "address"));
+  Runtime::Location where = runtime_.Locate(ptr);
+  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, ptr, "address"));
   if (!where.device) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("0x", absl::Hex(Addr(ptr)),
@@ -511,12 +513,13 @@ absl::StatusOr<std::pair<void*, uint64_t>> Runtime::AllocationRange(
                         where.allocation.size);
 }
 
-absl::Status Runtime::PrepareP2PMap(const void* ptr, uint64_t size,
-                                    int32_t peer) {
-  ASCEND_RETURN_IF_ERROR(ValidDeviceId(peer));
-  Location where = Locate(ptr);
-  ASCEND_RETURN_IF_ERROR(RejectStale(where, ptr, "devPtr"));
-  if (!where.device || !RangeInAllocation(where, ptr, size) || size == 0) {
+absl::Status Memory::PrepareP2PMap(const void* ptr, uint64_t size,
+                                   int32_t peer) {
+  ASCEND_RETURN_IF_ERROR(runtime_.ValidDeviceId(peer));
+  Runtime::Location where = runtime_.Locate(ptr);
+  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, ptr, "devPtr"));
+  if (!where.device || !Runtime::RangeInAllocation(where, ptr, size) ||
+      size == 0) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("[0x", absl::Hex(Addr(ptr)), ", +", size,
                               ") is not inside one device allocation"));
@@ -526,7 +529,7 @@ absl::Status Runtime::PrepareP2PMap(const void* ptr, uint64_t size,
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("dstDevId ", peer, " owns the memory itself"));
   }
-  if (!PeerAccessEnabled(owner, peer)) {
+  if (!runtime_.PeerAccessEnabled(owner, peer)) {
     return Error(
         ACL_ERROR_RT_PARAM_INVALID,
         absl::StrCat("peer access between devices ", owner, " and ", peer,

@@ -26,8 +26,8 @@
 #include "device/device.h"
 #include "runtime/base/error.h"
 #include "runtime/base/handle.h"
+#include "runtime/memory/vmm.h"
 #include "runtime/runtime.h"
-#include "runtime/vmm.h"
 
 namespace ascend::rt {
 namespace {

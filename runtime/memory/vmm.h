@@ -2,7 +2,7 @@
 // reservations of device address space, mappings of the one into the other,
 // access rights, and the snapshot participant that brings them all back.
 //
-//   Vmm& vmm = runtime.vmm();
+//   Vmm& vmm = Memory::Of(runtime)->vmm();
 //   ASCEND_ASSIGN_OR_RETURN(void* va, vmm.Reserve(64 << 20, nullptr, 0));
 //   ASCEND_ASSIGN_OR_RETURN(void* handle, vmm.MallocPhysical(2 << 20, prop));
 //   ASCEND_RETURN_IF_ERROR(vmm.Map(va, 2 << 20, 0, handle));
@@ -16,8 +16,8 @@
 // were made on (a device reset drops them with the device).
 //
 // Thread safety: every method may be called from any thread.
-#ifndef ASCENDCL_RUNTIME_VMM_H_
-#define ASCENDCL_RUNTIME_VMM_H_
+#ifndef ASCENDCL_RUNTIME_MEMORY_VMM_H_
+#define ASCENDCL_RUNTIME_MEMORY_VMM_H_
 
 #include <cstdint>
 #include <map>
@@ -206,4 +206,4 @@ class Vmm {
 
 }  // namespace ascend::rt
 
-#endif  // ASCENDCL_RUNTIME_VMM_H_
+#endif  // ASCENDCL_RUNTIME_MEMORY_VMM_H_
