@@ -26,6 +26,7 @@
 namespace ascend::rt {
 
 class Runtime;
+class SnapshotParticipant;
 
 class Family {
  public:
@@ -51,13 +52,33 @@ int FamilyIndex() {
   return index;
 }
 
-// How a family is added to a runtime: its name (for log lines), its index
-// and its factory. The factory runs at the end of the runtime's
-// constructor, in registration order.
+// How a family is added to a runtime, in one record: its name (for log
+// lines), its index, its factory, and its snapshot participant with the
+// participant's place in the restore order. The factory runs at the end of
+// the runtime's constructor, in registration order. The snapshot registers
+// the participants of the families a runtime has (Runtime::
+// family_registrations()), and the participant conformance suite checks
+// that it gives every one of them objects to carry
+// (//testing/participant_conformance, DESIGN.md §1.7).
 struct FamilyRegistration {
+  // Where a family's participant restores (DESIGN.md §4.12).
+  enum class RestoreStage {
+    // After the devices re-open, before the allocations and their contents
+    // come back: address reservations and mappings.
+    kBeforeMemory,
+    // After the contents: objects that refer to device memory (models,
+    // kernel binaries).
+    kAfterMemory,
+  };
+
   const char* name;
   int (*index)();
   std::unique_ptr<Family> (*make)(Runtime& runtime);
+  // Null: the family keeps nothing across a snapshot. Called only for a
+  // runtime that has the family.
+  std::unique_ptr<SnapshotParticipant> (*participant)(Runtime& runtime) =
+      nullptr;
+  RestoreStage stage = RestoreStage::kAfterMemory;
 };
 
 }  // namespace ascend::rt

@@ -59,6 +59,7 @@ Runtime::Runtime(std::unique_ptr<device::Backend> backend, Options options)
     if (families_.size() <= index) families_.resize(index + 1);
     families_[index] = registration.make(*this);
     family_order_.push_back(index);
+    family_registrations_.push_back(registration);
   }
 }
 

@@ -333,6 +333,10 @@ class Runtime {
   // through these, the task path (tasks()) and the device observers above.
   // The family of type T installed in this runtime (Options::families), or
   // null.
+  // The registrations the runtime was built with, in construction order.
+  const std::vector<FamilyRegistration>& family_registrations() const {
+    return family_registrations_;
+  }
   template <typename T>
   T* family() const {
     const size_t index = static_cast<size_t>(FamilyIndex<T>());
@@ -582,6 +586,7 @@ class Runtime {
   std::vector<std::unique_ptr<Family>> families_;
   // Indexes into families_ in construction (registration) order.
   std::vector<size_t> family_order_;
+  std::vector<FamilyRegistration> family_registrations_;
 };
 
 // The snapshot participants of the runtime's own kinds: the ids their objects

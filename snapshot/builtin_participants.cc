@@ -1,9 +1,6 @@
 #include "snapshot/builtin_participants.h"
 
 #include "device/base/status_macros.h"
-#include "runtime/kernel/kernel.h"
-#include "runtime/memory/memory.h"
-#include "runtime/model/model.h"
 
 namespace ascend::snapshot {
 
@@ -17,18 +14,24 @@ absl::Status RegisterBuiltinParticipants(ParticipantRegistry& registry,
   ASCEND_RETURN_IF_ERROR(
       registry.Register(rt::MakeCntNotifyParticipant(runtime)));
   ASCEND_RETURN_IF_ERROR(registry.Register(MakeDriverParticipant(runtime)));
-  // Page tables before contents: reservations, physical memory, mappings
-  // (the memory family's; a runtime built without it has none).
-  if (rt::Memory* family = rt::Memory::Of(runtime)) {
-    ASCEND_RETURN_IF_ERROR(registry.Register(family->vmm().MakeParticipant()));
-  }
+  // The families' participants around the memory contents, in the order
+  // the families were registered (runtime/process/families.cc): page tables
+  // before the contents, models and kernel binaries after them.
+  using Stage = rt::FamilyRegistration::RestoreStage;
+  auto register_families = [&](Stage stage) -> absl::Status {
+    for (const rt::FamilyRegistration& family :
+         runtime.family_registrations()) {
+      if (family.participant == nullptr || family.stage != stage) continue;
+      ASCEND_RETURN_IF_ERROR(registry.Register(family.participant(runtime)));
+    }
+    return absl::OkStatus();
+  };
+  ASCEND_RETURN_IF_ERROR(register_families(Stage::kBeforeMemory));
   ASCEND_RETURN_IF_ERROR(
       registry.Register(MakeAllocationsParticipant(runtime)));
   ASCEND_RETURN_IF_ERROR(
       registry.Register(MakeMemoryParticipant(runtime, memory)));
-  // Models and captured graphs, then kernel binaries (DESIGN.md §4.12).
-  ASCEND_RETURN_IF_ERROR(registry.Register(rt::MakeModelParticipant(runtime)));
-  ASCEND_RETURN_IF_ERROR(registry.Register(rt::MakeKernelParticipant(runtime)));
+  ASCEND_RETURN_IF_ERROR(register_families(Stage::kAfterMemory));
   return absl::OkStatus();
 }
 

@@ -6,15 +6,21 @@
 //   stream       stream ids                      (runtime/stream.cc)
 //   event        event ids and record state      (runtime/event.cc)
 //   notify       notify ids and pending records  (runtime/notify.cc)
+//   cnt_notify   count notify ids and values     (runtime/cnt_notify.cc)
 //   driver       driver-held process resources (npu: halProcessResBackup /
 //                halProcessResRestore; nothing on sim), process scope
+//   <families>   the participants of the runtime's families whose stage is
+//                kBeforeMemory, in registration order ("vmm": reservations,
+//                physical memory, mappings)
 //   allocations  every allocation back at its address, on every device,
 //                before any data is copied
 //   memory       allocation contents: chunked, parallel, verified copies
+//   <families>   the participants whose stage is kAfterMemory ("models",
+//                then "kernel_binaries")
 //
-// A new resource kind adds its participant here with one line, at its
-// place in the order (address reservations and mappings after "device",
-// models and graphs after "memory", kernel binaries after those).
+// A family's participant comes with its registration record
+// (FamilyRegistration in runtime/family.h): adding a family adds no line
+// here.
 #ifndef ASCENDCL_SNAPSHOT_BUILTIN_PARTICIPANTS_H_
 #define ASCENDCL_SNAPSHOT_BUILTIN_PARTICIPANTS_H_
 

@@ -44,7 +44,9 @@ FamilyRegistration KernelFamily() {
   return {"kernels", &FamilyIndex<Kernels>,
           [](Runtime& runtime) -> std::unique_ptr<Family> {
             return std::make_unique<Kernels>(runtime);
-          }};
+          },
+          &MakeKernelParticipant,
+          FamilyRegistration::RestoreStage::kAfterMemory};
 }
 
 Kernels::Kernels(Runtime& runtime)

@@ -71,7 +71,13 @@ FamilyRegistration MemoryFamily() {
   return {"memory", &FamilyIndex<Memory>,
           [](Runtime& runtime) -> std::unique_ptr<Family> {
             return std::make_unique<Memory>(runtime);
-          }};
+          },
+          // Page tables before contents: reservations, physical memory,
+          // mappings (the "vmm" participant).
+          [](Runtime& runtime) -> std::unique_ptr<SnapshotParticipant> {
+            return Memory::Of(runtime)->vmm().MakeParticipant();
+          },
+          FamilyRegistration::RestoreStage::kBeforeMemory};
 }
 
 void Memory::OnDeviceClose(int32_t device_id) {

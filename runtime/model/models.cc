@@ -37,7 +37,9 @@ FamilyRegistration ModelFamily() {
   return {"models", &FamilyIndex<Models>,
           [](Runtime& runtime) -> std::unique_ptr<Family> {
             return std::make_unique<Models>(runtime);
-          }};
+          },
+          &MakeModelParticipant,
+          FamilyRegistration::RestoreStage::kAfterMemory};
 }
 
 Models::Models(Runtime& runtime)

@@ -251,6 +251,7 @@ void ParticipantConformanceTest::Populate(uint32_t seed) {
     rt::Kernels& family = *rt::Kernels::Of(runtime());
     absl::StatusOr<void*> binary = family.LoadFile(kernels, nullptr);
     if (absl::IsUnimplemented(binary.status())) {
+      unsupported_.insert("kernel_binaries");
       binaries_.push_back(nullptr);
       count_functions_.push_back(nullptr);
       runs_kernels_.push_back(false);
@@ -273,7 +274,10 @@ void ParticipantConformanceTest::Populate(uint32_t seed) {
     // with an access right for the other device), one unmapped, and an
     // empty reservation. The mapped bytes change with the allocations.
     // (Only where the backend maps memory: the npu subset has no VMM.)
-    if (runtime().DeviceObject(device)->PhysicalGranularity() == 0) continue;
+    if (runtime().DeviceObject(device)->PhysicalGranularity() == 0) {
+      unsupported_.insert("vmm");
+      continue;
+    }
     aclrtPhysicalMemProp prop{};
     prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
     prop.memAttr = ACL_HBM_MEM_HUGE;
@@ -409,6 +413,42 @@ TEST_P(ParticipantConformanceTest, SaveLoseRestoreComparesEqual) {
   EXPECT_EQ(back, Pattern(sizes_[1], 1 + 1));
   // The models replay over the restored memory.
   ASSERT_NO_FATAL_FAILURE(ReplayModels());
+}
+
+// The registration record ties each family to its participant, and this
+// suite to both: a family whose participant Populate gives nothing to carry
+// fails here until Populate creates its objects (DESIGN.md §1.7).
+TEST_P(ParticipantConformanceTest, PopulateGivesEveryFamilyParticipantObjects) {
+  for (int32_t device : kDevices) ASSERT_OK(runtime().SetDevice(device));
+  std::unique_ptr<ParticipantRegistry> registry = Registry("");
+  const Descriptions bare = Describe(*registry);
+  ASSERT_NO_FATAL_FAILURE(Populate(7));
+  const Descriptions populated = Describe(*registry);
+  size_t families_with_participants = 0;
+  for (const rt::FamilyRegistration& family :
+       runtime().family_registrations()) {
+    if (family.participant == nullptr) continue;
+    ++families_with_participants;
+    const std::string name(family.participant(runtime())->name());
+    bool carried = false;
+    for (int32_t device : kDevices) {
+      const std::string key = absl::StrCat(name, "/", device);
+      ASSERT_EQ(populated.count(key), 1u)
+          << "family " << family.name << ": participant " << name
+          << " is not in the built-in registry";
+      carried = carried || populated.at(key) != bare.at(key);
+    }
+    if (unsupported_.count(name) != 0) {
+      // The backend has no such objects (npu: no kernel modules, no VMM).
+      EXPECT_FALSE(carried) << name;
+      continue;
+    }
+    EXPECT_TRUE(carried) << "family " << family.name << ": Populate gives its "
+                         << "participant " << name << " nothing to carry";
+  }
+  // The process's families have participants (vmm, models, kernel
+  // binaries): the loop above checked something.
+  EXPECT_GE(families_with_participants, 1u);
 }
 
 TEST_P(ParticipantConformanceTest, RestoreAfterAFailedRestore) {

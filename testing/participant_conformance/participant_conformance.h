@@ -37,6 +37,7 @@
 #include <map>
 #include <memory>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,9 @@ class ParticipantConformanceTest
   rt::Memory& memory() { return *rt::Memory::Of(*runtime_); }
 
   std::unique_ptr<rt::GlobalState> state_;
+  // Participants whose objects the backend cannot make (Populate skipped
+  // them: no kernel modules, no VMM).
+  std::set<std::string> unsupported_;
   std::unique_ptr<rt::Runtime> runtime_;
   std::vector<void*> allocations_;
   std::vector<size_t> sizes_;
