@@ -2,6 +2,7 @@
 """Runs two builds' benchmark binaries alternately and compares them.
 
   python3 tools/compare_benchmarks.py OLD_BAZEL_BIN NEW_BAZEL_BIN [--rounds N]
+                                     [--only SUBSTRING]
 
 OLD_BAZEL_BIN and NEW_BAZEL_BIN are `bazel-bin` folders of two checkouts built
 with `bazel build --config=bench` of the targets below. Each round runs every
@@ -60,9 +61,13 @@ def main():
     parser.add_argument("old")
     parser.add_argument("new")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--only", default="",
+                        help="run only the figures whose name contains this")
     args = parser.parse_args()
     rows = []
     for binary, pattern, what in BENCHMARKS:
+        if args.only not in what:
+            continue
         old_bin = os.path.join(args.old, binary)
         new_bin = os.path.join(args.new, binary)
         old, new = [], []
