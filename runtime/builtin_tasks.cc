@@ -344,12 +344,6 @@ void GenerateRandom(const RandomRequest& r, void* out) {
 
 namespace {
 
-// Whether [p, p + count) lies inside `allocation`.
-bool Inside(const device::Allocation& allocation, uint64_t p, uint64_t count) {
-  return p >= allocation.addr && count <= allocation.size &&
-         p - allocation.addr <= allocation.size - count;
-}
-
 bool IsRandomCombination(aclrtRandomNumFuncType func, int32_t type) {
   const bool floating =
       type == ACL_BF16 || type == ACL_FLOAT16 || type == ACL_FLOAT;
@@ -393,7 +387,7 @@ absl::Status Runtime::CheckTaskMemory(const void* ptr, uint64_t bytes,
                                       int32_t device_id,
                                       absl::string_view what) {
   Location where = Locate(ptr);
-  if (!where.device || !Inside(where.allocation, Addr(ptr), bytes)) {
+  if (!RangeInAllocation(where, ptr, bytes)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat(what, " 0x", absl::Hex(Addr(ptr)), " (", bytes,
                               " bytes) is not in a live device allocation"));

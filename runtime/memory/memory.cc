@@ -23,13 +23,6 @@ constexpr size_t kHostAlignment = 64;
 
 uint64_t Addr(const void* p) { return reinterpret_cast<uint64_t>(p); }
 
-// Whether [p, p + count) lies inside `allocation` (which holds p), without
-// overflowing for huge counts.
-bool FitsIn(const device::Allocation& allocation, uint64_t p, uint64_t count) {
-  return p >= allocation.addr && count <= allocation.size &&
-         p - allocation.addr <= allocation.size - count;
-}
-
 bool ValueSatisfies(uint64_t current, uint64_t value, uint32_t flag) {
   switch (flag) {
     case ACL_STREAM_WAIT_VALUE_GEQ:
@@ -239,9 +232,9 @@ absl::StatusOr<Memory::CopyRoute> Memory::RouteLocated(
   }
   for (const Runtime::Location* side : {&to, &from}) {
     const bool is_dst = side == &to;
-    const uint64_t p = Addr(is_dst ? dst : src);
+    const void* p = is_dst ? dst : src;
     const uint64_t extent = is_dst ? dst_extent : src_extent;
-    if (side->device && !FitsIn(side->allocation, p, extent)) {
+    if (side->device && !Runtime::RangeInAllocation(*side, p, extent)) {
       return Error(ACL_ERROR_RT_PARAM_INVALID,
                    absl::StrCat("copy of ", extent,
                                 " bytes runs past the end of "
@@ -328,7 +321,7 @@ absl::StatusOr<std::function<absl::Status()>> Memory::PrepareMemset(
       return absl::OkStatus();
     });
   }
-  if (!FitsIn(where.allocation, Addr(ptr), count)) {
+  if (!Runtime::RangeInAllocation(where, ptr, count)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "memset runs past the end of the device allocation");
   }
@@ -385,6 +378,16 @@ absl::Status Memory::WaitForValue(const Runtime::Location& where, uint64_t addr,
   }
 }
 
+absl::StatusOr<Runtime::Location> Memory::ValueWord(const void* dev_addr,
+                                                    const char* what) const {
+  Runtime::Location where = runtime_.Locate(dev_addr);
+  if (!Runtime::RangeInAllocation(where, dev_addr, sizeof(uint64_t))) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat(what, " address is not in device memory"));
+  }
+  return where;
+}
+
 absl::Status Memory::ValueWait(void* dev_addr, uint64_t value, uint32_t flag,
                                void* stream) {
   if (flag > ACL_STREAM_WAIT_VALUE_NOR) {
@@ -397,12 +400,8 @@ absl::Status Memory::ValueWait(void* dev_addr, uint64_t value, uint32_t flag,
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
-  Runtime::Location where = runtime_.Locate(dev_addr);
-  if (!where.device ||
-      !FitsIn(where.allocation, Addr(dev_addr), sizeof(uint64_t))) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 "value-wait address is not in device memory");
-  }
+  ASCEND_ASSIGN_OR_RETURN(Runtime::Location where,
+                          ValueWord(dev_addr, "value-wait"));
   Task task{[this, where, addr = Addr(dev_addr), value, flag] {
               return WaitForValue(where, addr, value, flag, *Stream::Current());
             },
@@ -424,12 +423,8 @@ absl::Status Memory::ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
-  Runtime::Location where = runtime_.Locate(dev_addr);
-  if (!where.device ||
-      !FitsIn(where.allocation, Addr(dev_addr), sizeof(uint64_t))) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 "value-write address is not in device memory");
-  }
+  ASCEND_ASSIGN_OR_RETURN(Runtime::Location where,
+                          ValueWord(dev_addr, "value-write"));
   Task task{[this, dev = where.device, addr = Addr(dev_addr), value] {
               absl::Status status;
               if (auto* host = static_cast<uint64_t*>(dev->HostPointer(addr))) {

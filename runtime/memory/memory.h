@@ -210,6 +210,10 @@ class Memory final : public Family {
                                                               size_t max_count,
                                                               int32_t value,
                                                               size_t count);
+  // The live device word (8 bytes) at `dev_addr` a value task uses; 107000
+  // naming `what` otherwise.
+  absl::StatusOr<Runtime::Location> ValueWord(const void* dev_addr,
+                                              const char* what) const;
   absl::Status WaitForValue(const Runtime::Location& where, uint64_t addr,
                             uint64_t value, uint32_t flag,
                             const Stream& stream);
