@@ -1,19 +1,10 @@
 #!/usr/bin/env bash
 # Usage: include_test.sh WHAT FORBIDDEN_REGEX FILE...
 # None of the source files may have an #include line matching the pattern
-# (WHAT names the rule in the messages).
+# (WHAT names the rule in the messages): pattern_test.sh on #include lines.
 set -euo pipefail
 what="$1"
 pattern="$2"
 shift 2
-if (($# == 0)); then
-  echo "FAIL: no files to check for ${what}"
-  exit 1
-fi
-hits=$(grep -nE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]${pattern}" "$@" || true)
-if [[ -n "$hits" ]]; then
-  echo "FAIL: ${what}:"
-  echo "$hits" | sed 's/^/  /'
-  exit 1
-fi
-echo "ok: ${what}: $# files, none includes ${pattern}"
+exec bash "$(dirname "$0")/pattern_test.sh" "${what}" \
+  "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]${pattern}" "$@"
