@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace ascend::rt {
 
@@ -53,31 +54,34 @@ int FamilyIndex() {
 }
 
 // How a family is added to a runtime, in one record: its name (for log
-// lines), its index, its factory, and its snapshot participant with the
-// participant's place in the restore order. The factory runs at the end of
+// lines), its index, its factory, and its snapshot participants with their
+// place in the restore order. The factory runs at the end of
 // the runtime's constructor, in registration order. The snapshot registers
 // the participants of the families a runtime has (Runtime::
 // family_registrations()), and the participant conformance suite checks
 // that it gives every one of them objects to carry
 // (//testing/participant_conformance, DESIGN.md §1.7).
 struct FamilyRegistration {
-  // Where a family's participant restores (DESIGN.md §4.12).
+  // Where a family's participants restore (DESIGN.md §4.12).
   enum class RestoreStage {
-    // After the devices re-open, before the allocations and their contents
-    // come back: address reservations and mappings.
+    // With the streams' ids, right after the devices re-open: objects that
+    // hold device ids (events, notifies).
+    kWithStreams,
+    // Before the allocations and their contents come back: address
+    // reservations and mappings.
     kBeforeMemory,
     // After the contents: objects that refer to device memory (models,
     // kernel binaries).
     kAfterMemory,
   };
+  using Participants = std::vector<std::unique_ptr<SnapshotParticipant>>;
 
   const char* name;
   int (*index)();
   std::unique_ptr<Family> (*make)(Runtime& runtime);
   // Null: the family keeps nothing across a snapshot. Called only for a
-  // runtime that has the family.
-  std::unique_ptr<SnapshotParticipant> (*participant)(Runtime& runtime) =
-      nullptr;
+  // runtime that has the family; the participants restore in this order.
+  Participants (*participants)(Runtime& runtime) = nullptr;
   RestoreStage stage = RestoreStage::kAfterMemory;
 };
 

@@ -34,6 +34,7 @@
 #include "device/sim/sim_backend.h"
 #include "runtime/global_state.h"
 #include "runtime/runtime.h"
+#include "runtime/sync/sync.h"
 
 namespace ascend::rt {
 namespace {
@@ -124,12 +125,14 @@ void BM_EventRecordEnqueue(benchmark::State& state) {
   Runtime::Options options;
   options.state = gs;
   options.default_device = [] { return std::optional<int32_t>(); };
+  options.families = {SyncFamily()};
   Runtime runtime(*std::move(backend), std::move(options));
+  Sync& sync = *Sync::Of(runtime);
   absl::StatusOr<void*> stream;
   absl::StatusOr<void*> event;
   if (!runtime.SetDevice(0).ok() ||
       !(stream = runtime.CreateStream(0, 0)).ok() ||
-      !(event = runtime.CreateEvent(0)).ok()) {
+      !(event = sync.CreateEvent(0)).ok()) {
     state.SkipWithError("setup failed");
     return;
   }
@@ -139,7 +142,7 @@ void BM_EventRecordEnqueue(benchmark::State& state) {
       // The private runtime's own gate (the same code as the process one,
       // BM_InstanceGateEnterExit vs BM_GateEnterExit).
       ApiScope gate(*gs);
-      benchmark::DoNotOptimize(runtime.RecordEvent(*event, *stream));
+      benchmark::DoNotOptimize(sync.RecordEvent(*event, *stream));
     }
     if (++in_batch == 4096) {
       state.PauseTiming();

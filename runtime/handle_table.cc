@@ -9,13 +9,15 @@ std::optional<HandleTable::Entry> HandleTable::FindEntry(
     const void* handle) const {
   auto it = entries_.find(handle);
   if (it == entries_.end()) return std::nullopt;
-  return Entry{handle, it->second.key, it->second.object};
+  return Entry{handle, it->second.key, it->second.object,
+               it->second.on_device_close};
 }
 
 std::optional<HandleTable::Entry> HandleTable::Erase(const void* handle) {
   auto it = entries_.find(handle);
   if (it == entries_.end()) return std::nullopt;
-  Entry entry{handle, it->second.key, std::move(it->second.object)};
+  Entry entry{handle, it->second.key, std::move(it->second.object),
+              it->second.on_device_close};
   entries_.erase(it);
   return entry;
 }
@@ -25,8 +27,9 @@ std::vector<HandleTable::Entry> HandleTable::EraseIf(Pred&& pred) {
   std::vector<Entry> erased;
   for (auto it = entries_.begin(); it != entries_.end();) {
     if (pred(it->second.key)) {
-      erased.push_back(
-          Entry{it->first, it->second.key, std::move(it->second.object)});
+      erased.push_back(Entry{it->first, it->second.key,
+                             std::move(it->second.object),
+                             it->second.on_device_close});
       entries_.erase(it++);
     } else {
       ++it;

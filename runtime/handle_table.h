@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -41,10 +42,13 @@ class HandleTable {
     // context), or null.
     const void* parent = nullptr;
   };
+  // Calls the object's OnDeviceClose(); set for the kinds that have one.
+  using CloseHook = void (*)(void* object);
   struct Entry {
     const void* handle = nullptr;
     Key key;
     std::shared_ptr<void> object;
+    CloseHook on_device_close = nullptr;
 
     template <typename T>
     std::shared_ptr<T> As() const {
@@ -53,11 +57,18 @@ class HandleTable {
     }
   };
 
-  // Handles never repeat, so an insert never replaces a live entry.
+  // Handles never repeat, so an insert never replaces a live entry. When T
+  // has `void OnDeviceClose()`, the entry remembers to call it: the kinds of
+  // the families (which the core does not name) say that way what a close
+  // of their device does to their objects.
   template <typename T>
   void Insert(const void* handle, Key key, std::shared_ptr<T> object) {
     key.kind = T::kKind;
-    entries_[handle] = Slot{key, std::move(object)};
+    CloseHook hook = nullptr;
+    if constexpr (HasOnDeviceClose<T>::value) {
+      hook = [](void* p) { static_cast<T*>(p)->OnDeviceClose(); };
+    }
+    entries_[handle] = Slot{key, std::move(object), hook};
   }
 
   // The live object of kind T behind `handle`; null when the handle is
@@ -113,7 +124,14 @@ class HandleTable {
   struct Slot {
     Key key;
     std::shared_ptr<void> object;
+    CloseHook on_device_close = nullptr;
   };
+  template <typename T, typename = void>
+  struct HasOnDeviceClose : std::false_type {};
+  template <typename T>
+  struct HasOnDeviceClose<
+      T, std::void_t<decltype(std::declval<T&>().OnDeviceClose())>>
+      : std::true_type {};
   template <typename Pred>
   std::vector<Entry> EraseIf(Pred&& pred);
 

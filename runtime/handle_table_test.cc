@@ -19,7 +19,32 @@ struct FakeStream {
   int value = 0;
 };
 
+// A kind whose objects say what a device close does to them.
+struct FakeNotify {
+  static constexpr ObjectKind kKind = ObjectKind::kNotify;
+  void OnDeviceClose() { ++closes; }
+  int closes = 0;
+};
+
 const void* H(uintptr_t n) { return reinterpret_cast<const void*>(n << 4); }
+
+TEST(HandleTableTest, EntriesCarryTheObjectsCloseHook) {
+  HandleTable table;
+  auto notify = std::make_shared<FakeNotify>();
+  auto stream = std::make_shared<FakeStream>();
+  table.Insert(H(1), {ObjectKind::kCount, 0, 1u, nullptr}, notify);
+  table.Insert(H(2), {ObjectKind::kCount, 0, 2u, nullptr}, stream);
+  std::optional<HandleTable::Entry> found = table.FindEntry(H(1));
+  ASSERT_TRUE(found.has_value());
+  ASSERT_NE(found->on_device_close, nullptr);
+  EXPECT_EQ(table.FindEntry(H(2))->on_device_close, nullptr);
+  std::vector<HandleTable::Entry> erased = table.EraseDevice(0);
+  ASSERT_EQ(erased.size(), 2u);
+  for (const HandleTable::Entry& entry : erased) {
+    if (entry.on_device_close) entry.on_device_close(entry.object.get());
+  }
+  EXPECT_EQ(notify->closes, 1);
+}
 
 TEST(HandleTableTest, FindResolvesByKindOnly) {
   HandleTable table;

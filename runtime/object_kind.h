@@ -1,6 +1,7 @@
 // The kinds of runtime objects an application holds handles to. Each kind
 // has a descriptor (runtime/resource_kinds.h) and a module of its own
-// (runtime/context.h, stream.h, event.h, notify.h, cnt_notify.h, ...). A new
+// (runtime/context.h, stream.h, runtime/sync/event.h, notify.h,
+// cnt_notify.h, ...). A new
 // kind goes before kCount, and the static assertions of resource_kinds.cc then
 // ask for its descriptor.
 #ifndef ASCENDCL_RUNTIME_OBJECT_KIND_H_

@@ -17,6 +17,7 @@
 #include "runtime/memory/memory.h"
 #include "runtime/process/families.h"
 #include "runtime/runtime.h"
+#include "runtime/sync/sync.h"
 
 namespace ascend::rt {
 
@@ -51,6 +52,7 @@ class PrivateRuntime {
   GlobalState& state() { return state_; }
   // The memory family (every private runtime has all of AllFamilies()).
   Memory& memory() { return *Memory::Of(*runtime_); }
+  Sync& sync() { return *Sync::Of(*runtime_); }
 
  private:
   static Config MakeConfig(int32_t devices, uint32_t max_ids_per_kind) {

@@ -27,6 +27,7 @@
 #include "device/device.h"
 #include "gtest/gtest.h"
 #include "runtime/runtime.h"
+#include "runtime/sync/sync.h"
 #include "testing/stub_backend.h"
 
 namespace ascend::rt {
@@ -188,7 +189,15 @@ std::unique_ptr<device::Backend> MakeFakeBackend(AllocationHold* hold,
 class ResetRaceTest : public ::testing::Test {
  protected:
   ResetRaceTest()
-      : runtime_(std::make_unique<Runtime>(MakeFakeBackend(&hold_, &live_))) {}
+      : runtime_(std::make_unique<Runtime>(MakeFakeBackend(&hold_, &live_),
+                                           Options())) {}
+
+  // The synchronisation family is the only one these tests use.
+  static Runtime::Options Options() {
+    Runtime::Options options;
+    options.families = {SyncFamily()};
+    return options;
+  }
 
   // The runtime's tables for device 0 against what the open instance of
   // device 0 has issued: equal for every kind of id, and no release of an id
@@ -300,12 +309,12 @@ TEST_F(ResetRaceTest, SetDeviceWaitsForACallStillHoldingTheResetDevice) {
 }
 
 TEST_F(ResetRaceTest, EventCreatedAcrossAResetIsNotLeftOnTheReopenedDevice) {
-  CreateAcrossAReset([&] { return runtime_->CreateEvent(0); });
+  CreateAcrossAReset([&] { return Sync::Of(*runtime_)->CreateEvent(0); });
   EXPECT_TRUE(runtime_->ResetDevice(0, /*force=*/true).ok());
 }
 
 TEST_F(ResetRaceTest, NotifyCreatedAcrossAResetIsNotLeftOnTheReopenedDevice) {
-  CreateAcrossAReset([&] { return runtime_->CreateNotify(0); });
+  CreateAcrossAReset([&] { return Sync::Of(*runtime_)->CreateNotify(0); });
   EXPECT_TRUE(runtime_->ResetDevice(0, /*force=*/true).ok());
 }
 
@@ -340,13 +349,13 @@ TEST_F(ResetRaceTest, CreateAndDestroyAgainstResetStress) {
           }
         }
         if ((round + t) % 4 == 0) {
-          absl::StatusOr<void*> event = runtime_->CreateEvent(0);
+          absl::StatusOr<void*> event = Sync::Of(*runtime_)->CreateEvent(0);
           if (event.ok() && round % 2 == 0) {
-            (void)runtime_->DestroyEvent(*event);
+            (void)Sync::Of(*runtime_)->DestroyEvent(*event);
           }
-          absl::StatusOr<void*> notify = runtime_->CreateNotify(0);
+          absl::StatusOr<void*> notify = Sync::Of(*runtime_)->CreateNotify(0);
           if (notify.ok() && round % 2 == 1) {
-            (void)runtime_->DestroyNotify(*notify);
+            (void)Sync::Of(*runtime_)->DestroyNotify(*notify);
           }
         }
       }

@@ -40,19 +40,19 @@ struct KindDescriptor {
   // ACL code returned when that id space is exhausted.
   int32_t out_of_ids_code;
   // Runs under the runtime's lock for each object of a device being closed
-  // (the entry is already out of the table), in ascending kind order.
+  // (the entry is already out of the table), in ascending kind order; null
+  // for the families' kinds, whose objects say what a close does to them
+  // themselves (HandleTable::Insert).
   void (*on_close)(const HandleTable::Entry& entry, CloseActions& actions);
 };
 
 // The descriptor of `kind` (which must be < kCount).
 const KindDescriptor& Descriptor(ObjectKind kind);
 
-// Each kind's module defines its descriptor.
+// The core's kinds' modules define their descriptors (the families' kinds
+// are described in resource_kinds.cc).
 extern const KindDescriptor kContextKind;
 extern const KindDescriptor kStreamKind;
-extern const KindDescriptor kEventKind;
-extern const KindDescriptor kNotifyKind;
-extern const KindDescriptor kCntNotifyKind;
 
 }  // namespace ascend::rt
 

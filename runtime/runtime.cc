@@ -212,7 +212,10 @@ Runtime::Teardown Runtime::CloseDeviceLocked(int32_t device_id) {
   actions.reports = &reports_;
   actions.host_funcs = &host_funcs_;
   for (const HandleTable::Entry& object : table_.EraseDevice(device_id)) {
-    Descriptor(object.key.kind).on_close(object, actions);
+    if (const auto hook = Descriptor(object.key.kind).on_close) {
+      hook(object, actions);
+    }
+    if (object.on_device_close) object.on_device_close(object.object.get());
   }
   teardown.streams = std::move(actions.streams);
   // The device's own peer access goes with `entry`; access other devices

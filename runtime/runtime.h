@@ -1,15 +1,15 @@
-// The runtime's core: devices, contexts, streams, events, notifies, host
-// functions and report callbacks, over one device backend, and the interface
-// the resource families in packages of their own (runtime/memory,
+// The runtime's core: devices, contexts, streams, host functions and report
+// callbacks, over one device backend, and the interface the resource
+// families in packages of their own (runtime/memory, runtime/sync,
 // runtime/kernel, runtime/model; DESIGN.md §1.7) reach it through.
 //
 // One module per resource kind defines the operations on it: devices in
-// runtime.cc, contexts in context.cc, streams in stream.cc, events in
-// event.cc, notifies in notify.cc, host functions and report callbacks in
-// host_func.cc, where a pointer lives in locate.cc. Every object an application
-// holds a handle to lives in one HandleTable (runtime/handle_table.h); each
-// kind has a descriptor (runtime/resource_kinds.h) with its id space, its "out
-// of ids" code and its close hook, so closing a device is one loop.
+// runtime.cc, contexts in context.cc, streams in stream.cc, host functions
+// and report callbacks in host_func.cc, where a pointer lives in locate.cc.
+// Every object an application holds a handle to lives in one HandleTable
+// (runtime/handle_table.h), the families' objects too (AddObject); each
+// kind has a descriptor (runtime/resource_kinds.h) with its id space and
+// its "out of ids" code, and a close hook, so closing a device is one loop.
 //
 // Handles are opaque values that never repeat; every call validates a handle
 // against the table before use, so a stale or foreign handle returns
@@ -50,18 +50,15 @@
 #include "acl/acl_rt.h"
 #include "device/base/mutex.h"
 #include "device/device.h"
-#include "runtime/cnt_notify.h"
 #include "runtime/context.h"
 #include "runtime/device_callbacks.h"
 #include "runtime/device_settings.h"
-#include "runtime/event.h"
 #include "runtime/exception_info.h"
 #include "runtime/executor_pool.h"
 #include "runtime/family.h"
 #include "runtime/global_state.h"
 #include "runtime/handle_table.h"
 #include "runtime/mbuf.h"
-#include "runtime/notify.h"
 #include "runtime/object_kind.h"
 #include "runtime/report.h"
 #include "runtime/resource_kinds.h"
@@ -143,26 +140,6 @@ class Runtime {
   absl::StatusOr<bool> StreamIdle(void* stream);
   absl::StatusOr<StreamInfo> GetStreamInfo(void* stream);
   absl::Status SetStreamFailureMode(void* stream, uint64_t mode);
-  absl::Status StreamWaitEvent(void* stream, void* event);
-
-  // --- Events and notifies --------------------------------------------------
-  absl::StatusOr<void*> CreateEvent(uint32_t flags);
-  absl::Status DestroyEvent(void* event);
-  absl::Status RecordEvent(void* event, void* stream);
-  absl::Status ResetEvent(void* event, void* stream);
-  // `refuse_extended`: as aclrtQueryEvent, which does not take the events of
-  // aclrtCreateEventExWithFlag (207000).
-  absl::StatusOr<bool> EventComplete(void* event, bool refuse_extended = false);
-  absl::Status SynchronizeEvent(void* event, absl::Time deadline);
-  // Microseconds since the Unix epoch.
-  absl::StatusOr<uint64_t> EventTimestamp(void* event);
-  absl::StatusOr<float> EventElapsedMs(void* start, void* end);
-  absl::StatusOr<void*> CreateNotify(uint64_t flags);
-  absl::Status DestroyNotify(void* notify);
-  absl::Status RecordNotify(void* notify, void* stream);
-  absl::Status WaitAndResetNotify(void* notify, void* stream,
-                                  uint32_t timeout_ms);
-  absl::StatusOr<uint32_t> NotifyId(void* notify);
 
   // --- Host functions and report callbacks
   // ------------------------------------
@@ -199,25 +176,7 @@ class Runtime {
   absl::Status EnqueueDeviceWrite(
       void* stream, void* dst, size_t size,
       std::function<void(uint8_t* bytes, size_t size)> produce);
-  // --- Event flags, stream configuration, count notifies (DESIGN.md §5.13) --
-  // aclrtCreateEventExWithFlag: an OR of ACL_EVENT_SYNC,
-  // ACL_EVENT_CAPTURE_STREAM_PROGRESS and ACL_EVENT_TIME_LINE, or
-  // ACL_EVENT_IPC alone (else 107000).
-  absl::StatusOr<void*> CreateEventEx(uint32_t flags);
-  absl::Status RecordEventWithFlag(void* event, void* stream, uint32_t flag);
-  // A wait that fails its stream with 107019 when the event's record has not
-  // run `timeout` after the wait started (zero: no timeout).
-  absl::Status StreamWaitEventFor(void* stream, void* event,
-                                  absl::Duration timeout,
-                                  uint32_t flag = ACL_EVENT_WAIT_DEFAULT);
-  // aclrtRecordEventWithFlag's record (ACL_EVENT_RECORD_EXTERNAL only while
-  // capturing, which the caller checked).
-  absl::Status RecordEventFlagged(void* event, void* stream, uint32_t flag);
-  absl::Status StreamWaitEventWithFlag(void* stream, void* event,
-                                       uint32_t timeout_s, uint32_t flag);
-  absl::StatusOr<uint32_t> EventId(void* event);
-  // True when no stream wait on the event is queued or running.
-  absl::StatusOr<bool> EventWaitsComplete(void* event);
+  // --- Stream configuration (stream_attributes.cc, DESIGN.md §5.13) ------
   absl::StatusOr<void*> CreateStreamWithConfig(const StreamConfig& config);
   // A stream of `ctx` (not necessarily the calling thread's context): what
   // a model's runner streams are made with, in their source stream's context.
@@ -235,20 +194,6 @@ class Runtime {
                                            void* args) {
     return stream_states_.Register(name, callback, args);
   }
-  // Clears every notify's pending record; all or (107000) none.
-  absl::Status ResetNotifies(void* const* notifies, size_t count);
-  absl::StatusOr<void*> CreateCntNotify(uint64_t flags);
-  absl::Status DestroyCntNotify(void* notify);
-  absl::Status RecordCntNotify(void* notify, void* stream,
-                               aclrtCntNotifyRecordMode mode, uint32_t value);
-  // Blocks `stream` until the count releases the wait; fails the stream with
-  // 107019 after `timeout_s` seconds (0: no timeout).
-  absl::Status WaitCntNotify(void* notify, void* stream,
-                             aclrtCntNotifyWaitMode mode, uint32_t value,
-                             uint32_t timeout_s, bool clear);
-  absl::Status ResetCntNotify(void* notify, void* stream);
-  absl::StatusOr<uint32_t> CntNotifyId(void* notify);
-  absl::StatusOr<uint32_t> CntNotifyValue(void* notify);
   // Host functions launched on a subscribed stream run on the subscribed
   // thread, inside its aclrtProcessHostFunc. The stream must not be null.
   absl::Status SubscribeHostFunc(uint64_t thread_id, void* stream);
@@ -264,19 +209,6 @@ class Runtime {
   absl::Status DeviceTaskAbort(int32_t device_id, uint32_t timeout_ms);
   // A stream handle resolved (null: the current default stream).
   absl::StatusOr<std::shared_ptr<Stream>> FindStream(void* stream);
-
-  // --- IPC events and notifies (ipc_sync.cc, DESIGN.md §5.17) -------------
-  // The handle of an ACL_EVENT_IPC event (107000 for any other event),
-  // exported at the first call; an opened event reports its origin's.
-  absl::Status IpcGetEventHandle(void* event, char handle[64]);
-  // An event of this process on the shared state of `handle`'s event.
-  absl::StatusOr<void*> IpcOpenEventHandle(const char handle[64]);
-  // Exports `notify` (once) and writes its key (NUL-terminated) to `key`.
-  absl::Status NotifyGetExportKey(void* notify, char* key, size_t len,
-                                  uint64_t flags);
-  absl::Status NotifySetImportPids(void* notify, const int32_t* pids,
-                                   size_t num);
-  absl::StatusOr<void*> NotifyImportByKey(const char* key, uint64_t flags);
 
   // --- Faults (simulator)
   // -----------------------------------------------------
@@ -352,6 +284,32 @@ class Runtime {
   }
   // A null stream is the current context's default stream.
   absl::StatusOr<std::shared_ptr<Stream>> ResolveStream(void* stream);
+  // A family's handle-bearing object (DESIGN.md §1.7): `make(id)` builds it
+  // with a fresh id of its kind's space on `device_id`'s open instance, and
+  // it goes into the handle table, under the core's lock, so a concurrent
+  // close of the device comes either before (the id allocation fails) or
+  // after (the close removes the object and runs its OnDeviceClose, if T
+  // has one). The kind's "out of ids" code when the space is exhausted.
+  template <typename T, typename Make>
+  absl::StatusOr<std::shared_ptr<T>> AddObject(int32_t device_id, Make&& make) {
+    ascend::MutexLock lock(&mu_);
+    absl::StatusOr<uint32_t> id = AllocateIdLocked(device_id, T::kKind);
+    if (!id.ok()) return id.status();
+    std::shared_ptr<T> object = make(*id);
+    RegisterLocked(object, device_id, *id);
+    return object;
+  }
+  // Takes the object of kind T behind `handle` out of the table and returns
+  // its id to its device: 107000 when it names no live object of kind T.
+  // The object itself lives on while the caller (or a queued task) holds it.
+  template <typename T>
+  absl::StatusOr<std::shared_ptr<T>> RemoveObject(const void* handle) {
+    ascend::MutexLock lock(&mu_);
+    std::shared_ptr<T> object = table_.Find<T>(handle);
+    if (object == nullptr) return NotLive(T::kKind);
+    ReleaseIdLocked(*table_.Erase(handle));
+    return object;
+  }
   // Built-in task memory access: 107000 unless [ptr, ptr + bytes) lies in a
   // live allocation of `device_id`.
   absl::Status CheckTaskMemory(const void* ptr, uint64_t bytes,
@@ -496,10 +454,6 @@ class Runtime {
     return object;
   }
   static absl::Status NotLive(ObjectKind kind);
-  // 207000 when `api` does not take `event`: IPC events, and when
-  // `extended_too` the events of aclrtCreateEventExWithFlag.
-  static absl::Status RefuseEventUse(const Event& event, bool extended_too,
-                                     const char* api);
   // aclrtProcessReport / aclrtProcessHostFunc on `hub`.
   absl::Status ProcessHub(ReportHub& hub, int32_t timeout_ms);
   // Registers a new object of kind T holding id `id` of its kind's space.
@@ -589,13 +543,9 @@ class Runtime {
   std::vector<FamilyRegistration> family_registrations_;
 };
 
-// The snapshot participants of the runtime's own kinds: the ids their objects
-// hold and their host-side state (defined beside each kind; registered by
-// snapshot/builtin_participants.cc).
+// The snapshot participant of streams: the ids they hold and their
+// host-side state (registered by snapshot/builtin_participants.cc).
 std::unique_ptr<SnapshotParticipant> MakeStreamParticipant(Runtime& runtime);
-std::unique_ptr<SnapshotParticipant> MakeEventParticipant(Runtime& runtime);
-std::unique_ptr<SnapshotParticipant> MakeNotifyParticipant(Runtime& runtime);
-std::unique_ptr<SnapshotParticipant> MakeCntNotifyParticipant(Runtime& runtime);
 
 template <typename T>
 absl::Status Runtime::RestoreIds(

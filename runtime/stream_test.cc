@@ -8,6 +8,7 @@
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
 #include "runtime/private_runtime.h"
+#include "runtime/sync/sync.h"
 #include "testing/status_matchers.h"
 
 namespace ascend::rt {
@@ -42,7 +43,7 @@ TEST(StreamTest, DefaultStreamCannotBeDestroyedAndOtherKindsAreNotStreams) {
   ASSERT_OK_AND_ASSIGN(void* default_stream, rt->CurrentDefaultStream());
   EXPECT_EQ(ErrorCode(rt->DestroyStream(default_stream, false)),
             ACL_ERROR_RT_PARAM_INVALID);
-  ASSERT_OK_AND_ASSIGN(void* event, rt->CreateEvent(0));
+  ASSERT_OK_AND_ASSIGN(void* event, rt.sync().CreateEvent(0));
   EXPECT_EQ(ErrorCode(rt->SynchronizeStream(event, absl::InfiniteFuture())),
             ACL_ERROR_RT_PARAM_INVALID);
   ASSERT_OK_AND_ASSIGN(void* context, rt->GetCurrentContext());

@@ -14,6 +14,7 @@
 #include "acl/acl_rt.h"
 #include "gtest/gtest.h"
 #include "runtime/private_runtime.h"
+#include "runtime/sync/sync.h"
 #include "testing/status_matchers.h"
 
 namespace ascend::rt {
@@ -113,9 +114,9 @@ TEST_F(TaskPathTest, EverySubmissionPassesTheHookWithWhatItMayWrite) {
                                      32, stream_));
   ASSERT_OK(rt_.memory().ValueWrite(static_cast<uint8_t*>(dev_) + 128, 5, 0,
                                     stream_));
-  ASSERT_OK_AND_ASSIGN(void* event, rt_->CreateEvent(0));
-  ASSERT_OK(rt_->RecordEvent(event, stream_));
-  ASSERT_OK(rt_->StreamWaitEvent(stream_, event));
+  ASSERT_OK_AND_ASSIGN(void* event, rt_.sync().CreateEvent(0));
+  ASSERT_OK(rt_.sync().RecordEvent(event, stream_));
+  ASSERT_OK(rt_.sync().StreamWaitEvent(stream_, event));
   static std::atomic<int> calls{0};
   ASSERT_OK(rt_->LaunchHostFunc(
       stream_, [](void*) { calls.fetch_add(1); }, nullptr));
@@ -155,7 +156,7 @@ TEST_F(TaskPathTest, EverySubmissionPassesTheHookWithWhatItMayWrite) {
   EXPECT_EQ(bytes[0], 1);
   EXPECT_EQ(bytes[64], 7);
   EXPECT_EQ(bytes[128], 5);
-  EXPECT_OK(rt_->DestroyEvent(event));
+  EXPECT_OK(rt_.sync().DestroyEvent(event));
 }
 
 TEST_F(TaskPathTest, ARefusalQueuesNothingAndIsTheCallersAnswer) {

@@ -4,9 +4,10 @@
 //   device       re-opens each device: contents and ids are dropped, the
 //                addresses of its allocations stay reserved
 //   stream       stream ids                      (runtime/stream.cc)
-//   event        event ids and record state      (runtime/event.cc)
-//   notify       notify ids and pending records  (runtime/notify.cc)
-//   cnt_notify   count notify ids and values     (runtime/cnt_notify.cc)
+//   <families>   the participants of the runtime's families whose stage is
+//                kWithStreams ("event": ids and record state, "notify": ids
+//                and pending records, "cnt_notify": ids and values, from
+//                runtime/sync)
 //   driver       driver-held process resources (npu: halProcessResBackup /
 //                halProcessResRestore; nothing on sim), process scope
 //   <families>   the participants of the runtime's families whose stage is

@@ -3,25 +3,31 @@
 
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
-#include "runtime/cnt_notify.h"
+#include "runtime/sync/cnt_notify.h"
+#include "runtime/sync/sync.h"
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
 using ascend::acl::Runtime;
+
+namespace {
+// The process runtime always has the synchronisation family (runtime/process).
+ascend::rt::Sync& Sync() { return *ascend::rt::Sync::Of(Runtime()); }
+}  // namespace
 
 extern "C" {
 
 aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(cntNotify);
-  ACL_RETURN_VALUE(cntNotify, Runtime().CreateCntNotify(flag));
+  ACL_RETURN_VALUE(cntNotify, Sync().CreateCntNotify(flag));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(cntNotify);
-  return ACL_RESULT(Runtime().DestroyCntNotify(cntNotify));
+  return ACL_RESULT(Sync().DestroyCntNotify(cntNotify));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -36,7 +42,7 @@ aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
                        raw_mode, ACL_ERROR_RT_PARAM_INVALID);
   }
   return ACL_RESULT(
-      Runtime().RecordCntNotify(cntNotify, stream, info->mode, info->value));
+      Sync().RecordCntNotify(cntNotify, stream, info->mode, info->value));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -51,23 +57,23 @@ aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify,
     return InvalidEnum(__func__, "info->mode", "aclrtCntNotifyWaitMode",
                        raw_mode, ACL_ERROR_RT_PARAM_INVALID);
   }
-  return ACL_RESULT(Runtime().WaitCntNotify(cntNotify, stream, info->mode,
-                                            info->value, info->timeout,
-                                            info->isClear != 0));
+  return ACL_RESULT(Sync().WaitCntNotify(cntNotify, stream, info->mode,
+                                         info->value, info->timeout,
+                                         info->isClear != 0));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(cntNotify);
-  return ACL_RESULT(Runtime().ResetCntNotify(cntNotify, stream));
+  return ACL_RESULT(Sync().ResetCntNotify(cntNotify, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) try {
   ACL_REQUIRE_NOT_NULL(cntNotify);
   ACL_REQUIRE_NOT_NULL(notifyId);
-  ACL_RETURN_VALUE(notifyId, Runtime().CntNotifyId(cntNotify));
+  ACL_RETURN_VALUE(notifyId, Sync().CntNotifyId(cntNotify));
 }
 ACL_ENTRY_CATCH(aclError)
 

@@ -6,15 +6,21 @@
 #include "absl/time/time.h"
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
+#include "runtime/sync/sync.h"
 
 using ascend::acl::Runtime;
+
+namespace {
+// The process runtime always has the synchronisation family (runtime/process).
+ascend::rt::Sync& Sync() { return *ascend::rt::Sync::Of(Runtime()); }
+}  // namespace
 
 extern "C" {
 
 aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
-  ACL_RETURN_VALUE(event, Runtime().CreateEventEx(flag));
+  ACL_RETURN_VALUE(event, Sync().CreateEventEx(flag));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -22,7 +28,7 @@ aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream,
                                   uint32_t flag) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
-  return ACL_RESULT(Runtime().RecordEventWithFlag(event, stream, flag));
+  return ACL_RESULT(Sync().RecordEventWithFlag(event, stream, flag));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -31,7 +37,7 @@ aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event,
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
   return ACL_RESULT(
-      Runtime().StreamWaitEventWithFlag(stream, event, timeout, flag));
+      Sync().StreamWaitEventWithFlag(stream, event, timeout, flag));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -45,14 +51,14 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
   }
   ACL_REQUIRE_NOT_NULL(event);
   return ACL_RESULT(
-      Runtime().StreamWaitEventFor(stream, event, absl::Seconds(timeout)));
+      Sync().StreamWaitEventFor(stream, event, absl::Seconds(timeout)));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) try {
   ACL_REQUIRE_NOT_NULL(event);
   ACL_REQUIRE_NOT_NULL(eventId);
-  ACL_RETURN_VALUE(eventId, Runtime().EventId(event));
+  ACL_RETURN_VALUE(eventId, Sync().EventId(event));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -60,7 +66,7 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event,
                                    aclrtEventWaitStatus* status) try {
   ACL_REQUIRE_NOT_NULL(event);
   ACL_REQUIRE_NOT_NULL(status);
-  absl::StatusOr<bool> done = Runtime().EventWaitsComplete(event);
+  absl::StatusOr<bool> done = Sync().EventWaitsComplete(event);
   if (!done.ok()) return ACL_RESULT(done.status());
   *status =
       *done ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
@@ -71,7 +77,7 @@ ACL_ENTRY_CATCH(aclError)
 aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(notifies);
-  return ACL_RESULT(Runtime().ResetNotifies(notifies, num));
+  return ACL_RESULT(Sync().ResetNotifies(notifies, num));
 }
 ACL_ENTRY_CATCH(aclError)
 

@@ -4,8 +4,14 @@
 
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
+#include "runtime/sync/sync.h"
 
 using ascend::acl::Runtime;
+
+namespace {
+// The process runtime always has the synchronisation family (runtime/process).
+ascend::rt::Sync& Sync() { return *ascend::rt::Sync::Of(Runtime()); }
+}  // namespace
 
 extern "C" {
 
@@ -16,7 +22,7 @@ aclError aclrtIpcGetEventHandle(aclrtEvent event,
   ACL_REQUIRE_NOT_NULL(event);
   aclrtIpcEventHandle out;
   const aclError code =
-      ACL_RESULT(Runtime().IpcGetEventHandle(event, out.reserved));
+      ACL_RESULT(Sync().IpcGetEventHandle(event, out.reserved));
   if (code == ACL_SUCCESS) *handle = out;
   return code;
 }
@@ -26,7 +32,7 @@ aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
                                  aclrtEvent* event) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
-  ACL_RETURN_VALUE(event, Runtime().IpcOpenEventHandle(handle.reserved));
+  ACL_RETURN_VALUE(event, Sync().IpcOpenEventHandle(handle.reserved));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -35,7 +41,7 @@ aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len,
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(notify);
   ACL_REQUIRE_NOT_NULL(key);
-  return ACL_RESULT(Runtime().NotifyGetExportKey(notify, key, len, flags));
+  return ACL_RESULT(Sync().NotifyGetExportKey(notify, key, len, flags));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -44,7 +50,7 @@ aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid,
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(notify);
   ACL_REQUIRE_NOT_NULL(pid);
-  return ACL_RESULT(Runtime().NotifySetImportPids(notify, pid, num));
+  return ACL_RESULT(Sync().NotifySetImportPids(notify, pid, num));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -53,7 +59,7 @@ aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key,
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(notify);
   ACL_REQUIRE_NOT_NULL(key);
-  ACL_RETURN_VALUE(notify, Runtime().NotifyImportByKey(key, flags));
+  ACL_RETURN_VALUE(notify, Sync().NotifyImportByKey(key, flags));
 }
 ACL_ENTRY_CATCH(aclError)
 

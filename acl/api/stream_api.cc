@@ -1,8 +1,14 @@
 // ACL entry points: streams, events and notifies.
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
+#include "runtime/sync/sync.h"
 
 using ascend::acl::Runtime;
+
+namespace {
+// The process runtime always has the synchronisation family (runtime/process).
+ascend::rt::Sync& Sync() { return *ascend::rt::Sync::Of(Runtime()); }
+}  // namespace
 
 extern "C" {
 
@@ -96,42 +102,42 @@ ACL_ENTRY_CATCH(aclError)
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
-  return ACL_RESULT(Runtime().StreamWaitEvent(stream, event));
+  return ACL_RESULT(Sync().StreamWaitEvent(stream, event));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtCreateEvent(aclrtEvent* event) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
-  ACL_RETURN_VALUE(event, Runtime().CreateEvent(0));
+  ACL_RETURN_VALUE(event, Sync().CreateEvent(0));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
-  ACL_RETURN_VALUE(event, Runtime().CreateEvent(flag));
+  ACL_RETURN_VALUE(event, Sync().CreateEvent(flag));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtDestroyEvent(aclrtEvent event) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
-  return ACL_RESULT(Runtime().DestroyEvent(event));
+  return ACL_RESULT(Sync().DestroyEvent(event));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
-  return ACL_RESULT(Runtime().RecordEvent(event, stream));
+  return ACL_RESULT(Sync().RecordEvent(event, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
-  return ACL_RESULT(Runtime().ResetEvent(event, stream));
+  return ACL_RESULT(Sync().ResetEvent(event, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -139,7 +145,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event,
                                aclrtEventRecordedStatus* status) try {
   ACL_REQUIRE_NOT_NULL(event);
   ACL_REQUIRE_NOT_NULL(status);
-  absl::StatusOr<bool> done = Runtime().EventComplete(event);
+  absl::StatusOr<bool> done = Sync().EventComplete(event);
   if (!done.ok()) return ACL_RESULT(done.status());
   *status = *done ? ACL_EVENT_RECORDED_STATUS_COMPLETE
                   : ACL_EVENT_RECORDED_STATUS_NOT_READY;
@@ -151,7 +157,7 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) try {
   ACL_REQUIRE_NOT_NULL(event);
   ACL_REQUIRE_NOT_NULL(status);
   absl::StatusOr<bool> done =
-      Runtime().EventComplete(event, /*refuse_extended=*/true);
+      Sync().EventComplete(event, /*refuse_extended=*/true);
   if (!done.ok()) return ACL_RESULT(done.status());
   *status = *done ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
   return ACL_SUCCESS;
@@ -160,7 +166,7 @@ ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtSynchronizeEvent(aclrtEvent event) try {
   ACL_REQUIRE_NOT_NULL(event);
-  return ACL_RESULT(Runtime().SynchronizeEvent(event, absl::InfiniteFuture()));
+  return ACL_RESULT(Sync().SynchronizeEvent(event, absl::InfiniteFuture()));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -172,14 +178,14 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event,
     return ascend::rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
                                        "timeout must be -1 or positive");
   }
-  return ACL_RESULT(Runtime().SynchronizeEvent(event, deadline));
+  return ACL_RESULT(Sync().SynchronizeEvent(event, deadline));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) try {
   ACL_REQUIRE_NOT_NULL(event);
   ACL_REQUIRE_NOT_NULL(timestamp);
-  ACL_RETURN_VALUE(timestamp, Runtime().EventTimestamp(event));
+  ACL_RETURN_VALUE(timestamp, Sync().EventTimestamp(event));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -188,28 +194,28 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent,
   ACL_REQUIRE_NOT_NULL(ms);
   ACL_REQUIRE_NOT_NULL(startEvent);
   ACL_REQUIRE_NOT_NULL(endEvent);
-  ACL_RETURN_VALUE(ms, Runtime().EventElapsedMs(startEvent, endEvent));
+  ACL_RETURN_VALUE(ms, Sync().EventElapsedMs(startEvent, endEvent));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(notify);
-  ACL_RETURN_VALUE(notify, Runtime().CreateNotify(flag));
+  ACL_RETURN_VALUE(notify, Sync().CreateNotify(flag));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtDestroyNotify(aclrtNotify notify) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(notify);
-  return ACL_RESULT(Runtime().DestroyNotify(notify));
+  return ACL_RESULT(Sync().DestroyNotify(notify));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(notify);
-  return ACL_RESULT(Runtime().RecordNotify(notify, stream));
+  return ACL_RESULT(Sync().RecordNotify(notify, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -217,14 +223,14 @@ aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream,
                                  uint32_t timeout) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(notify);
-  return ACL_RESULT(Runtime().WaitAndResetNotify(notify, stream, timeout));
+  return ACL_RESULT(Sync().WaitAndResetNotify(notify, stream, timeout));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) try {
   ACL_REQUIRE_NOT_NULL(notify);
   ACL_REQUIRE_NOT_NULL(notifyId);
-  ACL_RETURN_VALUE(notifyId, Runtime().NotifyId(notify));
+  ACL_RETURN_VALUE(notifyId, Sync().NotifyId(notify));
 }
 ACL_ENTRY_CATCH(aclError)
 

@@ -45,7 +45,11 @@ FamilyRegistration KernelFamily() {
           [](Runtime& runtime) -> std::unique_ptr<Family> {
             return std::make_unique<Kernels>(runtime);
           },
-          &MakeKernelParticipant,
+          [](Runtime& runtime) {
+            FamilyRegistration::Participants participants;
+            participants.push_back(MakeKernelParticipant(runtime));
+            return participants;
+          },
           FamilyRegistration::RestoreStage::kAfterMemory};
 }
 

@@ -61,16 +61,19 @@ Memory::~Memory() = default;
 Memory* Memory::Of(const Runtime& runtime) { return runtime.family<Memory>(); }
 
 FamilyRegistration MemoryFamily() {
-  return {"memory", &FamilyIndex<Memory>,
-          [](Runtime& runtime) -> std::unique_ptr<Family> {
-            return std::make_unique<Memory>(runtime);
-          },
-          // Page tables before contents: reservations, physical memory,
-          // mappings (the "vmm" participant).
-          [](Runtime& runtime) -> std::unique_ptr<SnapshotParticipant> {
-            return Memory::Of(runtime)->vmm().MakeParticipant();
-          },
-          FamilyRegistration::RestoreStage::kBeforeMemory};
+  return {
+      "memory", &FamilyIndex<Memory>,
+      [](Runtime& runtime) -> std::unique_ptr<Family> {
+        return std::make_unique<Memory>(runtime);
+      },
+      // Page tables before contents: reservations, physical memory,
+      // mappings (the "vmm" participant).
+      [](Runtime& runtime) {
+        FamilyRegistration::Participants participants;
+        participants.push_back(Memory::Of(runtime)->vmm().MakeParticipant());
+        return participants;
+      },
+      FamilyRegistration::RestoreStage::kBeforeMemory};
 }
 
 void Memory::OnDeviceClose(int32_t device_id) {

@@ -5,8 +5,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "device/base/status_macros.h"
-#include "runtime/event.h"
 #include "runtime/model/model.h"
+#include "runtime/sync/event.h"
 #include "runtime/task_path.h"
 
 namespace ascend::rt {

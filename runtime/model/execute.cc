@@ -18,12 +18,12 @@
 #include "runtime/base/error.h"
 #include "runtime/base/handle.h"
 #include "runtime/base/logging.h"
-#include "runtime/event.h"
 #include "runtime/exception_info.h"
 #include "runtime/model/execution.h"
 #include "runtime/model/model.h"
 #include "runtime/model/model_objects.h"
 #include "runtime/runtime.h"
+#include "runtime/sync/event.h"
 
 namespace ascend::rt {
 

@@ -42,6 +42,7 @@ namespace ascend::rt {
 class Event;
 class Memory;
 class Runtime;
+class Sync;
 class Model;
 struct ModelTask;
 struct Label;
@@ -215,6 +216,9 @@ class Models final : public Family {
   // Condition handles live in device memory: the memory family, registered
   // before this one (runtime/process/families.cc).
   Memory* const memory_;
+  // Event tasks of models built with aclmdlRIBuild*: the synchronisation
+  // family, registered before this one too.
+  Sync* const sync_;
   CaptureHook capture_hook_{*this};
   std::atomic<int> captures_{0};
   uint64_t close_observer_ = 0;

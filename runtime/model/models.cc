@@ -18,13 +18,14 @@
 #include "runtime/base/error.h"
 #include "runtime/base/handle.h"
 #include "runtime/base/logging.h"
-#include "runtime/event.h"
 #include "runtime/exception_info.h"
 #include "runtime/memory/memory.h"
 #include "runtime/model/execution.h"
 #include "runtime/model/model.h"
 #include "runtime/model/model_objects.h"
 #include "runtime/runtime.h"
+#include "runtime/sync/event.h"
+#include "runtime/sync/sync.h"
 
 namespace ascend::rt {
 
@@ -38,12 +39,18 @@ FamilyRegistration ModelFamily() {
           [](Runtime& runtime) -> std::unique_ptr<Family> {
             return std::make_unique<Models>(runtime);
           },
-          &MakeModelParticipant,
+          [](Runtime& runtime) {
+            FamilyRegistration::Participants participants;
+            participants.push_back(MakeModelParticipant(runtime));
+            return participants;
+          },
           FamilyRegistration::RestoreStage::kAfterMemory};
 }
 
 Models::Models(Runtime& runtime)
-    : runtime_(runtime), memory_(Memory::Of(runtime)) {
+    : runtime_(runtime),
+      memory_(Memory::Of(runtime)),
+      sync_(Sync::Of(runtime)) {
   // The first hook of the runtime's path: it cannot be full.
   runtime_.tasks().AddHook(&capture_hook_).IgnoreError();
   close_observer_ = runtime_.AddDeviceCloseObserver(

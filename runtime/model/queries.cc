@@ -18,13 +18,14 @@
 #include "runtime/base/error.h"
 #include "runtime/base/handle.h"
 #include "runtime/base/logging.h"
-#include "runtime/event.h"
 #include "runtime/exception_info.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/memory/memory.h"
 #include "runtime/model/model.h"
 #include "runtime/model/model_objects.h"
 #include "runtime/runtime.h"
+#include "runtime/sync/event.h"
+#include "runtime/sync/sync.h"
 
 namespace ascend::rt {
 
@@ -34,6 +35,12 @@ absl::Status NoMemoryFamily() {
   return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                "value tasks need the memory family, which this runtime was "
                "built without");
+}
+
+absl::Status NoSyncFamily() {
+  return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+               "event tasks need the synchronisation family, which this "
+               "runtime was built without");
 }
 
 // The task behind an aclmdlRITask, with its model locked by the caller.
@@ -180,17 +187,22 @@ absl::Status Models::TaskSetParams(void* task,
       break;
     }
     case ACL_MODEL_RI_TASK_EVENT_RECORD:
-      built = runtime_.RecordEventFlagged(
-          params.eventRecordTaskParams.event, handle,
-          params.eventRecordTaskParams.recordFlag);
+      built = sync_ == nullptr ? NoSyncFamily()
+                               : sync_->RecordEventFlagged(
+                                     params.eventRecordTaskParams.event, handle,
+                                     params.eventRecordTaskParams.recordFlag);
       break;
     case ACL_MODEL_RI_TASK_EVENT_WAIT:
-      built = runtime_.StreamWaitEventFor(
-          handle, params.eventWaitTaskParams.event, absl::ZeroDuration(),
-          params.eventWaitTaskParams.waitFlag);
+      built = sync_ == nullptr ? NoSyncFamily()
+                               : sync_->StreamWaitEventFor(
+                                     handle, params.eventWaitTaskParams.event,
+                                     absl::ZeroDuration(),
+                                     params.eventWaitTaskParams.waitFlag);
       break;
     case ACL_MODEL_RI_TASK_EVENT_RESET:
-      built = runtime_.ResetEvent(params.eventResetTaskParams.event, handle);
+      built = sync_ == nullptr ? NoSyncFamily()
+                               : sync_->ResetEvent(
+                                     params.eventResetTaskParams.event, handle);
       break;
     case ACL_MODEL_RI_TASK_VALUE_WRITE:
       built = memory_ == nullptr

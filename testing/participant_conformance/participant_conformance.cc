@@ -100,16 +100,16 @@ void ParticipantConformanceTest::BuildModels(int32_t device) {
   // function, and joins back.
   ASSERT_OK_AND_ASSIGN(void* head, runtime().CreateStream(0, 0));
   ASSERT_OK_AND_ASSIGN(void* side, runtime().CreateStream(0, 0));
-  ASSERT_OK_AND_ASSIGN(void* fork, runtime().CreateEvent(0));
-  ASSERT_OK_AND_ASSIGN(void* join, runtime().CreateEvent(0));
+  ASSERT_OK_AND_ASSIGN(void* fork, sync().CreateEvent(0));
+  ASSERT_OK_AND_ASSIGN(void* join, sync().CreateEvent(0));
   ASSERT_OK(models.CaptureBegin(head, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
-  ASSERT_OK(runtime().RecordEvent(fork, head));
-  ASSERT_OK(runtime().StreamWaitEvent(side, fork));
+  ASSERT_OK(sync().RecordEvent(fork, head));
+  ASSERT_OK(sync().StreamWaitEvent(side, fork));
   ASSERT_OK(memory().MemcpyAsync(dst, kModelBytes, src, kModelBytes,
                                  ACL_MEMCPY_DEVICE_TO_DEVICE, side));
   ASSERT_OK(runtime().LaunchHostFunc(side, &CountCall, &host_calls_));
-  ASSERT_OK(runtime().RecordEvent(join, side));
-  ASSERT_OK(runtime().StreamWaitEvent(head, join));
+  ASSERT_OK(sync().RecordEvent(join, side));
+  ASSERT_OK(sync().StreamWaitEvent(head, join));
   ASSERT_OK_AND_ASSIGN(void* captured, models.CaptureEnd(head));
   ASSERT_OK(models.CondHandleCreate(captured, 3, 0).status());
   ASSERT_OK(models.SetName(captured, "conformance"));
@@ -220,18 +220,18 @@ void ParticipantConformanceTest::Populate(uint32_t seed) {
     for (int i = 0; i < 2; ++i) {
       ASSERT_OK_AND_ASSIGN(void* stream, runtime().CreateStream(0, 0));
       streams_.push_back(stream);
-      ASSERT_OK_AND_ASSIGN(void* event, runtime().CreateEvent(0));
-      ASSERT_OK(runtime().RecordEvent(event, stream));
+      ASSERT_OK_AND_ASSIGN(void* event, sync().CreateEvent(0));
+      ASSERT_OK(sync().RecordEvent(event, stream));
       events_.push_back(event);
-      ASSERT_OK_AND_ASSIGN(void* notify, runtime().CreateNotify(0));
+      ASSERT_OK_AND_ASSIGN(void* notify, sync().CreateNotify(0));
       if (i == 0) {
-        ASSERT_OK(runtime().RecordNotify(notify, stream));
+        ASSERT_OK(sync().RecordNotify(notify, stream));
       }
       notifies_.push_back(notify);
-      ASSERT_OK_AND_ASSIGN(void* cnt_notify, runtime().CreateCntNotify(0));
-      ASSERT_OK(runtime().RecordCntNotify(
-          cnt_notify, stream, ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE,
-          10 + static_cast<uint32_t>(i)));
+      ASSERT_OK_AND_ASSIGN(void* cnt_notify, sync().CreateCntNotify(0));
+      ASSERT_OK(sync().RecordCntNotify(cnt_notify, stream,
+                                       ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE,
+                                       10 + static_cast<uint32_t>(i)));
       cnt_notifies_.push_back(cnt_notify);
       ASSERT_OK(runtime().SynchronizeStream(stream, absl::InfiniteFuture()));
     }
@@ -311,10 +311,9 @@ void ParticipantConformanceTest::Change(uint32_t seed) {
                               sizes_[i], ACL_MEMCPY_HOST_TO_DEVICE));
   }
   for (size_t i = 0; i < events_.size(); ++i) {
-    ASSERT_OK(runtime().RecordEvent(events_[i], streams_[i]));
-    ASSERT_OK(runtime().RecordCntNotify(cnt_notifies_[i], streams_[i],
-                                        ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE,
-                                        seed));
+    ASSERT_OK(sync().RecordEvent(events_[i], streams_[i]));
+    ASSERT_OK(sync().RecordCntNotify(cnt_notifies_[i], streams_[i],
+                                     ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, seed));
     aclrtStreamAttrValue tag = {};
     tag.userCustomTag = seed + static_cast<uint32_t>(i);
     ASSERT_OK(runtime().SetStreamAttribute(
@@ -355,10 +354,10 @@ void ParticipantConformanceTest::Damage() {
     ASSERT_OK(memory().Memset(allocations_[i], sizes_[i], 0x5A, sizes_[i]));
   }
   for (size_t i = 0; i < events_.size(); ++i) {
-    ASSERT_OK(runtime().RecordEvent(events_[i], streams_[i]));
-    ASSERT_OK(runtime().RecordNotify(notifies_[i], streams_[i]));
-    ASSERT_OK(runtime().RecordCntNotify(cnt_notifies_[i], streams_[i],
-                                        ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1));
+    ASSERT_OK(sync().RecordEvent(events_[i], streams_[i]));
+    ASSERT_OK(sync().RecordNotify(notifies_[i], streams_[i]));
+    ASSERT_OK(sync().RecordCntNotify(cnt_notifies_[i], streams_[i],
+                                     ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1));
     aclrtStreamAttrValue value = {};
     value.streamPriority = 7;
     ASSERT_OK(runtime().SetStreamAttribute(streams_[i],
@@ -427,24 +426,27 @@ TEST_P(ParticipantConformanceTest, PopulateGivesEveryFamilyParticipantObjects) {
   size_t families_with_participants = 0;
   for (const rt::FamilyRegistration& family :
        runtime().family_registrations()) {
-    if (family.participant == nullptr) continue;
+    if (family.participants == nullptr) continue;
     ++families_with_participants;
-    const std::string name(family.participant(runtime())->name());
-    bool carried = false;
-    for (int32_t device : kDevices) {
-      const std::string key = absl::StrCat(name, "/", device);
-      ASSERT_EQ(populated.count(key), 1u)
-          << "family " << family.name << ": participant " << name
-          << " is not in the built-in registry";
-      carried = carried || populated.at(key) != bare.at(key);
+    for (const auto& participant : family.participants(runtime())) {
+      const std::string name(participant->name());
+      bool carried = false;
+      for (int32_t device : kDevices) {
+        const std::string key = absl::StrCat(name, "/", device);
+        ASSERT_EQ(populated.count(key), 1u)
+            << "family " << family.name << ": participant " << name
+            << " is not in the built-in registry";
+        carried = carried || populated.at(key) != bare.at(key);
+      }
+      if (unsupported_.count(name) != 0) {
+        // The backend has no such objects (npu: no kernel modules, no VMM).
+        EXPECT_FALSE(carried) << name;
+        continue;
+      }
+      EXPECT_TRUE(carried) << "family " << family.name
+                           << ": Populate gives its "
+                           << "participant " << name << " nothing to carry";
     }
-    if (unsupported_.count(name) != 0) {
-      // The backend has no such objects (npu: no kernel modules, no VMM).
-      EXPECT_FALSE(carried) << name;
-      continue;
-    }
-    EXPECT_TRUE(carried) << "family " << family.name << ": Populate gives its "
-                         << "participant " << name << " nothing to carry";
   }
   // The process's families have participants (vmm, models, kernel
   // binaries): the loop above checked something.

@@ -47,6 +47,7 @@
 #include "runtime/global_state.h"
 #include "runtime/memory/memory.h"
 #include "runtime/runtime.h"
+#include "runtime/sync/sync.h"
 #include "snapshot/backup_image.h"
 #include "snapshot/participant_registry.h"
 
@@ -104,6 +105,7 @@ class ParticipantConformanceTest
 
   rt::Runtime& runtime() { return *runtime_; }
   rt::Memory& memory() { return *rt::Memory::Of(*runtime_); }
+  rt::Sync& sync() { return *rt::Sync::Of(*runtime_); }
 
   std::unique_ptr<rt::GlobalState> state_;
   // Participants whose objects the backend cannot make (Populate skipped

@@ -44,6 +44,8 @@ class Notify {
   // destroyed, so a wait queued before that but not yet started must not
   // block its stream forever.
   void Cancel();
+  // A close of the device cancels the waits queued on it (HandleTable).
+  void OnDeviceClose() { Cancel(); }
 
   // The shared page (null while the notify is process-local).
   std::shared_ptr<SharedSyncPage> shared() const;

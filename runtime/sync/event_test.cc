@@ -1,20 +1,34 @@
-#include "runtime/event.h"
+#include "runtime/sync/event.h"
 
 #include <cstdint>
 #include <optional>
 #include <thread>
+#include <utility>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
 #include "runtime/private_runtime.h"
+#include "runtime/sync/sync.h"
 #include "testing/status_matchers.h"
 
 namespace ascend::rt {
 namespace {
+
+// The participant of that name from the family's registration record (the
+// snapshot registers the same ones).
+std::unique_ptr<SnapshotParticipant> FamilyParticipant(Runtime& runtime,
+                                                       absl::string_view name) {
+  for (auto& participant : SyncFamily().participants(runtime)) {
+    if (participant->name() == name) return std::move(participant);
+  }
+  ADD_FAILURE() << "the sync family has no participant " << name;
+  return nullptr;
+}
 
 TEST(EventTest, NeverRecordedIsComplete) {
   Event event(0, 1, 0);
@@ -129,38 +143,40 @@ TEST(EventTest, SaveAndRestoreKeepPerRecordCompletion) {
 TEST(RuntimeEventTest, IdsTheirExhaustionAndStaleHandles) {
   PrivateRuntime rt(/*devices=*/1, /*max_ids_per_kind=*/2);
   ASSERT_OK(rt->SetDevice(0));
-  ASSERT_OK_AND_ASSIGN(void* a, rt->CreateEvent(0));
-  ASSERT_OK(rt->CreateEvent(0).status());
-  EXPECT_EQ(ErrorCode(rt->CreateEvent(0).status()),
+  ASSERT_OK_AND_ASSIGN(void* a, rt.sync().CreateEvent(0));
+  ASSERT_OK(rt.sync().CreateEvent(0).status());
+  EXPECT_EQ(ErrorCode(rt.sync().CreateEvent(0).status()),
             ACL_ERROR_RT_NO_EVENT_RESOURCE);
-  ASSERT_OK(rt->DestroyEvent(a));
-  EXPECT_EQ(ErrorCode(rt->DestroyEvent(a)), ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_EQ(ErrorCode(rt->EventComplete(a).status()),
+  ASSERT_OK(rt.sync().DestroyEvent(a));
+  EXPECT_EQ(ErrorCode(rt.sync().DestroyEvent(a)), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(ErrorCode(rt.sync().EventComplete(a).status()),
             ACL_ERROR_RT_PARAM_INVALID);
-  ASSERT_OK(rt->CreateEvent(0).status());  // the id came back
+  ASSERT_OK(rt.sync().CreateEvent(0).status());  // the id came back
 }
 
 TEST(RuntimeEventTest, ParticipantRestoresRecordStateAndTheId) {
   PrivateRuntime rt;
   ASSERT_OK(rt->SetDevice(0));
-  ASSERT_OK_AND_ASSIGN(void* event, rt->CreateEvent(0));
+  ASSERT_OK_AND_ASSIGN(void* event, rt.sync().CreateEvent(0));
   ASSERT_OK_AND_ASSIGN(void* s, rt->CreateStream(0, 0));
-  ASSERT_OK(rt->RecordEvent(event, s));
+  ASSERT_OK(rt.sync().RecordEvent(event, s));
   ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
-  ASSERT_OK_AND_ASSIGN(const uint64_t stamp, rt->EventTimestamp(event));
-  std::unique_ptr<SnapshotParticipant> participant = MakeEventParticipant(*rt);
+  ASSERT_OK_AND_ASSIGN(const uint64_t stamp, rt.sync().EventTimestamp(event));
+  std::unique_ptr<SnapshotParticipant> participant =
+      FamilyParticipant(*rt, "event");
   EXPECT_EQ(participant->name(), "event");
   ASSERT_OK_AND_ASSIGN(std::string before, participant->Describe(0));
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<SavedState> saved, participant->Save(0));
   // More records and a reset after the backup, then the device re-opens.
-  ASSERT_OK(rt->RecordEvent(event, s));
-  ASSERT_OK(rt->ResetEvent(event, s));
+  ASSERT_OK(rt.sync().RecordEvent(event, s));
+  ASSERT_OK(rt.sync().ResetEvent(event, s));
   ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
   ASSERT_OK(rt->DeviceObject(0)->Reopen());
   ASSERT_OK(saved->Restore());
   ASSERT_OK_AND_ASSIGN(std::string after, participant->Describe(0));
   EXPECT_EQ(after, before);
-  ASSERT_OK_AND_ASSIGN(const uint64_t restored, rt->EventTimestamp(event));
+  ASSERT_OK_AND_ASSIGN(const uint64_t restored,
+                       rt.sync().EventTimestamp(event));
   EXPECT_EQ(restored, stamp);
 }
 

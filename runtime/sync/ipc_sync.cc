@@ -1,6 +1,6 @@
 // The shared page of IPC events and notifies, and their handle and key
 // formats (DESIGN.md §5.17).
-#include "runtime/ipc_sync.h"
+#include "runtime/sync/ipc_sync.h"
 
 #include <errno.h>
 #include <linux/futex.h>
@@ -21,9 +21,10 @@
 #include "device/base/fd_broker.h"
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
-#include "runtime/event.h"
-#include "runtime/notify.h"
 #include "runtime/runtime.h"
+#include "runtime/sync/event.h"
+#include "runtime/sync/notify.h"
+#include "runtime/sync/sync.h"
 
 namespace ascend::rt {
 
@@ -328,8 +329,9 @@ absl::StatusOr<std::shared_ptr<SharedSyncPage>> OpenPage(
 
 }  // namespace
 
-absl::Status Runtime::IpcGetEventHandle(void* handle, char out[64]) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
+absl::Status Sync::IpcGetEventHandle(void* handle, char out[64]) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event,
+                          runtime_.Resolve<Event>(handle));
   if (event->flags() != ACL_EVENT_IPC || event->shared() == nullptr) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("event ", event->id(),
@@ -346,29 +348,29 @@ absl::Status Runtime::IpcGetEventHandle(void* handle, char out[64]) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<void*> Runtime::IpcOpenEventHandle(const char in[64]) {
+absl::StatusOr<void*> Sync::IpcOpenEventHandle(const char in[64]) {
   IpcAddress address;
   if (!DecodeEventHandle(in, &address)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "not a handle from aclrtIpcGetEventHandle");
   }
-  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
+  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, runtime_.GetDevice());
   ASCEND_ASSIGN_OR_RETURN(
       std::shared_ptr<SharedSyncPage> page,
       OpenPage(address, ipc::ExportKind::kEvent, "the IPC event"));
-  ascend::MutexLock lock(&mu_);
-  ASCEND_ASSIGN_OR_RETURN(uint32_t id,
-                          AllocateIdLocked(device_id, ObjectKind::kEvent));
-  auto event = std::make_shared<Event>(device_id, id, ACL_EVENT_IPC,
+  ASCEND_ASSIGN_OR_RETURN(
+      std::shared_ptr<Event> event,
+      runtime_.AddObject<Event>(device_id, [&](uint32_t id) {
+        return std::make_shared<Event>(device_id, id, ACL_EVENT_IPC,
                                        /*extended=*/true, std::move(page));
-  RegisterLocked(event, device_id, id);
+      }));
   return event->handle();
 }
 
-absl::Status Runtime::NotifyGetExportKey(void* handle, char* key, size_t len,
-                                         uint64_t flags) {
+absl::Status Sync::NotifyGetExportKey(void* handle, char* key, size_t len,
+                                      uint64_t flags) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Notify> notify,
-                          Resolve<Notify>(handle));
+                          runtime_.Resolve<Notify>(handle));
   if (flags != ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT &&
       flags != ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
@@ -410,10 +412,10 @@ absl::Status Runtime::NotifyGetExportKey(void* handle, char* key, size_t len,
   return absl::OkStatus();
 }
 
-absl::Status Runtime::NotifySetImportPids(void* handle, const int32_t* pids,
-                                          size_t num) {
+absl::Status Sync::NotifySetImportPids(void* handle, const int32_t* pids,
+                                       size_t num) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Notify> notify,
-                          Resolve<Notify>(handle));
+                          runtime_.Resolve<Notify>(handle));
   if (num == 0 || num > static_cast<size_t>(INT32_MAX)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("pid count ", num, " is out of (0, 2^31)"));
@@ -432,8 +434,7 @@ absl::Status Runtime::NotifySetImportPids(void* handle, const int32_t* pids,
   return absl::OkStatus();
 }
 
-absl::StatusOr<void*> Runtime::NotifyImportByKey(const char* key,
-                                                 uint64_t flags) {
+absl::StatusOr<void*> Sync::NotifyImportByKey(const char* key, uint64_t flags) {
   if ((flags & ~kNotifyImportFlags) != 0) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("import flag ", flags, " is out of [0, 3]"));
@@ -443,15 +444,15 @@ absl::StatusOr<void*> Runtime::NotifyImportByKey(const char* key,
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "not a key from aclrtNotifyGetExportKey");
   }
-  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
+  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, runtime_.GetDevice());
   ASCEND_ASSIGN_OR_RETURN(
       std::shared_ptr<SharedSyncPage> page,
       OpenPage(address, ipc::ExportKind::kNotify, "the IPC notify"));
-  ascend::MutexLock lock(&mu_);
-  ASCEND_ASSIGN_OR_RETURN(uint32_t id,
-                          AllocateIdLocked(device_id, ObjectKind::kNotify));
-  auto notify = std::make_shared<Notify>(device_id, id, std::move(page));
-  RegisterLocked(notify, device_id, id);
+  ASCEND_ASSIGN_OR_RETURN(
+      std::shared_ptr<Notify> notify,
+      runtime_.AddObject<Notify>(device_id, [&](uint32_t id) {
+        return std::make_shared<Notify>(device_id, id, std::move(page));
+      }));
   return notify->handle();
 }
 

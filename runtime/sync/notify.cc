@@ -1,7 +1,7 @@
 // Notifies: the Notify object, the runtime's operations on notifies, the
 // notify kind's descriptor and its snapshot participant (ids and whether a
 // record is pending).
-#include "runtime/notify.h"
+#include "runtime/sync/notify.h"
 
 #include <algorithm>
 #include <memory>
@@ -13,24 +13,11 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
-#include "runtime/id_participant.h"
-#include "runtime/ipc_sync.h"
-#include "runtime/resource_kinds.h"
 #include "runtime/runtime.h"
+#include "runtime/sync/ipc_sync.h"
+#include "runtime/sync/sync.h"
 
 namespace ascend::rt {
-
-// A wait queued on a closed device's notify must not block forever.
-const KindDescriptor kNotifyKind = {
-    ObjectKind::kNotify, "notify", device::ResourceKind::kNotify,
-    ACL_ERROR_RT_NO_NOTIFY_RESOURCE,
-    [](const HandleTable::Entry& entry, CloseActions&) {
-      if (auto notify = entry.As<Notify>()) notify->Cancel();
-    }};
-
-std::unique_ptr<SnapshotParticipant> MakeNotifyParticipant(Runtime& runtime) {
-  return std::make_unique<internal::IdParticipant<Notify>>(runtime);
-}
 
 std::string Notify::DescribeState(State signaled) {
   return signaled ? "recorded" : "clear";
@@ -120,47 +107,49 @@ void Notify::RestoreState(State signaled) {
 
 // --- The runtime's notify operations ----------------------------------------
 
-absl::StatusOr<void*> Runtime::CreateNotify(uint64_t flags) {
+absl::StatusOr<void*> Sync::CreateNotify(uint64_t flags) {
   if (flags != 0) {
     return Error(ACL_ERROR_INVALID_PARAM, "notify flags must be 0");
   }
-  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
-  // As in CreateEvent.
-  ascend::MutexLock lock(&mu_);
-  ASCEND_ASSIGN_OR_RETURN(uint32_t id,
-                          AllocateIdLocked(device_id, ObjectKind::kNotify));
-  auto notify = std::make_shared<Notify>(device_id, id);
-  RegisterLocked(notify, device_id, id);
+  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, runtime_.GetDevice());
+  ASCEND_ASSIGN_OR_RETURN(
+      std::shared_ptr<Notify> notify,
+      runtime_.AddObject<Notify>(device_id, [&](uint32_t id) {
+        return std::make_shared<Notify>(device_id, id);
+      }));
   return notify->handle();
 }
 
-absl::Status Runtime::DestroyNotify(void* handle) {
-  ascend::MutexLock lock(&mu_);
+absl::Status Sync::DestroyNotify(void* handle) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Notify> notify,
-                          ResolveLocked<Notify>(handle));
+                          runtime_.RemoveObject<Notify>(handle));
+  // A wait queued before the destroy but not started yet must not block its
+  // stream forever.
   notify->Cancel();
-  ReleaseIdLocked(*table_.Erase(handle));
   return absl::OkStatus();
 }
 
-absl::Status Runtime::RecordNotify(void* handle, void* stream) {
+absl::Status Sync::RecordNotify(void* handle, void* stream) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Notify> notify,
-                          Resolve<Notify>(handle));
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  return tasks_.Submit(TaskKind::kNotify, "aclrtRecordNotify", std::move(s),
-                       Task{[notify] {
-                              notify->Record();
-                              return absl::OkStatus();
-                            },
-                            nullptr});
+                          runtime_.Resolve<Notify>(handle));
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
+  return runtime_.tasks().Submit(TaskKind::kNotify, "aclrtRecordNotify",
+                                 std::move(s),
+                                 Task{[notify] {
+                                        notify->Record();
+                                        return absl::OkStatus();
+                                      },
+                                      nullptr});
 }
 
-absl::Status Runtime::WaitAndResetNotify(void* handle, void* stream,
-                                         uint32_t timeout_ms) {
+absl::Status Sync::WaitAndResetNotify(void* handle, void* stream,
+                                      uint32_t timeout_ms) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Notify> notify,
-                          Resolve<Notify>(handle));
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  return tasks_.Submit(
+                          runtime_.Resolve<Notify>(handle));
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
+  return runtime_.tasks().Submit(
       TaskKind::kNotify, "aclrtWaitAndResetNotify", std::move(s),
       Task{[notify, timeout_ms]() -> absl::Status {
              const absl::Time deadline =
@@ -182,13 +171,13 @@ absl::Status Runtime::WaitAndResetNotify(void* handle, void* stream,
            nullptr});
 }
 
-absl::StatusOr<uint32_t> Runtime::NotifyId(void* handle) {
+absl::StatusOr<uint32_t> Sync::NotifyId(void* handle) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Notify> notify,
-                          Resolve<Notify>(handle));
+                          runtime_.Resolve<Notify>(handle));
   return notify->id();
 }
 
-absl::Status Runtime::ResetNotifies(void* const* handles, size_t count) {
+absl::Status Sync::ResetNotifies(void* const* handles, size_t count) {
   if (count == 0) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "the number of notifies to reset must be positive");
@@ -196,17 +185,14 @@ absl::Status Runtime::ResetNotifies(void* const* handles, size_t count) {
   // Every handle is checked before any notify changes.
   std::vector<std::shared_ptr<Notify>> notifies;
   notifies.reserve(count);
-  {
-    ascend::MutexLock lock(&mu_);
-    for (size_t i = 0; i < count; ++i) {
-      absl::StatusOr<std::shared_ptr<Notify>> notify =
-          ResolveLocked<Notify>(handles[i]);
-      if (!notify.ok()) {
-        return Error(ACL_ERROR_RT_PARAM_INVALID,
-                     absl::StrCat("notifies[", i, "] is not a live notify"));
-      }
-      notifies.push_back(*std::move(notify));
+  for (size_t i = 0; i < count; ++i) {
+    absl::StatusOr<std::shared_ptr<Notify>> notify =
+        runtime_.Resolve<Notify>(handles[i]);
+    if (!notify.ok()) {
+      return Error(ACL_ERROR_RT_PARAM_INVALID,
+                   absl::StrCat("notifies[", i, "] is not a live notify"));
     }
+    notifies.push_back(*std::move(notify));
   }
   for (const std::shared_ptr<Notify>& notify : notifies) notify->Reset();
   return absl::OkStatus();

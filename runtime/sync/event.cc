@@ -1,6 +1,6 @@
 // Events: the Event object, the runtime's operations on events, the event
 // kind's descriptor and its snapshot participant (ids and record state).
-#include "runtime/event.h"
+#include "runtime/sync/event.h"
 
 #include <algorithm>
 #include <memory>
@@ -12,23 +12,11 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
-#include "runtime/id_participant.h"
-#include "runtime/ipc_sync.h"
-#include "runtime/resource_kinds.h"
 #include "runtime/runtime.h"
+#include "runtime/sync/ipc_sync.h"
+#include "runtime/sync/sync.h"
 
 namespace ascend::rt {
-
-// Waiters on a closed device's events are streams of that device, which the
-// close shuts down: nothing more to do.
-const KindDescriptor kEventKind = {
-    ObjectKind::kEvent, "event", device::ResourceKind::kEvent,
-    ACL_ERROR_RT_NO_EVENT_RESOURCE,
-    [](const HandleTable::Entry&, CloseActions&) {}};
-
-std::unique_ptr<SnapshotParticipant> MakeEventParticipant(Runtime& runtime) {
-  return std::make_unique<internal::IdParticipant<Event>>(runtime);
-}
 
 std::string Event::DescribeState(const State& state) {
   return absl::StrCat("recorded ", state.recorded, ", newest completed ",
@@ -165,41 +153,35 @@ void Event::RestoreState(const State& state) {
 
 // --- The runtime's event operations -----------------------------------------
 
-absl::StatusOr<void*> Runtime::CreateEvent(uint32_t flags) {
-  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
-  // Allocation and registration under one lock, as in CreateStream: a
-  // concurrent reset closes the device before or after, never between.
-  ascend::MutexLock lock(&mu_);
-  ASCEND_ASSIGN_OR_RETURN(uint32_t id,
-                          AllocateIdLocked(device_id, ObjectKind::kEvent));
-  auto event = std::make_shared<Event>(device_id, id, flags);
-  RegisterLocked(event, device_id, id);
+absl::StatusOr<void*> Sync::CreateEvent(uint32_t flags) {
+  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, runtime_.GetDevice());
+  ASCEND_ASSIGN_OR_RETURN(
+      std::shared_ptr<Event> event,
+      runtime_.AddObject<Event>(device_id, [&](uint32_t id) {
+        return std::make_shared<Event>(device_id, id, flags);
+      }));
   return event->handle();
 }
 
-absl::Status Runtime::DestroyEvent(void* handle) {
-  std::shared_ptr<Event> event;
-  std::optional<HandleTable::Entry> entry;  // the event goes outside the lock
-  {
-    ascend::MutexLock lock(&mu_);
-    ASCEND_ASSIGN_OR_RETURN(event, ResolveLocked<Event>(handle));
-    entry = table_.Erase(handle);
-    ReleaseIdLocked(*entry);
-  }
+absl::Status Sync::DestroyEvent(void* handle) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event,
+                          runtime_.RemoveObject<Event>(handle));
   // An exported IPC event's export goes with the event, even while a queued
   // record still holds its shared page (DESIGN.md §5.17).
   if (SharedSyncPage* page = event->shared()) page->Withdraw();
   return absl::OkStatus();
 }
 
-absl::Status Runtime::RecordEvent(void* handle, void* stream) {
+absl::Status Sync::RecordEvent(void* handle, void* stream) {
   return RecordEventFlagged(handle, stream, ACL_EVENT_RECORD_DEFAULT);
 }
 
-absl::Status Runtime::RecordEventFlagged(void* handle, void* stream,
-                                         uint32_t flag) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+absl::Status Sync::RecordEventFlagged(void* handle, void* stream,
+                                      uint32_t flag) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event,
+                          runtime_.Resolve<Event>(handle));
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
   const TaskParams params{ACL_MODEL_RI_TASK_EVENT_RECORD, event->handle(), 0,
                           flag};
   // A recorded model takes a new record per execution (DESIGN.md §5.21).
@@ -217,14 +199,16 @@ absl::Status Runtime::RecordEventFlagged(void* handle, void* stream,
     task.params = params;
     return task;
   };
-  return tasks_.Submit(std::move(sub));
+  return runtime_.tasks().Submit(std::move(sub));
 }
 
-absl::Status Runtime::ResetEvent(void* handle, void* stream) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
+absl::Status Sync::ResetEvent(void* handle, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event,
+                          runtime_.Resolve<Event>(handle));
   ASCEND_RETURN_IF_ERROR(
       RefuseEventUse(*event, /*extended_too=*/true, "aclrtResetEvent"));
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
   Task task{[event] {
               event->Reset();
               return absl::OkStatus();
@@ -234,18 +218,19 @@ absl::Status Runtime::ResetEvent(void* handle, void* stream) {
   Submission sub(TaskKind::kEventReset, "aclrtResetEvent", std::move(s));
   sub.task = std::move(task);
   sub.event = event.get();
-  return tasks_.Submit(std::move(sub));
+  return runtime_.tasks().Submit(std::move(sub));
 }
 
-absl::Status Runtime::StreamWaitEvent(void* stream, void* handle) {
+absl::Status Sync::StreamWaitEvent(void* stream, void* handle) {
   return StreamWaitEventFor(stream, handle, absl::ZeroDuration());
 }
 
-absl::Status Runtime::StreamWaitEventFor(void* stream, void* handle,
-                                         absl::Duration timeout,
-                                         uint32_t flag) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+absl::Status Sync::StreamWaitEventFor(void* stream, void* handle,
+                                      absl::Duration timeout, uint32_t flag) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event,
+                          runtime_.Resolve<Event>(handle));
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
   const TaskParams params{ACL_MODEL_RI_TASK_EVENT_WAIT, event->handle(), 0,
                           flag};
   // A wait waits for the latest record at enqueue (at each execution, for a
@@ -291,27 +276,28 @@ absl::Status Runtime::StreamWaitEventFor(void* stream, void* handle,
     task.params = params;
     return task;
   };
-  return tasks_.Submit(std::move(sub));
+  return runtime_.tasks().Submit(std::move(sub));
 }
 
-absl::StatusOr<bool> Runtime::EventComplete(void* handle,
-                                            bool refuse_extended) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
+absl::StatusOr<bool> Sync::EventComplete(void* handle, bool refuse_extended) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event,
+                          runtime_.Resolve<Event>(handle));
   if (refuse_extended) {
     ASCEND_RETURN_IF_ERROR(
         RefuseEventUse(*event, /*extended_too=*/true, "aclrtQueryEvent"));
   }
   // A record in a capture in progress is not queried (107028).
-  ASCEND_RETURN_IF_ERROR(tasks_.Access(
+  ASCEND_RETURN_IF_ERROR(runtime_.tasks().Access(
       {HostOp::kEventQuery, "aclrtQueryEventStatus", nullptr, event.get()}));
   return event->IsComplete();
 }
 
-absl::Status Runtime::SynchronizeEvent(void* handle, absl::Time deadline) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
+absl::Status Sync::SynchronizeEvent(void* handle, absl::Time deadline) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event,
+                          runtime_.Resolve<Event>(handle));
   ASCEND_RETURN_IF_ERROR(
-      tasks_.Access({HostOp::kEventSynchronize, "aclrtSynchronizeEvent",
-                     nullptr, event.get()}));
+      runtime_.tasks().Access({HostOp::kEventSynchronize,
+                               "aclrtSynchronizeEvent", nullptr, event.get()}));
   if (!event->WaitFor(event->LatestRecord(), deadline)) {
     return Error(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
                  absl::StrCat("event ", event->id(),
@@ -320,11 +306,12 @@ absl::Status Runtime::SynchronizeEvent(void* handle, absl::Time deadline) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<uint64_t> Runtime::EventTimestamp(void* handle) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
+absl::StatusOr<uint64_t> Sync::EventTimestamp(void* handle) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event,
+                          runtime_.Resolve<Event>(handle));
   ASCEND_RETURN_IF_ERROR(
       RefuseEventUse(*event, /*extended_too=*/false, "aclrtEventGetTimestamp"));
-  ASCEND_RETURN_IF_ERROR(tasks_.Access(
+  ASCEND_RETURN_IF_ERROR(runtime_.tasks().Access(
       {HostOp::kEventQuery, "aclrtEventGetTimestamp", nullptr, event.get()}));
   std::optional<absl::Time> ts = event->Timestamp();
   if (!ts.has_value()) {
@@ -335,13 +322,15 @@ absl::StatusOr<uint64_t> Runtime::EventTimestamp(void* handle) {
   return static_cast<uint64_t>(absl::ToUnixMicros(*ts));
 }
 
-absl::StatusOr<float> Runtime::EventElapsedMs(void* start, void* end) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> s, Resolve<Event>(start));
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> e, Resolve<Event>(end));
+absl::StatusOr<float> Sync::EventElapsedMs(void* start, void* end) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> s,
+                          runtime_.Resolve<Event>(start));
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> e,
+                          runtime_.Resolve<Event>(end));
   for (const Event* event : {s.get(), e.get()}) {
     ASCEND_RETURN_IF_ERROR(RefuseEventUse(*event, /*extended_too=*/false,
                                           "aclrtEventElapsedTime"));
-    ASCEND_RETURN_IF_ERROR(tasks_.Access(
+    ASCEND_RETURN_IF_ERROR(runtime_.tasks().Access(
         {HostOp::kEventQuery, "aclrtEventElapsedTime", nullptr, event}));
   }
   std::optional<absl::Time> t0 = s->Timestamp();
@@ -366,8 +355,8 @@ constexpr uint32_t kCombinableEventFlags = ACL_EVENT_SYNC |
 
 }  // namespace
 
-absl::Status Runtime::RefuseEventUse(const Event& event, bool extended_too,
-                                     const char* api) {
+absl::Status Sync::RefuseEventUse(const Event& event, bool extended_too,
+                                  const char* api) {
   if (event.flags() == ACL_EVENT_IPC) {
     return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                  absl::StrCat(api, " does not take an IPC event"));
@@ -381,7 +370,7 @@ absl::Status Runtime::RefuseEventUse(const Event& event, bool extended_too,
   return absl::OkStatus();
 }
 
-absl::StatusOr<void*> Runtime::CreateEventEx(uint32_t flags) {
+absl::StatusOr<void*> Sync::CreateEventEx(uint32_t flags) {
   const bool ipc_alone = flags == ACL_EVENT_IPC;
   if (!ipc_alone && (flags == 0 || (flags & ~kCombinableEventFlags) != 0)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
@@ -390,7 +379,7 @@ absl::StatusOr<void*> Runtime::CreateEventEx(uint32_t flags) {
                               "ACL_EVENT_CAPTURE_STREAM_PROGRESS and "
                               "ACL_EVENT_TIME_LINE nor ACL_EVENT_IPC alone"));
   }
-  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
+  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, runtime_.GetDevice());
   std::shared_ptr<SharedSyncPage> shared;
   if (ipc_alone) {
     absl::StatusOr<std::shared_ptr<SharedSyncPage>> page =
@@ -400,17 +389,17 @@ absl::StatusOr<void*> Runtime::CreateEventEx(uint32_t flags) {
     }
     shared = *std::move(page);
   }
-  ascend::MutexLock lock(&mu_);
-  ASCEND_ASSIGN_OR_RETURN(uint32_t id,
-                          AllocateIdLocked(device_id, ObjectKind::kEvent));
-  auto event = std::make_shared<Event>(device_id, id, flags, /*extended=*/true,
-                                       std::move(shared));
-  RegisterLocked(event, device_id, id);
+  ASCEND_ASSIGN_OR_RETURN(
+      std::shared_ptr<Event> event,
+      runtime_.AddObject<Event>(device_id, [&](uint32_t id) {
+        return std::make_shared<Event>(device_id, id, flags,
+                                       /*extended=*/true, std::move(shared));
+      }));
   return event->handle();
 }
 
-absl::Status Runtime::RecordEventWithFlag(void* handle, void* stream,
-                                          uint32_t flag) {
+absl::Status Sync::RecordEventWithFlag(void* handle, void* stream,
+                                       uint32_t flag) {
   if (flag != ACL_EVENT_RECORD_DEFAULT && flag != ACL_EVENT_RECORD_EXTERNAL) {
     return Error(ACL_ERROR_INVALID_PARAM,
                  absl::StrCat("record flag ", flag,
@@ -418,8 +407,9 @@ absl::Status Runtime::RecordEventWithFlag(void* handle, void* stream,
                               "ACL_EVENT_RECORD_EXTERNAL"));
   }
   if (flag == ACL_EVENT_RECORD_EXTERNAL) {
-    ASCEND_RETURN_IF_ERROR(Resolve<Event>(handle).status());
-    ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+    ASCEND_RETURN_IF_ERROR(runtime_.Resolve<Event>(handle).status());
+    ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                            runtime_.ResolveStream(stream));
     if (!s->recording()) {
       return Error(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
                    "ACL_EVENT_RECORD_EXTERNAL needs a stream being captured");
@@ -428,9 +418,8 @@ absl::Status Runtime::RecordEventWithFlag(void* handle, void* stream,
   return RecordEventFlagged(handle, stream, flag);
 }
 
-absl::Status Runtime::StreamWaitEventWithFlag(void* stream, void* handle,
-                                              uint32_t timeout_s,
-                                              uint32_t flag) {
+absl::Status Sync::StreamWaitEventWithFlag(void* stream, void* handle,
+                                           uint32_t timeout_s, uint32_t flag) {
   if (flag != ACL_EVENT_WAIT_DEFAULT && flag != ACL_EVENT_WAIT_EXTERNAL) {
     return Error(ACL_ERROR_INVALID_PARAM,
                  absl::StrCat("wait flag ", flag,
@@ -442,8 +431,9 @@ absl::Status Runtime::StreamWaitEventWithFlag(void* stream, void* handle,
       return Error(ACL_ERROR_INVALID_PARAM,
                    "ACL_EVENT_WAIT_EXTERNAL takes timeout 0");
     }
-    ASCEND_RETURN_IF_ERROR(Resolve<Event>(handle).status());
-    ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+    ASCEND_RETURN_IF_ERROR(runtime_.Resolve<Event>(handle).status());
+    ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                            runtime_.ResolveStream(stream));
     if (!s->recording()) {
       return Error(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
                    "ACL_EVENT_WAIT_EXTERNAL needs a stream being captured");
@@ -452,20 +442,22 @@ absl::Status Runtime::StreamWaitEventWithFlag(void* stream, void* handle,
   return StreamWaitEventFor(stream, handle, absl::Seconds(timeout_s), flag);
 }
 
-absl::StatusOr<uint32_t> Runtime::EventId(void* handle) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
+absl::StatusOr<uint32_t> Sync::EventId(void* handle) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event,
+                          runtime_.Resolve<Event>(handle));
   ASCEND_RETURN_IF_ERROR(
       RefuseEventUse(*event, /*extended_too=*/false, "aclrtGetEventId"));
   return event->id();
 }
 
-absl::StatusOr<bool> Runtime::EventWaitsComplete(void* handle) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event, Resolve<Event>(handle));
+absl::StatusOr<bool> Sync::EventWaitsComplete(void* handle) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event,
+                          runtime_.Resolve<Event>(handle));
   ASCEND_RETURN_IF_ERROR(RefuseEventUse(*event, /*extended_too=*/true,
                                         "aclrtQueryEventWaitStatus"));
   ASCEND_RETURN_IF_ERROR(
-      tasks_.Access({HostOp::kEventQuery, "aclrtQueryEventWaitStatus", nullptr,
-                     event.get()}));
+      runtime_.tasks().Access({HostOp::kEventQuery, "aclrtQueryEventWaitStatus",
+                               nullptr, event.get()}));
   return event->WaitsDone();
 }
 

@@ -54,6 +54,7 @@ class CntNotify {
   // Releases current and later waiters: the notify was destroyed or its
   // device closed.
   void Cancel();
+  void OnDeviceClose() { Cancel(); }
 
   // Saved and restored by the snapshot: the counter.
   using State = uint32_t;

@@ -1,6 +1,6 @@
 // Count notifies: the CntNotify object, the runtime's operations on them, the
 // kind's descriptor and its snapshot participant (ids and counters).
-#include "runtime/cnt_notify.h"
+#include "runtime/sync/cnt_notify.h"
 
 #include <algorithm>
 #include <memory>
@@ -10,24 +10,10 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
-#include "runtime/id_participant.h"
-#include "runtime/resource_kinds.h"
 #include "runtime/runtime.h"
+#include "runtime/sync/sync.h"
 
 namespace ascend::rt {
-
-// A wait queued on a closed device's count notify must not block forever.
-const KindDescriptor kCntNotifyKind = {
-    ObjectKind::kCntNotify, "cnt_notify", device::ResourceKind::kCntNotify,
-    ACL_ERROR_RT_NO_NOTIFY_RESOURCE,
-    [](const HandleTable::Entry& entry, CloseActions&) {
-      if (auto notify = entry.As<CntNotify>()) notify->Cancel();
-    }};
-
-std::unique_ptr<SnapshotParticipant> MakeCntNotifyParticipant(
-    Runtime& runtime) {
-  return std::make_unique<internal::IdParticipant<CntNotify>>(runtime);
-}
 
 bool IsCntNotifyRecordMode(int32_t mode) {
   return mode == ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE ||
@@ -133,61 +119,63 @@ void CntNotify::RestoreState(State value) {
 
 // --- The runtime's count notify operations ----------------------------------
 
-absl::StatusOr<void*> Runtime::CreateCntNotify(uint64_t flags) {
+absl::StatusOr<void*> Sync::CreateCntNotify(uint64_t flags) {
   if (flags != 0) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("count notify flag ", flags, " must be 0"));
   }
-  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
-  // As in CreateEvent.
-  ascend::MutexLock lock(&mu_);
-  ASCEND_ASSIGN_OR_RETURN(uint32_t id,
-                          AllocateIdLocked(device_id, ObjectKind::kCntNotify));
-  auto notify = std::make_shared<CntNotify>(device_id, id);
-  RegisterLocked(notify, device_id, id);
+  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, runtime_.GetDevice());
+  ASCEND_ASSIGN_OR_RETURN(
+      std::shared_ptr<CntNotify> notify,
+      runtime_.AddObject<CntNotify>(device_id, [&](uint32_t id) {
+        return std::make_shared<CntNotify>(device_id, id);
+      }));
   return notify->handle();
 }
 
-absl::Status Runtime::DestroyCntNotify(void* handle) {
-  ascend::MutexLock lock(&mu_);
+absl::Status Sync::DestroyCntNotify(void* handle) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<CntNotify> notify,
-                          ResolveLocked<CntNotify>(handle));
+                          runtime_.RemoveObject<CntNotify>(handle));
+  // A wait queued before the destroy but not started yet must not block its
+  // stream forever.
   notify->Cancel();
-  ReleaseIdLocked(*table_.Erase(handle));
   return absl::OkStatus();
 }
 
-absl::Status Runtime::RecordCntNotify(void* handle, void* stream,
-                                      aclrtCntNotifyRecordMode mode,
-                                      uint32_t value) {
+absl::Status Sync::RecordCntNotify(void* handle, void* stream,
+                                   aclrtCntNotifyRecordMode mode,
+                                   uint32_t value) {
   if (!IsCntNotifyRecordMode(mode)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("unknown count notify record mode ",
                               static_cast<int>(mode)));
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<CntNotify> notify,
-                          Resolve<CntNotify>(handle));
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  return tasks_.Submit(TaskKind::kNotify, "aclrtCntNotifyRecord", std::move(s),
-                       Task{[notify, mode, value] {
-                              notify->Record(mode, value);
-                              return absl::OkStatus();
-                            },
-                            nullptr});
+                          runtime_.Resolve<CntNotify>(handle));
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
+  return runtime_.tasks().Submit(TaskKind::kNotify, "aclrtCntNotifyRecord",
+                                 std::move(s),
+                                 Task{[notify, mode, value] {
+                                        notify->Record(mode, value);
+                                        return absl::OkStatus();
+                                      },
+                                      nullptr});
 }
 
-absl::Status Runtime::WaitCntNotify(void* handle, void* stream,
-                                    aclrtCntNotifyWaitMode mode, uint32_t value,
-                                    uint32_t timeout_s, bool clear) {
+absl::Status Sync::WaitCntNotify(void* handle, void* stream,
+                                 aclrtCntNotifyWaitMode mode, uint32_t value,
+                                 uint32_t timeout_s, bool clear) {
   if (!IsCntNotifyWaitMode(mode)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("unknown count notify wait mode ",
                               static_cast<int>(mode)));
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<CntNotify> notify,
-                          Resolve<CntNotify>(handle));
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  return tasks_.Submit(
+                          runtime_.Resolve<CntNotify>(handle));
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
+  return runtime_.tasks().Submit(
       TaskKind::kNotify, "aclrtCntNotifyWaitWithTimeout", std::move(s),
       Task{[notify, mode, value, timeout_s, clear]() -> absl::Status {
              // The timeout counts from when the wait starts running, in stream
@@ -212,27 +200,29 @@ absl::Status Runtime::WaitCntNotify(void* handle, void* stream,
            nullptr});
 }
 
-absl::Status Runtime::ResetCntNotify(void* handle, void* stream) {
+absl::Status Sync::ResetCntNotify(void* handle, void* stream) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<CntNotify> notify,
-                          Resolve<CntNotify>(handle));
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  return tasks_.Submit(TaskKind::kNotify, "aclrtCntNotifyReset", std::move(s),
-                       Task{[notify] {
-                              notify->Reset();
-                              return absl::OkStatus();
-                            },
-                            nullptr});
+                          runtime_.Resolve<CntNotify>(handle));
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
+  return runtime_.tasks().Submit(TaskKind::kNotify, "aclrtCntNotifyReset",
+                                 std::move(s),
+                                 Task{[notify] {
+                                        notify->Reset();
+                                        return absl::OkStatus();
+                                      },
+                                      nullptr});
 }
 
-absl::StatusOr<uint32_t> Runtime::CntNotifyId(void* handle) {
+absl::StatusOr<uint32_t> Sync::CntNotifyId(void* handle) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<CntNotify> notify,
-                          Resolve<CntNotify>(handle));
+                          runtime_.Resolve<CntNotify>(handle));
   return notify->id();
 }
 
-absl::StatusOr<uint32_t> Runtime::CntNotifyValue(void* handle) {
+absl::StatusOr<uint32_t> Sync::CntNotifyValue(void* handle) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<CntNotify> notify,
-                          Resolve<CntNotify>(handle));
+                          runtime_.Resolve<CntNotify>(handle));
   return notify->value();
 }
 

@@ -4,7 +4,7 @@
 // second object on the same shared page, and everything except what needs a
 // second process (dead-process handling, pid whitelists refusing another
 // pid) can be checked in one.
-#include "runtime/ipc_sync.h"
+#include "runtime/sync/ipc_sync.h"
 
 #include <unistd.h>
 
@@ -59,57 +59,58 @@ class IpcSyncTest : public ::testing::Test {
 
 TEST_F(IpcSyncTest, HandlesAreForIpcEventsOnly) {
   char handle[64];
-  ASSERT_OK_AND_ASSIGN(void* plain, rt_->CreateEvent(0));
-  EXPECT_EQ(ErrorCode(rt_->IpcGetEventHandle(plain, handle)),
+  ASSERT_OK_AND_ASSIGN(void* plain, rt_.sync().CreateEvent(0));
+  EXPECT_EQ(ErrorCode(rt_.sync().IpcGetEventHandle(plain, handle)),
             ACL_ERROR_RT_PARAM_INVALID);
-  ASSERT_OK_AND_ASSIGN(void* synced, rt_->CreateEventEx(ACL_EVENT_SYNC));
-  EXPECT_EQ(ErrorCode(rt_->IpcGetEventHandle(synced, handle)),
+  ASSERT_OK_AND_ASSIGN(void* synced, rt_.sync().CreateEventEx(ACL_EVENT_SYNC));
+  EXPECT_EQ(ErrorCode(rt_.sync().IpcGetEventHandle(synced, handle)),
             ACL_ERROR_RT_PARAM_INVALID);
   // ACL_EVENT_IPC goes alone.
   EXPECT_EQ(
-      ErrorCode(rt_->CreateEventEx(ACL_EVENT_IPC | ACL_EVENT_SYNC).status()),
+      ErrorCode(
+          rt_.sync().CreateEventEx(ACL_EVENT_IPC | ACL_EVENT_SYNC).status()),
       ACL_ERROR_RT_PARAM_INVALID);
   std::memset(handle, 0, sizeof handle);
-  EXPECT_EQ(ErrorCode(rt_->IpcOpenEventHandle(handle).status()),
+  EXPECT_EQ(ErrorCode(rt_.sync().IpcOpenEventHandle(handle).status()),
             ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_OK(rt_->DestroyEvent(plain));
-  EXPECT_OK(rt_->DestroyEvent(synced));
+  EXPECT_OK(rt_.sync().DestroyEvent(plain));
+  EXPECT_OK(rt_.sync().DestroyEvent(synced));
 }
 
 TEST_F(IpcSyncTest, RecordOnOneSideCompletesTheOther) {
-  ASSERT_OK_AND_ASSIGN(void* exported, rt_->CreateEventEx(ACL_EVENT_IPC));
+  ASSERT_OK_AND_ASSIGN(void* exported, rt_.sync().CreateEventEx(ACL_EVENT_IPC));
   char handle[64];
-  ASSERT_OK(rt_->IpcGetEventHandle(exported, handle));
+  ASSERT_OK(rt_.sync().IpcGetEventHandle(exported, handle));
   // A second call gives the same handle.
   char again[64];
-  ASSERT_OK(rt_->IpcGetEventHandle(exported, again));
+  ASSERT_OK(rt_.sync().IpcGetEventHandle(exported, again));
   EXPECT_EQ(std::memcmp(handle, again, sizeof handle), 0);
   IpcAddress address;
   ASSERT_TRUE(DecodeEventHandle(handle, &address));
   EXPECT_EQ(address.pid, static_cast<int32_t>(getpid()));
 
-  ASSERT_OK_AND_ASSIGN(void* opened, rt_->IpcOpenEventHandle(handle));
+  ASSERT_OK_AND_ASSIGN(void* opened, rt_.sync().IpcOpenEventHandle(handle));
   EXPECT_NE(opened, exported);
   // The opened event reports its origin's handle.
-  ASSERT_OK(rt_->IpcGetEventHandle(opened, again));
+  ASSERT_OK(rt_.sync().IpcGetEventHandle(opened, again));
   EXPECT_EQ(std::memcmp(handle, again, sizeof handle), 0);
 
   // Record the exported event behind a held host function; the opened one
   // is pending until the stream passes the record.
   Gate gate;
   ASSERT_OK(rt_->LaunchHostFunc(a_, HoldUntilOpen, &gate));
-  ASSERT_OK(rt_->RecordEvent(exported, a_));
-  ASSERT_OK_AND_ASSIGN(bool done, rt_->EventComplete(opened));
+  ASSERT_OK(rt_.sync().RecordEvent(exported, a_));
+  ASSERT_OK_AND_ASSIGN(bool done, rt_.sync().EventComplete(opened));
   EXPECT_FALSE(done);
   // A wait on the opened event holds stream b.
   std::atomic<bool> after_wait{false};
-  ASSERT_OK(rt_->StreamWaitEvent(b_, opened));
+  ASSERT_OK(rt_.sync().StreamWaitEvent(b_, opened));
   ASSERT_OK(rt_->LaunchHostFunc(b_, SetFlag, &after_wait));
   absl::SleepFor(absl::Milliseconds(30));
   EXPECT_FALSE(after_wait.load());
   gate.open.store(true);
-  ASSERT_OK(rt_->SynchronizeEvent(opened, Soon()));
-  ASSERT_OK_AND_ASSIGN(done, rt_->EventComplete(opened));
+  ASSERT_OK(rt_.sync().SynchronizeEvent(opened, Soon()));
+  ASSERT_OK_AND_ASSIGN(done, rt_.sync().EventComplete(opened));
   EXPECT_TRUE(done);
   ASSERT_OK(rt_->SynchronizeStream(b_, Soon()));
   EXPECT_TRUE(after_wait.load());
@@ -117,36 +118,37 @@ TEST_F(IpcSyncTest, RecordOnOneSideCompletesTheOther) {
   // And the other way: a record of the opened event completes the exported.
   Gate gate2;
   ASSERT_OK(rt_->LaunchHostFunc(b_, HoldUntilOpen, &gate2));
-  ASSERT_OK(rt_->RecordEvent(opened, b_));
-  ASSERT_OK_AND_ASSIGN(done, rt_->EventComplete(exported));
+  ASSERT_OK(rt_.sync().RecordEvent(opened, b_));
+  ASSERT_OK_AND_ASSIGN(done, rt_.sync().EventComplete(exported));
   EXPECT_FALSE(done);
   gate2.open.store(true);
-  ASSERT_OK(rt_->SynchronizeEvent(exported, Soon()));
-  ASSERT_OK_AND_ASSIGN(done, rt_->EventComplete(exported));
+  ASSERT_OK(rt_.sync().SynchronizeEvent(exported, Soon()));
+  ASSERT_OK_AND_ASSIGN(done, rt_.sync().EventComplete(exported));
   EXPECT_TRUE(done);
 
   // Destroying the exporter's event leaves the opened one working (that
   // later opens fail is DestroyingTheExportedEventWithdrawsIt's).
-  ASSERT_OK(rt_->DestroyEvent(exported));
-  ASSERT_OK(rt_->RecordEvent(opened, a_));
-  ASSERT_OK(rt_->SynchronizeEvent(opened, Soon()));
-  EXPECT_OK(rt_->DestroyEvent(opened));
+  ASSERT_OK(rt_.sync().DestroyEvent(exported));
+  ASSERT_OK(rt_.sync().RecordEvent(opened, a_));
+  ASSERT_OK(rt_.sync().SynchronizeEvent(opened, Soon()));
+  EXPECT_OK(rt_.sync().DestroyEvent(opened));
 }
 
 TEST_F(IpcSyncTest, NotifyExportKeyCodes) {
-  ASSERT_OK_AND_ASSIGN(void* notify, rt_->CreateNotify(0));
+  ASSERT_OK_AND_ASSIGN(void* notify, rt_.sync().CreateNotify(0));
   char key[65];
-  EXPECT_EQ(ErrorCode(rt_->NotifyGetExportKey(
+  EXPECT_EQ(ErrorCode(rt_.sync().NotifyGetExportKey(
                 notify, key, 64, ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT)),
             ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_EQ(ErrorCode(rt_->NotifyGetExportKey(notify, key, sizeof key, 7)),
-            ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(
+      ErrorCode(rt_.sync().NotifyGetExportKey(notify, key, sizeof key, 7)),
+      ACL_ERROR_RT_PARAM_INVALID);
   const int32_t self = static_cast<int32_t>(getpid());
   // Not exported yet: no whitelist to add to.
-  EXPECT_EQ(ErrorCode(rt_->NotifySetImportPids(notify, &self, 1)),
+  EXPECT_EQ(ErrorCode(rt_.sync().NotifySetImportPids(notify, &self, 1)),
             ACL_ERROR_RT_PARAM_INVALID);
-  ASSERT_OK(rt_->NotifyGetExportKey(notify, key, sizeof key,
-                                    ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT));
+  ASSERT_OK(rt_.sync().NotifyGetExportKey(notify, key, sizeof key,
+                                          ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT));
   EXPECT_LT(std::strlen(key), sizeof key);
   IpcAddress address;
   ASSERT_TRUE(ParseNotifyKey(key, &address));
@@ -154,27 +156,28 @@ TEST_F(IpcSyncTest, NotifyExportKeyCodes) {
   // A notify is exported once.
   char second[65];
   EXPECT_EQ(
-      ErrorCode(rt_->NotifyGetExportKey(notify, second, sizeof second,
-                                        ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT)),
+      ErrorCode(rt_.sync().NotifyGetExportKey(
+          notify, second, sizeof second, ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT)),
       ACL_ERROR_RT_INTERNAL_ERROR);
-  EXPECT_EQ(ErrorCode(rt_->NotifySetImportPids(notify, &self, 0)),
+  EXPECT_EQ(ErrorCode(rt_.sync().NotifySetImportPids(notify, &self, 0)),
             ACL_ERROR_RT_PARAM_INVALID);
-  ASSERT_OK(rt_->NotifySetImportPids(notify, &self, 1));
+  ASSERT_OK(rt_.sync().NotifySetImportPids(notify, &self, 1));
   // Import codes: bad flags, bad keys.
-  EXPECT_EQ(ErrorCode(rt_->NotifyImportByKey(key, 4).status()),
+  EXPECT_EQ(ErrorCode(rt_.sync().NotifyImportByKey(key, 4).status()),
             ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_EQ(ErrorCode(rt_->NotifyImportByKey("aclsim-notify-x", 0).status()),
-            ACL_ERROR_RT_PARAM_INVALID);
-  ASSERT_OK_AND_ASSIGN(void* imported, rt_->NotifyImportByKey(key, 0));
+  EXPECT_EQ(
+      ErrorCode(rt_.sync().NotifyImportByKey("aclsim-notify-x", 0).status()),
+      ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_OK_AND_ASSIGN(void* imported, rt_.sync().NotifyImportByKey(key, 0));
   // An imported notify is neither exported again nor whitelisted from here.
   EXPECT_EQ(
-      ErrorCode(rt_->NotifyGetExportKey(imported, second, sizeof second,
-                                        ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT)),
+      ErrorCode(rt_.sync().NotifyGetExportKey(
+          imported, second, sizeof second, ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT)),
       ACL_ERROR_RT_INTERNAL_ERROR);
-  EXPECT_EQ(ErrorCode(rt_->NotifySetImportPids(imported, &self, 1)),
+  EXPECT_EQ(ErrorCode(rt_.sync().NotifySetImportPids(imported, &self, 1)),
             ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_OK(rt_->DestroyNotify(imported));
-  EXPECT_OK(rt_->DestroyNotify(notify));
+  EXPECT_OK(rt_.sync().DestroyNotify(imported));
+  EXPECT_OK(rt_.sync().DestroyNotify(notify));
 }
 
 TEST_F(IpcSyncTest, NotifyRecordOnOneSideReleasesAWaitOnTheOther) {
@@ -182,35 +185,35 @@ TEST_F(IpcSyncTest, NotifyRecordOnOneSideReleasesAWaitOnTheOther) {
        {uint64_t{ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT},
         uint64_t{ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION}}) {
     SCOPED_TRACE(flag);
-    ASSERT_OK_AND_ASSIGN(void* notify, rt_->CreateNotify(0));
+    ASSERT_OK_AND_ASSIGN(void* notify, rt_.sync().CreateNotify(0));
     char key[65];
-    ASSERT_OK(rt_->NotifyGetExportKey(notify, key, sizeof key, flag));
+    ASSERT_OK(rt_.sync().NotifyGetExportKey(notify, key, sizeof key, flag));
     // The exporting process itself passes pid validation.
-    ASSERT_OK_AND_ASSIGN(void* imported, rt_->NotifyImportByKey(key, 0));
+    ASSERT_OK_AND_ASSIGN(void* imported, rt_.sync().NotifyImportByKey(key, 0));
 
     // b waits on the imported notify; a records the exported one later.
     std::atomic<bool> after_wait{false};
-    ASSERT_OK(rt_->WaitAndResetNotify(imported, b_, 10000));
+    ASSERT_OK(rt_.sync().WaitAndResetNotify(imported, b_, 10000));
     ASSERT_OK(rt_->LaunchHostFunc(b_, SetFlag, &after_wait));
     absl::SleepFor(absl::Milliseconds(30));
     EXPECT_FALSE(after_wait.load());
-    ASSERT_OK(rt_->RecordNotify(notify, a_));
+    ASSERT_OK(rt_.sync().RecordNotify(notify, a_));
     ASSERT_OK(rt_->SynchronizeStream(b_, Soon()));
     EXPECT_TRUE(after_wait.load());
 
     // The other direction; the flag was reset by the first wait, so a second
     // wait needs a second record.
     std::atomic<bool> after_second{false};
-    ASSERT_OK(rt_->WaitAndResetNotify(notify, a_, 10000));
+    ASSERT_OK(rt_.sync().WaitAndResetNotify(notify, a_, 10000));
     ASSERT_OK(rt_->LaunchHostFunc(a_, SetFlag, &after_second));
     absl::SleepFor(absl::Milliseconds(30));
     EXPECT_FALSE(after_second.load());
-    ASSERT_OK(rt_->RecordNotify(imported, b_));
+    ASSERT_OK(rt_.sync().RecordNotify(imported, b_));
     ASSERT_OK(rt_->SynchronizeStream(a_, Soon()));
     EXPECT_TRUE(after_second.load());
 
-    EXPECT_OK(rt_->DestroyNotify(imported));
-    EXPECT_OK(rt_->DestroyNotify(notify));
+    EXPECT_OK(rt_.sync().DestroyNotify(imported));
+    EXPECT_OK(rt_.sync().DestroyNotify(notify));
   }
 }
 
@@ -219,17 +222,18 @@ TEST_F(IpcSyncTest, NotifyRecordOnOneSideReleasesAWaitOnTheOther) {
 // still holds the event (and so its shared page) on a stream thread.
 TEST_F(IpcSyncTest, DestroyingTheExportedEventWithdrawsIt) {
   for (int i = 0; i < 50; ++i) {
-    ASSERT_OK_AND_ASSIGN(void* exported, rt_->CreateEventEx(ACL_EVENT_IPC));
+    ASSERT_OK_AND_ASSIGN(void* exported,
+                         rt_.sync().CreateEventEx(ACL_EVENT_IPC));
     char handle[64];
-    ASSERT_OK(rt_->IpcGetEventHandle(exported, handle));
-    ASSERT_OK(rt_->RecordEvent(exported, a_));
-    ASSERT_OK(rt_->SynchronizeEvent(exported, Soon()));
-    ASSERT_OK(rt_->DestroyEvent(exported));
-    absl::StatusOr<void*> opened = rt_->IpcOpenEventHandle(handle);
+    ASSERT_OK(rt_.sync().IpcGetEventHandle(exported, handle));
+    ASSERT_OK(rt_.sync().RecordEvent(exported, a_));
+    ASSERT_OK(rt_.sync().SynchronizeEvent(exported, Soon()));
+    ASSERT_OK(rt_.sync().DestroyEvent(exported));
+    absl::StatusOr<void*> opened = rt_.sync().IpcOpenEventHandle(handle);
     EXPECT_EQ(ErrorCode(opened.status()), ACL_ERROR_RT_PARAM_INVALID)
         << "iteration " << i;
     if (opened.ok()) {
-      EXPECT_OK(rt_->DestroyEvent(*opened));
+      EXPECT_OK(rt_.sync().DestroyEvent(*opened));
       return;
     }
   }

@@ -1,7 +1,7 @@
 // Count notifies on a private runtime: the record and wait modes, ids and
 // their exhaustion, waits in stream order with timeouts and clearing, the
 // release of waiters on destroy and device reset, and the saved state.
-#include "runtime/cnt_notify.h"
+#include "runtime/sync/cnt_notify.h"
 
 #include <cstdint>
 
@@ -51,50 +51,54 @@ TEST(CntNotifyTest, WaitModes) {
 TEST(CntNotifyTest, IdsAndTheirExhaustion) {
   PrivateRuntime rt(/*devices=*/1, /*max_ids_per_kind=*/2);
   ASSERT_OK(rt->SetDevice(0));
-  ASSERT_OK_AND_ASSIGN(void* a, rt->CreateCntNotify(0));
-  ASSERT_OK_AND_ASSIGN(void* b, rt->CreateCntNotify(0));
-  ASSERT_OK_AND_ASSIGN(uint32_t id_a, rt->CntNotifyId(a));
-  ASSERT_OK_AND_ASSIGN(uint32_t id_b, rt->CntNotifyId(b));
+  ASSERT_OK_AND_ASSIGN(void* a, rt.sync().CreateCntNotify(0));
+  ASSERT_OK_AND_ASSIGN(void* b, rt.sync().CreateCntNotify(0));
+  ASSERT_OK_AND_ASSIGN(uint32_t id_a, rt.sync().CntNotifyId(a));
+  ASSERT_OK_AND_ASSIGN(uint32_t id_b, rt.sync().CntNotifyId(b));
   EXPECT_NE(id_a, id_b);
-  EXPECT_EQ(ErrorCode(rt->CreateCntNotify(0).status()),
+  EXPECT_EQ(ErrorCode(rt.sync().CreateCntNotify(0).status()),
             ACL_ERROR_RT_NO_NOTIFY_RESOURCE);
   // Its own id space: plain notifies still have theirs.
-  ASSERT_OK(rt->CreateNotify(0).status());
-  ASSERT_OK(rt->DestroyCntNotify(a));
-  EXPECT_EQ(ErrorCode(rt->DestroyCntNotify(a)), ACL_ERROR_RT_PARAM_INVALID);
-  ASSERT_OK(rt->CreateCntNotify(0).status());
-  EXPECT_EQ(ErrorCode(rt->CreateCntNotify(1).status()),
+  ASSERT_OK(rt.sync().CreateNotify(0).status());
+  ASSERT_OK(rt.sync().DestroyCntNotify(a));
+  EXPECT_EQ(ErrorCode(rt.sync().DestroyCntNotify(a)),
+            ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_OK(rt.sync().CreateCntNotify(0).status());
+  EXPECT_EQ(ErrorCode(rt.sync().CreateCntNotify(1).status()),
             ACL_ERROR_RT_PARAM_INVALID);
 }
 
 TEST(CntNotifyTest, RecordWaitAndResetInStreamOrder) {
   PrivateRuntime rt;
   ASSERT_OK(rt->SetDevice(0));
-  ASSERT_OK_AND_ASSIGN(void* notify, rt->CreateCntNotify(0));
+  ASSERT_OK_AND_ASSIGN(void* notify, rt.sync().CreateCntNotify(0));
   ASSERT_OK_AND_ASSIGN(void* s, rt->CreateStream(0, 0));
-  ASSERT_OK(
-      rt->RecordCntNotify(notify, s, ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 2));
-  ASSERT_OK(
-      rt->RecordCntNotify(notify, s, ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 3));
-  ASSERT_OK(rt->WaitCntNotify(notify, s, ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 5,
-                              /*timeout_s=*/1, /*clear=*/false));
+  ASSERT_OK(rt.sync().RecordCntNotify(notify, s,
+                                      ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 2));
+  ASSERT_OK(rt.sync().RecordCntNotify(notify, s,
+                                      ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 3));
+  ASSERT_OK(rt.sync().WaitCntNotify(notify, s,
+                                    ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 5,
+                                    /*timeout_s=*/1, /*clear=*/false));
   ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
-  ASSERT_OK_AND_ASSIGN(uint32_t value, rt->CntNotifyValue(notify));
+  ASSERT_OK_AND_ASSIGN(uint32_t value, rt.sync().CntNotifyValue(notify));
   EXPECT_EQ(value, 5u);
-  ASSERT_OK(rt->WaitCntNotify(notify, s, ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE, 4,
-                              /*timeout_s=*/1, /*clear=*/true));
+  ASSERT_OK(rt.sync().WaitCntNotify(notify, s,
+                                    ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE, 4,
+                                    /*timeout_s=*/1, /*clear=*/true));
   ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
-  ASSERT_OK_AND_ASSIGN(value, rt->CntNotifyValue(notify));
+  ASSERT_OK_AND_ASSIGN(value, rt.sync().CntNotifyValue(notify));
   EXPECT_EQ(value, 0u);
-  ASSERT_OK(rt->RecordCntNotify(notify, s,
-                                ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE, 9));
-  ASSERT_OK(rt->ResetCntNotify(notify, s));
+  ASSERT_OK(rt.sync().RecordCntNotify(
+      notify, s, ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE, 9));
+  ASSERT_OK(rt.sync().ResetCntNotify(notify, s));
   ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
-  ASSERT_OK_AND_ASSIGN(value, rt->CntNotifyValue(notify));
+  ASSERT_OK_AND_ASSIGN(value, rt.sync().CntNotifyValue(notify));
   EXPECT_EQ(value, 0u);
   // Not released within its timeout: the stream reports 107019.
-  ASSERT_OK(rt->WaitCntNotify(notify, s, ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 1,
-                              /*timeout_s=*/1, /*clear=*/false));
+  ASSERT_OK(rt.sync().WaitCntNotify(notify, s,
+                                    ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 1,
+                                    /*timeout_s=*/1, /*clear=*/false));
   EXPECT_EQ(ErrorCode(rt->SynchronizeStream(s, absl::InfiniteFuture())),
             ACL_ERROR_RT_WAIT_TIMEOUT);
 }
@@ -102,13 +106,14 @@ TEST(CntNotifyTest, RecordWaitAndResetInStreamOrder) {
 TEST(CntNotifyTest, DeviceResetReleasesAQueuedWait) {
   PrivateRuntime rt;
   ASSERT_OK(rt->SetDevice(0));
-  ASSERT_OK_AND_ASSIGN(void* notify, rt->CreateCntNotify(0));
+  ASSERT_OK_AND_ASSIGN(void* notify, rt.sync().CreateCntNotify(0));
   ASSERT_OK_AND_ASSIGN(void* s, rt->CreateStream(0, 0));
-  ASSERT_OK(rt->WaitCntNotify(notify, s, ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 7,
-                              /*timeout_s=*/0, /*clear=*/false));
+  ASSERT_OK(rt.sync().WaitCntNotify(notify, s,
+                                    ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 7,
+                                    /*timeout_s=*/0, /*clear=*/false));
   // Returns: the close cancels the notify and shuts the stream down.
   ASSERT_OK(rt->ResetDevice(0, /*force=*/true));
-  EXPECT_EQ(ErrorCode(rt->CntNotifyId(notify).status()),
+  EXPECT_EQ(ErrorCode(rt.sync().CntNotifyId(notify).status()),
             ACL_ERROR_RT_PARAM_INVALID);
 }
 
