@@ -10,7 +10,12 @@
 // Run hands the stream to a waiting worker, or starts a new one when every
 // worker is busy: a worker blocked in a task (an event wait) keeps its
 // thread, exactly as a stream's own executor did, so no stream ever waits
-// for another stream's worker. Idle workers retire after kIdleRetire, down
+// for another stream's worker. A worker whose stream ran out of work
+// lingers on it for about kLinger: one reaper thread per pool, running only
+// while some worker serves a stream, tells lingering workers idle longer
+// than that to leave, so a worker's own wait for work needs no timer (a
+// timed wait arms a kernel timer per task, which costs a replay's worth of
+// latency on virtual machines). Idle workers retire after kIdleRetire, down
 // to kKeepIdle. A thread that cannot be started (std::system_error) makes
 // Run return false; nothing throws. Destroying the pool stops its workers
 // and waits until every one has left the pool; by then no stream may be
@@ -25,7 +30,10 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <thread>
+#include <vector>
 
+#include "absl/time/clock.h"
 #include "absl/time/time.h"
 
 namespace ascend::rt {
@@ -38,9 +46,19 @@ class ExecutorPool {
   class Job {
    public:
     virtual ~Job() = default;
-    // Runs queued work until the queue stays empty, then returns.
-    virtual void RunQueued() = 0;
+    // Runs queued work until the queue stays empty (for kLinger, or until
+    // released), then returns. `reaped`: the pool's reaper will release the
+    // worker (ReleaseIfIdleSince); else the job times its own linger.
+    virtual void RunQueued(bool reaped) = 0;
+    // When the worker has been waiting for work since before `cutoff`, tells
+    // it to leave the job.
+    virtual void ReleaseIfIdleSince(absl::Time cutoff) = 0;
   };
+
+  // How long a worker whose job ran out of work waits for more before it
+  // leaves the job (a producer enqueueing back to back keeps its worker);
+  // between kLinger and twice that.
+  static constexpr absl::Duration kLinger = absl::Milliseconds(1);
 
   // Idle workers kept however long they idle.
   static constexpr size_t kKeepIdle = 4;
@@ -70,6 +88,11 @@ class ExecutorPool {
 
  private:
   void Work(std::shared_ptr<Job> job);
+  // The reaper thread's loop (see the class comment).
+  void Reap();
+  // Starts the reaper if it is not running; false when no thread could be
+  // started (workers then time their own lingers).
+  bool StartReaperLocked();
 
   mutable std::mutex mu_;
   std::condition_variable ready_cv_;
@@ -81,6 +104,13 @@ class ExecutorPool {
   size_t workers_ = 0;
   size_t waiting_ = 0;  // workers waiting; always >= ready_.size()
   std::function<bool()> run_hook_;
+  // The jobs workers are running (each with one worker), for the reaper.
+  std::vector<std::shared_ptr<Job>> serving_;
+  std::thread reaper_;
+  bool reaper_started_ = false;
+  // The reaper waits (untimed) for a worker to serve a job.
+  bool reaper_idle_ = false;
+  std::condition_variable reaper_cv_;
 };
 
 }  // namespace ascend::rt

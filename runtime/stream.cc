@@ -125,6 +125,18 @@ void Stream::Shutdown() {
   DiscardPending();
 }
 
+void Stream::ReleaseIfIdleSince(absl::Time cutoff) {
+  // Cheap for a stream with work: the lock is taken only to release (its
+  // release wakes the stream's waiters, the host's synchronizes included).
+  const int64_t before = absl::ToUnixNanos(cutoff);
+  if (idle_since_ns_.load(std::memory_order_relaxed) > before) return;
+  ascend::MutexLock lock(&mu_);
+  // The worker writes the time under mu_: re-read, it may have found work.
+  if (idle_since_ns_.load(std::memory_order_relaxed) <= before) {
+    released_ = true;
+  }
+}
+
 std::shared_ptr<TaskRecorder> Stream::recorder() const {
   ascend::MutexLock lock(&mu_);
   return recorder_;
@@ -194,7 +206,7 @@ void Stream::Dispatch() {
   }
 }
 
-void Stream::RunQueued() {
+void Stream::RunQueued(bool reaped) {
   // One critical section per task: it records the previous task's result and
   // takes the next one. Every release of mu_ wakes the threads waiting in
   // Synchronize to re-check, so a second lock per task would double the
@@ -212,11 +224,22 @@ void Stream::RunQueued() {
         stopping_.store(false, std::memory_order_release);
       }
       auto has_work = +[](Stream* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
-        return s->shutdown_ || !s->queue_.empty();
+        return s->shutdown_ || !s->queue_.empty() || s->released_;
       };
       if (!has_work(this)) {
-        mu_.AwaitWithTimeout(absl::Condition(has_work, this), kLinger);
+        // Linger for more work: until the pool's reaper releases the worker
+        // (an untimed wait: no kernel timer per task), or for kLinger.
+        if (reaped) {
+          idle_since_ns_.store(absl::GetCurrentTimeNanos(),
+                               std::memory_order_relaxed);
+          mu_.Await(absl::Condition(has_work, this));
+          idle_since_ns_.store(kNotIdle, std::memory_order_relaxed);
+        } else {
+          mu_.AwaitWithTimeout(absl::Condition(has_work, this),
+                               ExecutorPool::kLinger);
+        }
       }
+      released_ = false;
       // Shut down: Shutdown cancels what is left once the worker is gone.
       if (shutdown_ || queue_.empty()) {
         scheduled_ = false;

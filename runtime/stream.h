@@ -239,13 +239,11 @@ class Stream : public std::enable_shared_from_this<Stream>,
   }
 
  private:
-  // How long a worker whose stream ran out of work waits for more before it
-  // leaves the stream (a producer enqueueing back to back keeps its worker).
-  static constexpr absl::Duration kLinger = absl::Microseconds(500);
-
-  // On a pool worker: runs the queue until it stays empty for kLinger (or the
-  // stream shuts down), then leaves the stream.
-  void RunQueued() override;
+  // On a pool worker: runs the queue until it stays empty for the pool's
+  // linger (the reaper releases the worker, or, when `reaped` is false, a
+  // timed wait ends) or the stream shuts down, then leaves the stream.
+  void RunQueued(bool reaped) override;
+  void ReleaseIfIdleSince(absl::Time cutoff) override;
   // Gives the stream a worker (after Enqueue set scheduled_); fails the
   // queued tasks when none can be had.
   void Dispatch();
@@ -283,6 +281,12 @@ class Stream : public std::enable_shared_from_this<Stream>,
   bool running_ ABSL_GUARDED_BY(mu_) = false;  // a task is running
   // A worker holds the stream, or is being given it (Dispatch).
   bool scheduled_ ABSL_GUARDED_BY(mu_) = false;
+  // The reaper told the lingering worker to leave (ReleaseIfIdleSince).
+  bool released_ ABSL_GUARDED_BY(mu_) = false;
+  // Since when the worker has been lingering (Unix ns; written under mu_,
+  // read by the reaper without it first), kNotIdle while it is not.
+  static constexpr int64_t kNotIdle = INT64_MAX;
+  std::atomic<int64_t> idle_since_ns_{kNotIdle};
   std::atomic<bool> aborting_{false};
   std::atomic<bool> stopping_{false};
   std::atomic<bool> force_closing_{false};

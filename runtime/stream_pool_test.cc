@@ -182,6 +182,27 @@ TEST(StreamPoolTest, NoThreadFailsTheTaskWith207005AndTheNextEnqueueRetries) {
   EXPECT_TRUE(ran);
 }
 
+// A worker lingers on a stream that ran out of work, then the pool's reaper
+// sends it back to the pool: it serves another stream without a new thread.
+TEST(StreamPoolTest, ALingeringWorkerIsReleasedAndReused) {
+  StreamServices services;
+  std::shared_ptr<Stream> first = services.Make(1);
+  first->Enqueue(Task{[] { return absl::OkStatus(); }, nullptr});
+  ASSERT_OK(first->Synchronize(absl::InfiniteFuture()));
+  EXPECT_EQ(services.pool.stats().workers, 1u);
+  // Still lingering right after its task, then released within a few
+  // lingers (the reaper ticks every kLinger).
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  while (services.pool.stats().waiting == 0 && absl::Now() < deadline) {
+    absl::SleepFor(ExecutorPool::kLinger);
+  }
+  EXPECT_EQ(services.pool.stats().waiting, 1u);
+  std::shared_ptr<Stream> second = services.Make(2);
+  second->Enqueue(Task{[] { return absl::OkStatus(); }, nullptr});
+  ASSERT_OK(second->Synchronize(absl::InfiniteFuture()));
+  EXPECT_EQ(services.pool.stats().workers, 1u);
+}
+
 std::atomic<int> told_first{0};
 std::atomic<int> told_second{0};
 
