@@ -232,7 +232,7 @@ TEST_F(IntegrityTest, DataAddressesAndHandlesSurviveMemoryLoss) {
     ASSERT_ACL_OK(aclrtRecordEvent(h.events[1], h.streams[1]));
     ASSERT_ACL_OK(aclrtStreamWaitEvent(h.streams[0], h.events[1]));
     ASSERT_ACL_OK(aclrtRecordNotify(h.notifies[0], h.streams[0]));
-    ASSERT_ACL_OK(aclrtWaitAndResetNotify(h.notifies[0], h.streams[1], 5000));
+    ASSERT_ACL_OK(aclrtWaitAndResetNotify(h.notifies[0], h.streams[1], 5));
     ASSERT_ACL_OK(aclrtSynchronizeEvent(h.events[1]));
     ASSERT_ACL_OK(aclrtSynchronizeStream(h.streams[0]));
     ASSERT_ACL_OK(aclrtSynchronizeStream(h.streams[1]));

@@ -530,7 +530,7 @@ TEST_F(CallbackApiTest, StreamTaskFailureIsTheSynchronizingThreadsLastError) {
   (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
   aclrtNotify notify = nullptr;
   ASSERT_ACL_OK(aclrtCreateNotify(&notify, 0));
-  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, stream_, 5));
+  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, stream_, 1));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT,
                    aclrtSynchronizeStreamWithTimeout(stream_, 5000));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT,

@@ -355,24 +355,27 @@ TEST_F(EventApiTest, NotifyRecordedBeforeTheWaitPassesAndIsReset) {
   ASSERT_ACL_OK(aclrtCreateNotify(&notify, 0));
   ASSERT_ACL_OK(aclrtRecordNotify(notify, stream_));
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
-  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, stream_, 5000));
+  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, stream_, 5));
   ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream_, 5000));
   // The wait consumed the record: a second wait times out.
-  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, stream_, 20));
+  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, stream_, 1));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT,
                    aclrtSynchronizeStreamWithTimeout(stream_, 5000));
   ASSERT_ACL_OK(aclrtDestroyNotify(notify));
 }
 
+// aclrtWaitAndResetNotify's timeout is in seconds, 0 waiting forever (08
+// notify management, parameter table).
 TEST_F(EventApiTest, NotifyWaitTimesOut) {
   aclrtNotify notify = nullptr;
   ASSERT_ACL_OK(aclrtCreateNotify(&notify, 0));
   const Clock::time_point start = Clock::now();
-  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, stream_, 40));
+  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, stream_, 1));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT,
                    aclrtSynchronizeStreamWithTimeout(stream_, 5000));
   const auto waited = Clock::now() - start;
-  EXPECT_GE(waited, std::chrono::milliseconds(35));
+  // Seconds (08 notify management), not milliseconds.
+  EXPECT_GE(waited, std::chrono::milliseconds(950));
   EXPECT_LT(waited, std::chrono::seconds(5));
   // The stream keeps working after reporting the failure.
   EXPECT_ACL_OK(aclrtSynchronizeStream(stream_));

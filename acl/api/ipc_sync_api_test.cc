@@ -416,9 +416,9 @@ TEST_F(IpcSyncApiTest, NotifyErrors) {
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtNotifySetImportPid(imported, &pid, 1));
   ASSERT_ACL_OK(aclrtRecordNotify(imported, stream_));
-  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, stream_, 5000));
+  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, stream_, 5));
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
-  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, stream_, 30));
+  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, stream_, 1));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeStream(stream_));
   ASSERT_ACL_OK(aclrtDestroyNotify(imported));
   ASSERT_ACL_OK(aclrtDestroyNotify(notify));
@@ -451,13 +451,13 @@ TEST_F(IpcSyncApiTest, NotifyWithPidAcrossProcesses) {
   ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream_, 10000));
   // And the other way: B waits for A's record.
   std::string waited;
-  std::thread waiter([&] { waited = peer.Ask("wait_notify 10000"); });
+  std::thread waiter([&] { waited = peer.Ask("wait_notify 10"); });
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   ASSERT_ACL_OK(aclrtRecordNotify(notify, side_));
   waiter.join();
   EXPECT_EQ(waited, "0");
   // A wait nobody records times out there.
-  EXPECT_EQ(peer.Ask("wait_notify 30"), Code(ACL_ERROR_RT_WAIT_TIMEOUT));
+  EXPECT_EQ(peer.Ask("wait_notify 1"), Code(ACL_ERROR_RT_WAIT_TIMEOUT));
   EXPECT_EQ(peer.Ask("destroy_notify"), "0");
   ASSERT_ACL_OK(aclrtDestroyNotify(notify));
 }
@@ -476,7 +476,7 @@ TEST_F(IpcSyncApiTest, NotifyWithoutPidValidation) {
   Peer peer;
   ASSERT_GT(peer.pid(), 0);
   ASSERT_EQ(peer.Ask(std::string("import_notify ") + key + " 2"), "0");
-  EXPECT_EQ(peer.Ask("wait_notify 5000"), "0");
+  EXPECT_EQ(peer.Ask("wait_notify 5"), "0");
   EXPECT_EQ(peer.Ask("record_notify"), "0");
   ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, stream_, 5000));
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));

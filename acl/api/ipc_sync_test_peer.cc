@@ -12,7 +12,7 @@
 //                                              with a record that never runs)
 //   import_notify KEY FLAGS    -> CODE
 //   record_notify              -> CODE        (record + synchronize)
-//   wait_notify MS             -> CODE        (wait-and-reset + synchronize)
+//   wait_notify S              -> CODE        (wait-and-reset + synchronize)
 //   destroy_notify             -> CODE
 #include <unistd.h>
 
@@ -121,9 +121,9 @@ int main() {
       if (code == ACL_SUCCESS) code = aclrtSynchronizeStream(stream);
       out << code;
     } else if (cmd == "wait_notify") {
-      uint32_t ms = 0;
-      in >> ms;
-      aclError code = aclrtWaitAndResetNotify(notify, stream, ms);
+      uint32_t seconds = 0;
+      in >> seconds;
+      aclError code = aclrtWaitAndResetNotify(notify, stream, seconds);
       if (code == ACL_SUCCESS) code = aclrtSynchronizeStream(stream);
       out << code;
     } else if (cmd == "destroy_notify") {

@@ -223,6 +223,33 @@ TEST_F(ModelApiTest, IdsAndNames) {
 
 // --- 2. Fork and join -------------------------------------------------------
 
+// aclmdlRIDestroy of a model its capture still records into is refused with
+// ACL_ERROR_RT_MODEL_CAPTURED, as CANN's runtime does (15 model running
+// instance management; 25-01 aclError lists 107026), and the capture goes
+// on exactly as it was.
+TEST_F(ModelApiTest, DestroyRefusesAModelStillBeingCaptured) {
+  ASSERT_ACL_OK(
+      aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_ACL_OK(aclrtMemsetAsync(Dev(0), 4, 0x11, 4, stream_));
+  aclmdlRI info = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureGetInfo(stream_, nullptr, &info));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_MODEL_CAPTURED, aclmdlRIDestroy(info));
+  aclmdlRICaptureStatus st = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+  ASSERT_ACL_OK(aclmdlRICaptureGetInfo(stream_, &st, nullptr));
+  EXPECT_EQ(st, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+  ASSERT_ACL_OK(aclrtMemsetAsync(Dev(4), 4, 0x22, 4, stream_));
+  aclmdlRI model = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(stream_, &model));
+  EXPECT_EQ(model, info);
+  // Both captured tasks replay: nothing of the capture was lost.
+  ASSERT_ACL_OK(aclrtMemset(dev_, 8, 0, 8));
+  ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, stream_));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  EXPECT_EQ(Read(dev_, 8), (std::vector<uint8_t>{0x11, 0x11, 0x11, 0x11, 0x22,
+                                                 0x22, 0x22, 0x22}));
+  ASSERT_ACL_OK(aclmdlRIDestroy(model));
+}
+
 TEST_F(ModelApiTest, ForkJoinCaptureRunsBothStreamsInOrder) {
   aclrtStream side = nullptr;
   ASSERT_ACL_OK(aclrtCreateStream(&side));
@@ -469,7 +496,12 @@ TEST_F(ModelApiTest, AbandonedCapturesLeaveNoModeBehind) {
   ASSERT_ACL_OK(aclrtStreamWaitEvent(side, e1));
   aclmdlRI info = nullptr;
   ASSERT_ACL_OK(aclmdlRICaptureGetInfo(stream_, nullptr, &info));
-  ASSERT_ACL_OK(aclmdlRIDestroy(info));
+  // Destroying the model is refused while it is captured; a failed end
+  // (the side stream never joined back) abandons the capture instead.
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_MODEL_CAPTURED, aclmdlRIDestroy(info));
+  aclmdlRI ended = nullptr;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_UNJOINED,
+                   aclmdlRICaptureEnd(stream_, &ended));
   EXPECT_ACL_OK(aclrtMemset(dev_, 16, 1, 16));
   aclmdlRICaptureStatus st = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
   ASSERT_ACL_OK(aclmdlRICaptureGetInfo(side, &st, nullptr));

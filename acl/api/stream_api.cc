@@ -223,7 +223,9 @@ aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream,
                                  uint32_t timeout) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(notify);
-  return ACL_RESULT(Sync().WaitAndResetNotify(notify, stream, timeout));
+  // `timeout` is in seconds, 0 waits forever (08 notify management).
+  return ACL_RESULT(
+      Sync().WaitAndResetNotify(notify, stream, absl::Seconds(timeout)));
 }
 ACL_ENTRY_CATCH(aclError)
 

@@ -276,7 +276,7 @@ TEST_F(StreamApiTest, SetStreamFailureModeRejectsUnknownModes) {
   EXPECT_ACL_OK(aclrtSetStreamFailureMode(nullptr, ACL_CONTINUE_ON_FAILURE));
 }
 
-// Queues a notify wait that times out after 10 ms (a failing task), then a
+// Queues a notify wait that times out after 1 s (a failing task), then a
 // host function; returns whether the host function ran and what the first
 // and a second synchronize returned.
 struct FailureOutcome {
@@ -295,7 +295,7 @@ FailureOutcome RunFailingStream(uint64_t mode) {
   EXPECT_ACL_OK(aclrtSetStreamFailureMode(stream, mode));
   std::atomic<bool> later{false};
   std::atomic<bool> after_sync{false};
-  EXPECT_ACL_OK(aclrtWaitAndResetNotify(notify, stream, 10));
+  EXPECT_ACL_OK(aclrtWaitAndResetNotify(notify, stream, 1));
   EXPECT_ACL_OK(aclrtLaunchHostFunc(stream, SetFlag, &later));
   outcome.first_sync = aclrtSynchronizeStreamWithTimeout(stream, 5000);
   outcome.later_task_ran = later.load();
@@ -342,9 +342,9 @@ class FailedTaskTest : public StreamApiTest {
     StreamApiTest::TearDown();
   }
   // Queues a task on failing_ that fails (a notify wait that times out after
-  // 10 ms) and waits until it has run, without synchronising.
+  // 1 s) and waits until it has run, without synchronising.
   void FailATask() {
-    ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify_, failing_, 10));
+    ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify_, failing_, 1));
     std::atomic<bool> ran{false};
     ASSERT_ACL_OK(aclrtLaunchHostFunc(healthy_, SetFlag, &ran));
     const Clock::time_point deadline = Clock::now() + std::chrono::seconds(10);
@@ -378,7 +378,7 @@ TEST_F(FailedTaskTest, EachStreamsFailureReachesTheDeviceOnce) {
   // Both streams fail: one device synchronize reports one failure and leaves
   // the other pending for the next.
   FailATask();
-  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify_, healthy_, 10));
+  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify_, healthy_, 1));
   ASSERT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT,
                    aclrtSynchronizeStreamWithTimeout(healthy_, 5000));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeDevice());

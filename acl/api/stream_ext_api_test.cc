@@ -301,14 +301,14 @@ TEST_F(StreamExtApiTest, NotifyBatchResetClearsEveryRecordOrNone) {
   aclrtNotify mixed[2] = {notifies[0], stale};
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtNotifyBatchReset(mixed, 2));
   // Nothing was reset: notifies[0] still holds its record.
-  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notifies[0], stream, 1000));
+  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notifies[0], stream, 5));
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
   ASSERT_ACL_OK(aclrtRecordNotify(notifies[0], stream));
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
 
   ASSERT_ACL_OK(aclrtNotifyBatchReset(notifies, 2));
   for (aclrtNotify notify : notifies) {
-    ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, stream, 50));
+    ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, stream, 1));
     EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeStream(stream));
   }
   for (aclrtNotify notify : notifies) ASSERT_ACL_OK(aclrtDestroyNotify(notify));

@@ -139,6 +139,26 @@ absl::Status Models::Destroy(void* model) {
     return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                  "a branch model is destroyed with the model it belongs to");
   }
+  {
+    // CANN's runtime refuses to destroy a model its capture is still
+    // recording into; the capture goes on as it was (aclmdlRICaptureEnd
+    // first).
+    ascend::MutexLock lock(&m->mu_);
+    bool capturing = false;
+    if (m->kind_ == ModelKind::kCapture &&
+        m->state_ == ModelState::kRecording) {
+      // A capture that ended (even refused) let go of its streams.
+      for (const ModelStream& ms : m->streams_) {
+        capturing = capturing || ms.source != nullptr;
+      }
+    }
+    if (capturing) {
+      return Error(ACL_ERROR_RT_MODEL_CAPTURED,
+                   absl::StrCat("model ", m->id_,
+                                " is still being captured; end the capture "
+                                "first"));
+    }
+  }
   Erase(m);
   return absl::OkStatus();
 }

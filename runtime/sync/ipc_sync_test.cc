@@ -193,7 +193,7 @@ TEST_F(IpcSyncTest, NotifyRecordOnOneSideReleasesAWaitOnTheOther) {
 
     // b waits on the imported notify; a records the exported one later.
     std::atomic<bool> after_wait{false};
-    ASSERT_OK(rt_.sync().WaitAndResetNotify(imported, b_, 10000));
+    ASSERT_OK(rt_.sync().WaitAndResetNotify(imported, b_, absl::Seconds(10)));
     ASSERT_OK(rt_->LaunchHostFunc(b_, SetFlag, &after_wait));
     absl::SleepFor(absl::Milliseconds(30));
     EXPECT_FALSE(after_wait.load());
@@ -204,7 +204,7 @@ TEST_F(IpcSyncTest, NotifyRecordOnOneSideReleasesAWaitOnTheOther) {
     // The other direction; the flag was reset by the first wait, so a second
     // wait needs a second record.
     std::atomic<bool> after_second{false};
-    ASSERT_OK(rt_.sync().WaitAndResetNotify(notify, a_, 10000));
+    ASSERT_OK(rt_.sync().WaitAndResetNotify(notify, a_, absl::Seconds(10)));
     ASSERT_OK(rt_->LaunchHostFunc(a_, SetFlag, &after_second));
     absl::SleepFor(absl::Milliseconds(30));
     EXPECT_FALSE(after_second.load());

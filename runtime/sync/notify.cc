@@ -144,17 +144,18 @@ absl::Status Sync::RecordNotify(void* handle, void* stream) {
 }
 
 absl::Status Sync::WaitAndResetNotify(void* handle, void* stream,
-                                      uint32_t timeout_ms) {
+                                      absl::Duration timeout) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Notify> notify,
                           runtime_.Resolve<Notify>(handle));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
   return runtime_.tasks().Submit(
       TaskKind::kNotify, "aclrtWaitAndResetNotify", std::move(s),
-      Task{[notify, timeout_ms]() -> absl::Status {
-             const absl::Time deadline =
-                 timeout_ms == 0 ? absl::InfiniteFuture()
-                                 : absl::Now() + absl::Milliseconds(timeout_ms);
+      Task{[notify, timeout]() -> absl::Status {
+             // The timeout counts from when the wait starts running.
+             const absl::Time deadline = timeout == absl::ZeroDuration()
+                                             ? absl::InfiniteFuture()
+                                             : absl::Now() + timeout;
              for (;;) {
                absl::Status status = notify->WaitAndReset(
                    std::min(deadline, absl::Now() + kTaskWaitSlice));

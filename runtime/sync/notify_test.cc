@@ -50,7 +50,7 @@ TEST(NotifyTest, ClosingTheNotifysDeviceReleasesAWaitElsewhere) {
   ASSERT_OK_AND_ASSIGN(void* notify, rt.sync().CreateNotify(0));
   ASSERT_OK(rt->SetDevice(1));
   ASSERT_OK_AND_ASSIGN(void* s, rt->CreateStream(0, 0));
-  ASSERT_OK(rt.sync().WaitAndResetNotify(notify, s, /*timeout_ms=*/0));
+  ASSERT_OK(rt.sync().WaitAndResetNotify(notify, s, absl::ZeroDuration()));
   ASSERT_OK(rt->ResetDevice(0, /*force=*/true));
   const absl::Status synced =
       rt->SynchronizeStream(s, absl::Now() + absl::Seconds(20));
@@ -66,10 +66,10 @@ TEST(NotifyTest, RecordThenWaitInStreamOrder) {
   ASSERT_OK_AND_ASSIGN(void* notify, rt.sync().CreateNotify(0));
   ASSERT_OK_AND_ASSIGN(void* s, rt->CreateStream(0, 0));
   ASSERT_OK(rt.sync().RecordNotify(notify, s));
-  ASSERT_OK(rt.sync().WaitAndResetNotify(notify, s, /*timeout_ms=*/1000));
+  ASSERT_OK(rt.sync().WaitAndResetNotify(notify, s, absl::Seconds(1)));
   ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
   // Reset by the wait: a second wait times out.
-  ASSERT_OK(rt.sync().WaitAndResetNotify(notify, s, /*timeout_ms=*/30));
+  ASSERT_OK(rt.sync().WaitAndResetNotify(notify, s, absl::Milliseconds(30)));
   EXPECT_EQ(ErrorCode(rt->SynchronizeStream(s, absl::InfiniteFuture())),
             ACL_ERROR_RT_WAIT_TIMEOUT);
 }
@@ -87,14 +87,14 @@ TEST(NotifyTest, ParticipantRestoresAPendingRecord) {
   EXPECT_NE(before.find("recorded"), std::string::npos) << before;
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<SavedState> saved, participant->Save(0));
   // The record is consumed after the backup, and the device re-opened.
-  ASSERT_OK(rt.sync().WaitAndResetNotify(notify, s, 1000));
+  ASSERT_OK(rt.sync().WaitAndResetNotify(notify, s, absl::Seconds(1)));
   ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
   ASSERT_OK(rt->DeviceObject(0)->Reopen());
   ASSERT_OK(saved->Restore());
   ASSERT_OK_AND_ASSIGN(std::string after, participant->Describe(0));
   EXPECT_EQ(after, before);
   // The restored record releases a wait.
-  ASSERT_OK(rt.sync().WaitAndResetNotify(notify, s, 1000));
+  ASSERT_OK(rt.sync().WaitAndResetNotify(notify, s, absl::Seconds(1)));
   ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
 }
 

@@ -82,8 +82,11 @@ class Sync final : public Family {
   absl::StatusOr<void*> CreateNotify(uint64_t flags);
   absl::Status DestroyNotify(void* notify);
   absl::Status RecordNotify(void* notify, void* stream);
+  // Fails the stream's work with 107019 when no record came `timeout` after
+  // the wait started (zero: no timeout; aclrtWaitAndResetNotify counts
+  // seconds, 08 notify management).
   absl::Status WaitAndResetNotify(void* notify, void* stream,
-                                  uint32_t timeout_ms);
+                                  absl::Duration timeout);
   absl::StatusOr<uint32_t> NotifyId(void* notify);
   // Clears every notify's pending record; all or (107000) none.
   absl::Status ResetNotifies(void* const* notifies, size_t count);

@@ -175,7 +175,7 @@ bool Run() {
   CHECK_ACL(aclrtRecordEvent(later_event, streams[1]));
   CHECK_ACL(aclrtStreamWaitEvent(streams[0], later_event));
   CHECK_ACL(aclrtRecordNotify(notify, streams[0]));
-  CHECK_ACL(aclrtWaitAndResetNotify(notify, streams[1], 5000));
+  CHECK_ACL(aclrtWaitAndResetNotify(notify, streams[1], 5));
   CHECK_ACL(aclrtSynchronizeStream(streams[0]));
   CHECK_ACL(aclrtSynchronizeStream(streams[1]));
   std::vector<uint8_t> back(kSizes[0]);
