@@ -22,7 +22,11 @@ absl::StatusOr<bool> Runtime::PeerAccessStatus(int32_t device_id,
                               " must lie in [0, ", device_count_, ")"));
   }
   if (device_id == peer) return false;
-  return PeerAccessEnabled(device_id, peer);
+  // One-directional (04 device management, aclrtDeviceEnablePeerAccess):
+  // device_id enabled access to peer; peer enabling device_id is the other
+  // direction.
+  ascend::MutexLock lock(&mu_);
+  return devices_[device_id].peers.contains(peer);
 }
 
 absl::StatusOr<uint32_t> Runtime::AvailableIds(device::ResourceKind kind) {

@@ -178,9 +178,6 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr,
     case ACL_DEV_ATTR_VECTOR_CORE_NUM:
       *value = chip.vector_cores;
       return ACL_SUCCESS;
-    case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE:
-      *value = static_cast<int64_t>(chip.ubuf_bytes_per_vector_core);
-      return ACL_SUCCESS;
     case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: {
       std::optional<uint64_t> bytes =
           Runtime().backend() == nullptr
@@ -208,14 +205,11 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr,
     case ACL_DEV_ATTR_NPU_ARCH:
       *value = chip.npu_arch;
       return ACL_SUCCESS;
-    case ACL_DEV_ATTR_HD_CONNECT_TYPE:
-      // Reported as a PCIe card of the host (see aclrtDeviceGetPCIBusId).
-      *value = ACL_HOST_DEVICE_CONNECT_TYPE_PCIE;
-      return ACL_SUCCESS;
-    // SIMT attributes (not on this chip class), super-pod placement and the
-    // form factor (no such hardware to describe).
+    // The SIMT attributes exist on Ascend 950 parts only; the others, the
+    // simulated Ascend910B1 among them, answer 0 (25-02 aclrtDevAttr).
     case ACL_DEV_ATTR_WARP_SIZE:
     case ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE:
+    case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE:
     case ACL_DEV_ATTR_MAX_GRID_DIM_X:
     case ACL_DEV_ATTR_MAX_GRID_DIM_Y:
     case ACL_DEV_ATTR_MAX_GRID_DIM_Z:
@@ -224,6 +218,12 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr,
     case ACL_DEV_ATTR_MAX_BLOCK_DIM_X:
     case ACL_DEV_ATTR_MAX_BLOCK_DIM_Y:
     case ACL_DEV_ATTR_MAX_BLOCK_DIM_Z:
+      *value = 0;
+      return ACL_SUCCESS;
+    // Ascend 950 parts only, an error elsewhere (25-02 aclrtDevAttr): the
+    // host connection and the form factor. Super-pod placement: no such
+    // hardware to describe.
+    case ACL_DEV_ATTR_HD_CONNECT_TYPE:
     case ACL_DEV_ATTR_SUPER_POD_DEVICE_ID:
     case ACL_DEV_ATTR_SUPER_POD_SERVER_ID:
     case ACL_DEV_ATTR_SUPER_POD_ID:
@@ -373,8 +373,8 @@ aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) try {
 }
 ACL_ENTRY_CATCH(aclError)
 
-// Simulated devices are reported as PCIe cards of the host (the host-device
-// connection, ACL_DEV_ATTR_HD_CONNECT_TYPE, is PCIe): device d sits at
+// Simulated devices are reported as PCIe cards of the host (an Ascend910B1
+// part answers no ACL_DEV_ATTR_HD_CONNECT_TYPE, 25-02): device d sits at
 // 0000:BB:DD.0 with bus BB = 1 + d % 255 and device DD = d / 255 (in hex),
 // so device 0 is 0000:01:00.0. Stable, distinct per device, and the two
 // functions below are each other's inverse.

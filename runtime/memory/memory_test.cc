@@ -473,8 +473,12 @@ TEST_F(MemoryTest, PeerCopiesNeedPeerAccess) {
   EXPECT_EQ(Read(d1, kSize), std::vector<uint8_t>(kSize, 0x10));
 
   ASSERT_OK(rt_->EnablePeerAccess(1, 0));
-  ASSERT_OK_AND_ASSIGN(enabled, rt_->PeerAccessStatus(1, 0));
+  ASSERT_OK_AND_ASSIGN(enabled, rt_->PeerAccessStatus(0, 1));
   EXPECT_TRUE(enabled);
+  // One-directional: 1 -> 0 is not enabled by device 0 (04 device
+  // management); copies need either direction (DESIGN.md §5.6).
+  ASSERT_OK_AND_ASSIGN(enabled, rt_->PeerAccessStatus(1, 0));
+  EXPECT_FALSE(enabled);
   // INNER names one device: still a kind mismatch.
   EXPECT_EQ(ErrorCode(rt_.memory().Memcpy(d1, kSize, d0, kSize,
                                           ACL_MEMCPY_INNER_DEVICE_TO_DEVICE)),
