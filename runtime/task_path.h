@@ -118,6 +118,7 @@ enum class HostOp : uint8_t {
   kStreamDestroy,      // destroys a stream
   kEventQuery,         // reads an event's state, timestamp or wait status
   kEventSynchronize,   // waits for an event
+  kPageableCopy,       // queues an async copy with a pageable host side
 };
 
 struct HostAccess {
@@ -125,7 +126,7 @@ struct HostAccess {
   const char* api;
   const Stream* stream = nullptr;  // kStream*
   const Event* event = nullptr;    // kEvent*
-  DeviceRange range;               // kMemoryWrite (device_id -1: host memory)
+  DeviceRange range;  // kMemoryWrite, kPageableCopy (device_id -1: host memory)
 };
 
 class TaskHook {

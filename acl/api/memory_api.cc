@@ -12,15 +12,6 @@ namespace {
 // The process runtime always has the memory family (runtime/process).
 ascend::rt::Memory& Memory() { return *ascend::rt::Memory::Of(Runtime()); }
 
-// A base policy (HUGE_FIRST 0 ... HUGE1G_ONLY_P2P 7), optionally combined with
-// the memory-type and access flags.
-constexpr int32_t kPolicyBits =
-    ACL_MEM_MALLOC_HUGE1G_ONLY_P2P | ACL_MEM_TYPE_LOW_BAND_WIDTH |
-    ACL_MEM_TYPE_HIGH_BAND_WIDTH | ACL_MEM_ACCESS_USER_SPACE_READONLY;
-static_assert(ACL_MEM_MALLOC_HUGE1G_ONLY_P2P == 7, "base policies are 0..7");
-
-bool IsMallocPolicy(int32_t raw) { return (raw & ~kPolicyBits) == 0; }
-
 bool IsMemcpyKind(int32_t raw) {
   return raw >= ACL_MEMCPY_HOST_TO_HOST &&
          raw <= ACL_MEMCPY_INTER_DEVICE_TO_DEVICE;
@@ -38,10 +29,8 @@ aclError aclrtMalloc(void** devPtr, size_t size,
                      aclrtMemMallocPolicy policy) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(devPtr);
-  const int32_t raw_policy = RawEnum(policy);
-  if (!IsMallocPolicy(raw_policy)) {
-    return InvalidEnum(__func__, "policy", "aclrtMemMallocPolicy", raw_policy);
-  }
+  // Any policy value is accepted: one outside the enumeration, or several
+  // or-ed together, chooses by size (11-01, aclrtMalloc `policy`).
   ACL_RETURN_VALUE(devPtr, Memory().Malloc(size, policy));
 }
 ACL_ENTRY_CATCH(aclError)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -18,6 +19,24 @@
 #include "testing/status_matchers.h"
 
 namespace {
+
+// Host memory starting on a 4 KiB page (what aclrtHostRegister takes).
+class PageAlignedBuffer {
+ public:
+  explicit PageAlignedBuffer(size_t size)
+      : data_(static_cast<char*>(std::aligned_alloc(4096, size))), size_(size) {
+    std::memset(data_, 0, size_);
+  }
+  ~PageAlignedBuffer() { std::free(data_); }
+  PageAlignedBuffer(const PageAlignedBuffer&) = delete;
+  PageAlignedBuffer& operator=(const PageAlignedBuffer&) = delete;
+  char* data() { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  char* data_;
+  size_t size_;
+};
 
 class MemoryExtApiTest : public ::testing::Test {
  protected:
@@ -333,7 +352,7 @@ TEST_F(MemoryExtApiTest, RegisteredHostMemoryIsUsableByDeviceWork) {
 }
 
 TEST_F(MemoryExtApiTest, HostRegisterV1ReturnsTheDeviceAddress) {
-  std::vector<char> pageable(1 << 14);
+  PageAlignedBuffer pageable(1 << 14);
   void* dev = nullptr;
   ASSERT_ACL_OK(aclrtHostRegister(pageable.data(), pageable.size(),
                                   ACL_HOST_REGISTER_MAPPED, &dev));
@@ -343,6 +362,10 @@ TEST_F(MemoryExtApiTest, HostRegisterV1ReturnsTheDeviceAddress) {
   void* again = nullptr;
   EXPECT_ACL_ERROR(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
                    aclrtHostRegister(pageable.data() + 4096, 16,
+                                     ACL_HOST_REGISTER_MAPPED, &again));
+  // 11-02, `ptr`: the address must be 4 KiB aligned.
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtHostRegister(pageable.data() + 64, 16,
                                      ACL_HOST_REGISTER_MAPPED, &again));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                    aclrtHostRegister(pageable.data(), 16,
@@ -363,7 +386,7 @@ TEST_F(MemoryExtApiTest, HostRegisterV1ReturnsTheDeviceAddress) {
 }
 
 TEST_F(MemoryExtApiTest, HostRegisterV2ValidatesFlagsAndRanges) {
-  std::vector<char> pageable(1 << 14);
+  PageAlignedBuffer pageable(1 << 14);
   char* p = pageable.data();
   void* pinned = nullptr;
   ASSERT_ACL_OK(aclrtMallocHost(&pinned, 4096));
@@ -384,8 +407,9 @@ TEST_F(MemoryExtApiTest, HostRegisterV2ValidatesFlagsAndRanges) {
                    aclrtHostRegisterV2(p, 0, ACL_HOST_REG_MAPPED));
   ASSERT_ACL_OK(
       aclrtHostRegisterV2(p, 4096, ACL_HOST_REG_MAPPED | ACL_HOST_REG_PINNED));
-  // Overlaps from either side; the neighbour is free.
-  EXPECT_ACL_ERROR(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+  // Overlaps; the neighbour is free. An address off a 4 KiB page is
+  // refused first (11-02, aclrtHostRegisterV2 `ptr`).
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtHostRegisterV2(p + 4095, 16, ACL_HOST_REG_MAPPED));
   EXPECT_ACL_ERROR(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
                    aclrtHostRegisterV2(p - 0, 1, ACL_HOST_REG_MAPPED));

@@ -246,6 +246,23 @@ TEST_F(VmmApiTest, CopiesSpanAdjacentMappingsButNotGaps) {
   int host = 0;
   EXPECT_EQ(aclrtMemGetAddressRange(&host, &range_base, &range_size),
             ACL_ERROR_RT_PARAM_INVALID);
+  // Host blocks from aclrtMallocHost and aclrtMallocHostWithCfg answer
+  // with the block (11-04, aclrtMemGetAddressRange, the scenario table).
+  void* pinned = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&pinned, 1000));
+  ASSERT_ACL_OK(aclrtMemGetAddressRange(static_cast<char*>(pinned) + 999,
+                                        &range_base, &range_size));
+  EXPECT_EQ(range_base, pinned);
+  EXPECT_EQ(range_size, 1000u);
+  void* configured = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHostWithCfg(&configured, 3 * kTwoMiB, nullptr));
+  ASSERT_ACL_OK(aclrtMemGetAddressRange(configured, &range_base, &range_size));
+  EXPECT_EQ(range_base, configured);
+  EXPECT_EQ(range_size, 3 * kTwoMiB);
+  ASSERT_ACL_OK(aclrtFreeHost(configured));
+  ASSERT_ACL_OK(aclrtFreeHost(pinned));
+  EXPECT_EQ(aclrtMemGetAddressRange(pinned, &range_base, &range_size),
+            ACL_ERROR_RT_PARAM_INVALID);
   // Reserved addresses are RSVD memory, mapped or not; plain ones DEV.
   void* reserved[] = {base, base + 2 * kTwoMiB};
   uint32_t matches = 9;

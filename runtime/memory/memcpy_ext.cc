@@ -246,7 +246,18 @@ absl::Status Memory::Memcpy2d(void* dst, size_t dpitch, const void* src,
                  "2-D copy region overflows the address space");
   }
   ASCEND_ASSIGN_OR_RETURN(CopyRoute route,
-                          RouteCopy(dst, *dst_span, src, *src_span, kind));
+                          RouteCopy(dst, *dst_span, src, *src_span));
+  // Unlike aclrtMemcpy's, the 2-D pages do not call the kind reserved: a
+  // named direction must match the pointers (11-03).
+  const aclrtMemcpyKind named_actual =
+      kind == ACL_MEMCPY_DEFAULT ? route.actual : kind;
+  if (named_actual != route.actual) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("2-D copy kind ", kind,
+                              " does not match the pointers, which make it "
+                              "kind ",
+                              route.actual));
+  }
   const bool supported = route.actual == ACL_MEMCPY_HOST_TO_DEVICE ||
                          route.actual == ACL_MEMCPY_DEVICE_TO_HOST ||
                          (async && route.actual == ACL_MEMCPY_DEVICE_TO_DEVICE);
@@ -257,6 +268,12 @@ absl::Status Memory::Memcpy2d(void* dst, size_t dpitch, const void* src,
                                   ? "host to host"
                                   : "device to device",
                               ", which it does not support"));
+  }
+  if (async) {
+    const uint64_t host_span =
+        route.actual == ACL_MEMCPY_HOST_TO_DEVICE ? *src_span : *dst_span;
+    ASCEND_RETURN_IF_ERROR(CheckPageableCopy("aclrtMemcpy2dAsync", route.actual,
+                                             dst, src, host_span));
   }
   auto copy = [this, route = std::move(route), d = Addr(dst), s = Addr(src),
                dpitch, spitch, width, height]() -> absl::Status {
@@ -345,8 +362,7 @@ absl::Status Memory::MemcpyBatch(const BatchCopy& batch, bool async,
       }
     }
     absl::StatusOr<CopyRoute> route =
-        RouteLocated(std::move(to), dst, size, std::move(from), src, size,
-                     ACL_MEMCPY_DEFAULT);
+        RouteLocated(std::move(to), dst, size, std::move(from), src, size);
     if (!route.ok()) return fail(i, route.status());
     uint32_t r = 0;
     while (r < routes.size() &&
@@ -389,8 +405,11 @@ absl::Status Memory::MemcpyAsyncWithCondition(void* dst, size_t dest_max,
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
   if (count == 0) return absl::OkStatus();
-  ASCEND_ASSIGN_OR_RETURN(auto copy,
-                          PrepareCopy(dst, dest_max, src, count, kind));
+  aclrtMemcpyKind actual = ACL_MEMCPY_DEFAULT;
+  ASCEND_ASSIGN_OR_RETURN(
+      auto copy, PrepareCopy(dst, dest_max, src, count, kind, &actual));
+  ASCEND_RETURN_IF_ERROR(
+      RefuseAsyncHostToHost("aclrtMemcpyAsyncWithCondition", kind, actual));
   // The condition: host memory that is not page-locked (not from
   // aclrtMallocHost) makes the call synchronous -- queued work first, then
   // the copy, before returning.
@@ -406,6 +425,10 @@ absl::Status Memory::MemcpyAsyncWithCondition(void* dst, size_t dest_max,
     sub.writes.Add(-1, Addr(dst), count);
     return runtime_.tasks().Submit(std::move(sub));
   }
+  // An unsafe call of the capture modes (15, aclmdlRICaptureBegin `mode`).
+  ASCEND_RETURN_IF_ERROR(runtime_.tasks().Access(
+      {HostOp::kPageableCopy, "aclrtMemcpyAsyncWithCondition", nullptr, nullptr,
+       DeviceRange{-1, Addr(dst), count}}));
   // (From a task on this stream that would wait for itself: 207006.)
   ASCEND_RETURN_IF_ERROR(
       runtime_.SynchronizeStream(stream, absl::InfiniteFuture()));

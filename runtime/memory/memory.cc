@@ -19,7 +19,9 @@
 namespace ascend::rt {
 namespace {
 
-constexpr size_t kHostAlignment = 64;
+// Page-locked host blocks start on a page, as a driver's pinned pages do
+// (and as aclrtHostRegister wants its address: 11-02).
+constexpr size_t kHostAlignment = 4096;
 
 uint64_t Addr(const void* p) { return reinterpret_cast<uint64_t>(p); }
 
@@ -35,20 +37,6 @@ bool ValueSatisfies(uint64_t current, uint64_t value, uint32_t flag) {
       return ~(current | value) != 0;
     default:
       return false;
-  }
-}
-
-const char* KindName(aclrtMemcpyKind kind) {
-  switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST:
-      return "host-to-host";
-    case ACL_MEMCPY_HOST_TO_DEVICE:
-    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
-      return "host-to-device";
-    case ACL_MEMCPY_DEVICE_TO_HOST:
-      return "device-to-host";
-    default:
-      return "device-to-device";
   }
 }
 
@@ -140,7 +128,7 @@ absl::StatusOr<device::MemoryInfo> Memory::GetMemInfo(aclrtMemAttr attr) {
 
 absl::StatusOr<std::function<absl::Status()>> Memory::PrepareCopy(
     void* dst, size_t dest_max, const void* src, size_t count,
-    aclrtMemcpyKind kind) {
+    aclrtMemcpyKind kind, aclrtMemcpyKind* actual) {
   if (dst == nullptr || src == nullptr) {
     return Error(ACL_ERROR_INVALID_PARAM, "copy with a NULL pointer");
   }
@@ -155,8 +143,8 @@ absl::StatusOr<std::function<absl::Status()>> Memory::PrepareCopy(
     return Error(ACL_ERROR_INVALID_PARAM,
                  absl::StrCat("unknown memcpy kind ", kind));
   }
-  ASCEND_ASSIGN_OR_RETURN(CopyRoute route,
-                          RouteCopy(dst, count, src, count, kind));
+  ASCEND_ASSIGN_OR_RETURN(CopyRoute route, RouteCopy(dst, count, src, count));
+  if (actual != nullptr) *actual = route.actual;
   return std::function<absl::Status()>(
       [this, route = std::move(route), dst, src, count]() -> absl::Status {
         absl::Status status = RunCopy(route, dst, src, count);
@@ -167,20 +155,18 @@ absl::StatusOr<std::function<absl::Status()>> Memory::PrepareCopy(
 
 absl::StatusOr<Memory::CopyRoute> Memory::RouteCopy(
     const void* dst, uint64_t dst_extent, const void* src, uint64_t src_extent,
-    aclrtMemcpyKind kind,
     const std::vector<std::shared_ptr<device::Device>>* open) {
   Runtime::Location to =
       open ? runtime_.LocateIn(*open, dst) : runtime_.Locate(dst);
   Runtime::Location from =
       open ? runtime_.LocateIn(*open, src) : runtime_.Locate(src);
   return RouteLocated(std::move(to), dst, dst_extent, std::move(from), src,
-                      src_extent, kind);
+                      src_extent);
 }
 
 absl::StatusOr<Memory::CopyRoute> Memory::RouteLocated(
     Runtime::Location to, const void* dst, uint64_t dst_extent,
-    Runtime::Location from, const void* src, uint64_t src_extent,
-    aclrtMemcpyKind kind) {
+    Runtime::Location from, const void* src, uint64_t src_extent) {
   ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(to, dst, "copy destination"));
   ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(from, src, "copy source"));
   aclrtMemcpyKind actual =
@@ -188,36 +174,13 @@ absl::StatusOr<Memory::CopyRoute> Memory::RouteLocated(
           ? (from.device ? ACL_MEMCPY_DEVICE_TO_DEVICE
                          : ACL_MEMCPY_HOST_TO_DEVICE)
           : (from.device ? ACL_MEMCPY_DEVICE_TO_HOST : ACL_MEMCPY_HOST_TO_HOST);
-  aclrtMemcpyKind wanted = kind;
-  if (kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
-    wanted = ACL_MEMCPY_HOST_TO_DEVICE;
-  if (kind == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE ||
-      kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
-    wanted = ACL_MEMCPY_DEVICE_TO_DEVICE;
-  }
-  if (kind != ACL_MEMCPY_DEFAULT && wanted != actual) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat("memcpy kind is ", KindName(wanted),
-                              " but the pointers make it ", KindName(actual)));
-  }
+  // The pointers choose the direction, whatever kind the caller named
+  // (11-03: aclrtMemcpy's kind is reserved, "the system decides from the
+  // two pointers"). Only a pair that cannot be copied is refused (DESIGN.md
+  // §5.22).
   if (actual == ACL_MEMCPY_DEVICE_TO_DEVICE) {
     const int32_t dst_id = to.device->id();
     const int32_t src_id = from.device->id();
-    // The explicit device-to-device kinds must match the devices; like any
-    // other kind that does not match the pointers, that is 107000.
-    if (kind == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE && dst_id != src_id) {
-      return Error(ACL_ERROR_RT_PARAM_INVALID,
-                   absl::StrCat("memcpy kind is INNER_DEVICE_TO_DEVICE (within "
-                                "one device) but dst is on device ",
-                                dst_id, " and src on device ", src_id));
-    }
-    if (kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE && dst_id == src_id) {
-      return Error(ACL_ERROR_RT_PARAM_INVALID,
-                   absl::StrCat("memcpy kind is INTER_DEVICE_TO_DEVICE "
-                                "(between two devices) but dst and src are "
-                                "both on device ",
-                                dst_id));
-    }
     // A copy between two devices needs peer access between them
     // (aclrtDeviceEnablePeerAccess on either one, naming the other: the
     // reference says it "allow[s] current device to access peerDeviceId",
@@ -279,6 +242,33 @@ absl::Status Memory::RunCopy(const CopyRoute& route, void* dst, const void* src,
   return status;
 }
 
+absl::Status Memory::RefuseAsyncHostToHost(const char* api,
+                                           aclrtMemcpyKind kind,
+                                           aclrtMemcpyKind actual) {
+  // 11-03 (aclrtMemcpyAsync, aclrtMemcpyAsyncWithCondition constraints): in
+  // this form (a host with devices attached) no asynchronous copy runs
+  // within host memory: not when the caller names HOST_TO_HOST, not when
+  // both pointers are host memory.
+  if (kind != ACL_MEMCPY_HOST_TO_HOST && actual != ACL_MEMCPY_HOST_TO_HOST) {
+    return absl::OkStatus();
+  }
+  return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+               absl::StrCat(api,
+                            " does not copy within host memory: use "
+                            "aclrtMemcpy (or memcpy)"));
+}
+
+absl::Status Memory::CheckPageableCopy(const char* api, aclrtMemcpyKind actual,
+                                       const void* dst, const void* src,
+                                       uint64_t count) {
+  const void* host = actual == ACL_MEMCPY_HOST_TO_DEVICE   ? src
+                     : actual == ACL_MEMCPY_DEVICE_TO_HOST ? dst
+                                                           : nullptr;
+  if (host == nullptr || IsPinnedHost(host, count)) return absl::OkStatus();
+  return runtime_.tasks().Access({HostOp::kPageableCopy, api, nullptr, nullptr,
+                                  DeviceRange{-1, Addr(host), count}});
+}
+
 absl::Status Memory::Memcpy(void* dst, size_t dest_max, const void* src,
                             size_t count, aclrtMemcpyKind kind) {
   if (count == 0) return absl::OkStatus();
@@ -296,8 +286,13 @@ absl::Status Memory::MemcpyAsync(void* dst, size_t dest_max, const void* src,
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
   if (count == 0) return absl::OkStatus();
-  ASCEND_ASSIGN_OR_RETURN(auto copy,
-                          PrepareCopy(dst, dest_max, src, count, kind));
+  aclrtMemcpyKind actual = ACL_MEMCPY_DEFAULT;
+  ASCEND_ASSIGN_OR_RETURN(
+      auto copy, PrepareCopy(dst, dest_max, src, count, kind, &actual));
+  ASCEND_RETURN_IF_ERROR(
+      RefuseAsyncHostToHost("aclrtMemcpyAsync", kind, actual));
+  ASCEND_RETURN_IF_ERROR(
+      CheckPageableCopy("aclrtMemcpyAsync", actual, dst, src, count));
   Submission sub(TaskKind::kCopy, "aclrtMemcpyAsync", std::move(s));
   sub.task = Task{std::move(copy), nullptr};
   sub.writes.Add(-1, Addr(dst), count);

@@ -90,8 +90,8 @@ class Memory final : public Family {
   // Memory addressable from host and device (size rounded up to 2 MiB).
   absl::StatusOr<void*> MallocManaged(uint64_t size);
   absl::StatusOr<aclrtPtrAttributes> PointerAttributes(const void* ptr);
-  // The device allocation (or run of mappings) holding `ptr`: its start and
-  // size (aclrtMemGetAddressRange). 107000 for any other pointer.
+  // The device allocation, or aclrtMallocHost block, holding `ptr`: its
+  // start and size (aclrtMemGetAddressRange). 107000 for any other pointer.
   absl::StatusOr<std::pair<void*, uint64_t>> AllocationRange(const void* ptr);
   // aclrtMemP2PMap: validates that [ptr, ptr + size) is device memory of
   // another device than `peer` with peer access between them enabled. The
@@ -181,19 +181,27 @@ class Memory final : public Family {
     std::shared_ptr<device::Device> from;
   };
   class CmoBarriers;
-  // The one copy check (kind against the pointers, stale pointers, peer
-  // access, both extents inside their allocations); `open` (when given)
+  // The one copy check (stale pointers, peer access, both extents inside
+  // their allocations; the direction comes from the pointers, whatever
+  // `kind` says: DESIGN.md §5.22); `open` (when given)
   // saves collecting the open devices again for each copy of a batch.
   absl::StatusOr<CopyRoute> RouteCopy(
       const void* dst, uint64_t dst_extent, const void* src,
-      uint64_t src_extent, aclrtMemcpyKind kind,
+      uint64_t src_extent,
       const std::vector<std::shared_ptr<device::Device>>* open = nullptr);
   // RouteCopy of pointers already located.
   absl::StatusOr<CopyRoute> RouteLocated(Runtime::Location to, const void* dst,
                                          uint64_t dst_extent,
                                          Runtime::Location from,
-                                         const void* src, uint64_t src_extent,
-                                         aclrtMemcpyKind kind);
+                                         const void* src, uint64_t src_extent);
+  // 207000 for an async copy within host memory (by kind or by pointers).
+  absl::Status RefuseAsyncHostToHost(const char* api, aclrtMemcpyKind kind,
+                                     aclrtMemcpyKind actual);
+  // The capture modes' check of an async copy with a pageable host side
+  // (HostOp::kPageableCopy); nothing for other copies.
+  absl::Status CheckPageableCopy(const char* api, aclrtMemcpyKind actual,
+                                 const void* dst, const void* src,
+                                 uint64_t count);
   // Performs one copy along a route (the device's copy path, with its
   // faults); a DMA failure is 507033. Does not bump the memory epoch.
   absl::Status RunCopy(const CopyRoute& route, void* dst, const void* src,
@@ -203,9 +211,11 @@ class Memory final : public Family {
 
   absl::StatusOr<ManagedLocation> CheckManagedLocation(
       const aclrtMemManagedLocation& location, bool for_prefetch) const;
+  // The copy as a task; `actual` (when given) receives the direction the
+  // pointers make.
   absl::StatusOr<std::function<absl::Status()>> PrepareCopy(
       void* dst, size_t dest_max, const void* src, size_t count,
-      aclrtMemcpyKind kind);
+      aclrtMemcpyKind kind, aclrtMemcpyKind* actual = nullptr);
   absl::StatusOr<std::function<absl::Status()>> PrepareMemset(void* ptr,
                                                               size_t max_count,
                                                               int32_t value,

@@ -392,6 +392,13 @@ absl::Status Memory::ManagedPrefetch(const void* const* ptrs,
 }
 
 absl::Status Memory::HostRegister(void* ptr, uint64_t size, uint32_t flags) {
+  // 11-02 (aclrtHostRegister, aclrtHostRegisterV2 `ptr`): on a 4 KiB page.
+  constexpr uint64_t kRegisterAlignment = 4096;
+  if (Addr(ptr) % kRegisterAlignment != 0) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("host address 0x", absl::Hex(Addr(ptr)),
+                              " is not aligned to a 4 KiB page"));
+  }
   if (size > UINT64_MAX - Addr(ptr)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID, "host range wraps around");
   }
@@ -505,9 +512,18 @@ absl::StatusOr<std::pair<void*, uint64_t>> Memory::AllocationRange(
   Runtime::Location where = runtime_.Locate(ptr);
   ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, ptr, "address"));
   if (!where.device) {
+    // Page-locked host blocks from aclrtMallocHost(WithCfg) answer too (the
+    // scenario table of 11-04, aclrtMemGetAddressRange).
+    const std::optional<MemoryRegistry::HostFind> pinned =
+        registry_.FindPinned(Addr(ptr));
+    if (pinned && Addr(ptr) - pinned->base < pinned->size) {
+      return std::make_pair(reinterpret_cast<void*>(pinned->base),
+                            pinned->size);
+    }
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("0x", absl::Hex(Addr(ptr)),
-                              " is not in device memory of this process"));
+                              " is neither device memory nor a host block "
+                              "from aclrtMallocHost of this process"));
   }
   return std::make_pair(reinterpret_cast<void*>(where.allocation.addr),
                         where.allocation.size);

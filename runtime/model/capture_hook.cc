@@ -12,9 +12,11 @@
 namespace ascend::rt {
 namespace {
 
-// The synchronous calls the capture modes call unsafe (the
-// aclmdlRICaptureBegin page, `mode`): refused with 107030 where the modes in
-// force forbid them. Other synchronous writes pass.
+// The synchronous calls the capture modes call unsafe (15 model runtime
+// instances, aclmdlRICaptureBegin `mode`): refused with 107030 where the
+// modes in force forbid them. Other synchronous writes pass. Async copies
+// with a pageable host side are the modes' other unsafe calls
+// (HostOp::kPageableCopy).
 bool UnsafeInCapture(absl::string_view api) {
   return api == "aclrtMemcpy" || api == "aclrtMemset" || api == "aclrtMemcpy2d";
 }
@@ -58,6 +60,8 @@ absl::Status Models::CaptureHook::OnAccess(const HostAccess& access) {
   switch (access.op) {
     case HostOp::kMemoryWrite:
       if (!UnsafeInCapture(access.api)) return absl::OkStatus();
+      return models_.CheckUnsafeCall(access.api);
+    case HostOp::kPageableCopy:
       return models_.CheckUnsafeCall(access.api);
     case HostOp::kStreamSynchronize:
     case HostOp::kStreamQuery:
