@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "acl/acl.h"
 #include "gtest/gtest.h"
@@ -65,6 +66,27 @@ TEST_F(EventApiTest, CreateAndDestroyRejectBadArguments) {
   ASSERT_ACL_OK(aclrtCreateEventWithFlag(&event, 0x8));
   ASSERT_ACL_OK(aclrtDestroyEvent(event));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtDestroyEvent(event));
+}
+
+// 07, aclrtCreateEventWithFlag `flag`: an OR of the documented bits, or
+// ACL_EVENT_EXTERNAL alone; anything else is refused and creates nothing.
+TEST_F(EventApiTest, CreateEventWithFlagTakesTheDocumentedFlags) {
+  for (uint32_t flag :
+       {0u, ACL_EVENT_SYNC, ACL_EVENT_TIME_LINE | ACL_EVENT_SYNC,
+        ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_DEVICE_USE_ONLY,
+        ACL_EVENT_EXTERNAL}) {
+    aclrtEvent event = nullptr;
+    ASSERT_ACL_OK(aclrtCreateEventWithFlag(&event, flag)) << flag;
+    ASSERT_ACL_OK(aclrtDestroyEvent(event));
+  }
+  for (uint32_t flag : {ACL_EVENT_EXTERNAL | ACL_EVENT_SYNC, ACL_EVENT_IPC,
+                        0x100u, 0x80000000u}) {
+    aclrtEvent event = nullptr;
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                     aclrtCreateEventWithFlag(&event, flag))
+        << flag;
+    EXPECT_EQ(event, nullptr);
+  }
 }
 
 TEST_F(EventApiTest, NeverRecordedEventIsComplete) {
@@ -283,11 +305,40 @@ TEST_F(EventApiTest, StreamWaitEventWaitsForTheLatestRecordOnly) {
 // --- Notifies
 // ------------------------------------------------------------------
 
+// 08, aclrtCreateNotify constraints: at most 8192 notifies per device on
+// Atlas A2 parts; the next is refused with the kind's code, and one freed
+// makes room again.
+TEST_F(EventApiTest, NotifiesPerDeviceAreCappedAt8192) {
+  std::vector<aclrtNotify> notifies;
+  aclError last = ACL_SUCCESS;
+  while (notifies.size() <= 8192) {
+    aclrtNotify n = nullptr;
+    last = aclrtCreateNotify(&n, 0);
+    if (last != ACL_SUCCESS) break;
+    notifies.push_back(n);
+  }
+  EXPECT_EQ(notifies.size(), 8192u);
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_NO_NOTIFY_RESOURCE, last);
+  ASSERT_ACL_OK(aclrtDestroyNotify(notifies.back()));
+  notifies.pop_back();
+  aclrtNotify again = nullptr;
+  ASSERT_ACL_OK(aclrtCreateNotify(&again, 0));
+  notifies.push_back(again);
+  for (aclrtNotify n : notifies) ASSERT_ACL_OK(aclrtDestroyNotify(n));
+}
+
 TEST_F(EventApiTest, NotifyCallsRejectBadArguments) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCreateNotify(nullptr, 0));
   aclrtNotify notify = nullptr;
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCreateNotify(&notify, 1));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCreateNotify(&notify, 2));
   EXPECT_EQ(notify, nullptr);
+  // 08, aclrtCreateNotify `flag`: ACL_NOTIFY_DEVICE_USE_ONLY is documented.
+  ASSERT_ACL_OK(aclrtCreateNotify(&notify, ACL_NOTIFY_DEVICE_USE_ONLY));
+  ASSERT_ACL_OK(aclrtRecordNotify(notify, stream_));
+  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, stream_, 1));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  ASSERT_ACL_OK(aclrtDestroyNotify(notify));
+  notify = nullptr;
   OnNewThread([] {
     aclrtNotify none = nullptr;
     EXPECT_ACL_ERROR(ACL_ERROR_RT_CONTEXT_NULL, aclrtCreateNotify(&none, 0));

@@ -6,6 +6,7 @@
 // follow, with host functions, memcpys and value writes in place of aclnn
 // operators.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -111,6 +112,7 @@ class ModelApiTest : public ::testing::Test {
   static constexpr size_t kBytes = 4096;
   aclrtStream stream_ = nullptr;
   void* dev_ = nullptr;
+  std::atomic<int> counted_{0};
 };
 
 // --- 1. Capture basics ------------------------------------------------------
@@ -482,6 +484,51 @@ TEST_F(ModelApiTest, CaptureModesGateSynchronousCalls) {
   EXPECT_EQ(Read(dev_, 16), std::vector<uint8_t>(16, 4));
 }
 
+// 15, aclmdlRICaptureBegin `mode`: an async copy with host memory that is
+// not page-locked is one of the unsafe calls the modes gate, like
+// aclrtMemcpy; from aclrtMallocHost memory it is safe (and is captured).
+TEST_F(ModelApiTest, CaptureModesGateAsyncCopiesOfPageableMemory) {
+  aclrtContext ctx = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+  aclrtStream side = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&side));
+  void* pinned = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&pinned, 16));
+  std::vector<uint8_t> pageable(16, 7);
+  auto probe = [&](aclmdlRICaptureMode mode) {
+    EXPECT_ACL_OK(aclmdlRICaptureBegin(stream_, mode));
+    ModeVerdict v{};
+    v.here = aclrtMemcpyAsync(dev_, 16, pageable.data(), 16,
+                              ACL_MEMCPY_HOST_TO_DEVICE, stream_);
+    EXPECT_EQ(aclrtMemcpyAsync(pageable.data(), 16, dev_, 16,
+                               ACL_MEMCPY_DEVICE_TO_HOST, side),
+              v.here);
+    EXPECT_ACL_OK(aclrtMemcpyAsync(dev_, 16, pinned, 16,
+                                   ACL_MEMCPY_HOST_TO_DEVICE, stream_));
+    std::thread([&] {
+      (void)aclrtSetCurrentContext(ctx);
+      v.other = aclrtMemcpyAsync(dev_, 16, pageable.data(), 16,
+                                 ACL_MEMCPY_HOST_TO_DEVICE, side);
+    }).join();
+    aclmdlRI model = nullptr;
+    EXPECT_ACL_OK(aclmdlRICaptureEnd(stream_, &model));
+    EXPECT_ACL_OK(aclmdlRIDestroy(model));
+    EXPECT_ACL_OK(aclrtSynchronizeStream(side));
+    return v;
+  };
+  ModeVerdict global = probe(ACL_MODEL_RI_CAPTURE_MODE_GLOBAL);
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT, global.here);
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT, global.other);
+  ModeVerdict local = probe(ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL);
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT, local.here);
+  EXPECT_ACL_OK(local.other);
+  ModeVerdict relaxed = probe(ACL_MODEL_RI_CAPTURE_MODE_RELAXED);
+  EXPECT_ACL_OK(relaxed.here);
+  EXPECT_ACL_OK(relaxed.other);
+  ASSERT_ACL_OK(aclrtFreeHost(pinned));
+  ASSERT_ACL_OK(aclrtDestroyStream(side));
+}
+
 // A capture abandoned by destroying its model or resetting the device is
 // undone completely: later captures gate synchronous calls by their own
 // modes only.
@@ -544,17 +591,21 @@ TEST_F(ModelApiTest, WaitsOnEventsRecordedOutsideTheCapture) {
   ASSERT_ACL_OK(aclmdlRICaptureEnd(stream_, &model));
   ASSERT_ACL_OK(aclmdlRIDestroy(model));
 
-  // model_ri/4 scenario 1: an external event, waited with
-  // ACL_EVENT_WAIT_EXTERNAL, gates each execution until recorded outside.
+  // model_ri/1's pattern: an ACL_EVENT_EXTERNAL event waited in the model
+  // gates each execution until recorded outside, after the enqueue.
   aclrtEvent ext = nullptr;
   ASSERT_ACL_OK(aclrtCreateEventWithFlag(&ext, ACL_EVENT_EXTERNAL));
-  EXPECT_ACL_ERROR(
-      ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-      aclrtRecordEventWithFlag(ext, other, ACL_EVENT_RECORD_EXTERNAL));
   ASSERT_ACL_OK(
       aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
-  ASSERT_ACL_OK(
-      aclrtStreamWaitEventWithFlag(stream_, ext, 0, ACL_EVENT_WAIT_EXTERNAL));
+  // 07: the EXTERNAL flags take only aclrtCreateEventExWithFlag(SYNC) events
+  // (and the refused call still fixes its event's wait flag: another event).
+  aclrtEvent other_ext = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&other_ext, ACL_EVENT_EXTERNAL));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtStreamWaitEventWithFlag(stream_, other_ext, 0,
+                                                ACL_EVENT_WAIT_EXTERNAL));
+  ASSERT_ACL_OK(aclrtDestroyEvent(other_ext));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(stream_, ext));
   ASSERT_ACL_OK(aclrtValueWrite(Dev(0), 9, 0, stream_));
   ASSERT_ACL_OK(aclmdlRICaptureEnd(stream_, &model));
   ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, stream_));
@@ -567,6 +618,170 @@ TEST_F(ModelApiTest, WaitsOnEventsRecordedOutsideTheCapture) {
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
   EXPECT_EQ(ReadU64(dev_), 9u);
   ASSERT_ACL_OK(aclmdlRIDestroy(model));
+}
+
+// Blocks a stream (a host function) until the test opens it.
+struct Gate {
+  std::atomic<bool> open{false};
+  static void Wait(void* arg) {
+    auto* gate = static_cast<Gate*>(arg);
+    while (!gate->open.load()) std::this_thread::yield();
+  }
+};
+
+// 07 (aclrtStreamWaitEventWithFlag, ACL_EVENT_WAIT_EXTERNAL; model_ri/4
+// scenario 1): each execution waits for the record issued last before it,
+// not for one an earlier execution already saw.
+TEST_F(ModelApiTest, ExternalWaitWaitsForTheLatestRecordAtEachExecution) {
+  aclrtStream other = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&other));
+  aclrtEvent ev = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&ev, ACL_EVENT_SYNC));
+  ASSERT_ACL_OK(
+      aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_ACL_OK(
+      aclrtStreamWaitEventWithFlag(stream_, ev, 0, ACL_EVENT_WAIT_EXTERNAL));
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream_, Count, &counted_));
+  aclmdlRI model = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(stream_, &model));
+
+  ASSERT_ACL_OK(aclrtRecordEvent(ev, other));
+  ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, stream_));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  EXPECT_EQ(counted_.load(), 1);
+
+  // A second record, held back on its stream: the second execution waits
+  // for it, although the first record is long complete.
+  Gate gate;
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(other, &Gate::Wait, &gate));
+  ASSERT_ACL_OK(aclrtRecordEvent(ev, other));
+  ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, stream_));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  aclrtStreamStatus ss = ACL_STREAM_STATUS_COMPLETE;
+  ASSERT_ACL_OK(aclrtStreamQuery(stream_, &ss));
+  EXPECT_EQ(ss, ACL_STREAM_STATUS_NOT_READY);
+  EXPECT_EQ(counted_.load(), 1);
+  gate.open = true;
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  EXPECT_EQ(counted_.load(), 2);
+  ASSERT_ACL_OK(aclmdlRIDestroy(model));
+  ASSERT_ACL_OK(aclrtDestroyEvent(ev));
+  ASSERT_ACL_OK(aclrtDestroyStream(other));
+}
+
+// 07 (the EXTERNAL flags: "graph and graph synchronisation"; model_ri/4
+// scenario 3): a producer model's external record orders a consumer model
+// executed after it on another stream.
+TEST_F(ModelApiTest, ExternalRecordAndWaitOrderTwoModels) {
+  aclrtStream s1 = nullptr;
+  aclrtStream s2 = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s1));
+  ASSERT_ACL_OK(aclrtCreateStream(&s2));
+  aclrtEvent ev = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&ev, ACL_EVENT_SYNC));
+  Gate gate;
+  ASSERT_ACL_OK(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(s1, &Gate::Wait, &gate));
+  ASSERT_ACL_OK(aclrtValueWrite(Dev(0), 5, 0, s1));
+  ASSERT_ACL_OK(aclrtRecordEventWithFlag(ev, s1, ACL_EVENT_RECORD_EXTERNAL));
+  aclmdlRI producer = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(s1, &producer));
+  ASSERT_ACL_OK(aclmdlRICaptureBegin(s2, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_ACL_OK(
+      aclrtStreamWaitEventWithFlag(s2, ev, 0, ACL_EVENT_WAIT_EXTERNAL));
+  ASSERT_ACL_OK(
+      aclrtMemcpyAsync(Dev(8), 8, Dev(0), 8, ACL_MEMCPY_DEVICE_TO_DEVICE, s2));
+  aclmdlRI consumer = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(s2, &consumer));
+
+  for (uint64_t round = 1; round <= 2; ++round) {
+    gate.open = false;
+    ASSERT_ACL_OK(aclrtMemset(dev_, 16, 0, 16));
+    ASSERT_ACL_OK(aclmdlRIExecuteAsync(producer, s1));
+    ASSERT_ACL_OK(aclmdlRIExecuteAsync(consumer, s2));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    aclrtStreamStatus ss = ACL_STREAM_STATUS_COMPLETE;
+    ASSERT_ACL_OK(aclrtStreamQuery(s2, &ss));
+    EXPECT_EQ(ss, ACL_STREAM_STATUS_NOT_READY) << "round " << round;
+    gate.open = true;
+    ASSERT_ACL_OK(aclrtSynchronizeStream(s2));
+    EXPECT_EQ(ReadU64(Dev(8)), 5u) << "round " << round;
+    ASSERT_ACL_OK(aclrtSynchronizeStream(s1));
+  }
+  ASSERT_ACL_OK(aclmdlRIDestroy(consumer));
+  ASSERT_ACL_OK(aclmdlRIDestroy(producer));
+  ASSERT_ACL_OK(aclrtDestroyEvent(ev));
+  ASSERT_ACL_OK(aclrtDestroyStream(s1));
+  ASSERT_ACL_OK(aclrtDestroyStream(s2));
+}
+
+// 07 (aclrtRecordEventWithFlag / aclrtStreamWaitEventWithFlag,
+// constraints): the first call with a flag fixes the event's record (wait)
+// flag at the entry, whatever it returns; the other flag is refused after.
+TEST_F(ModelApiTest, TheFirstFlaggedCallFixesTheEventsFlag) {
+  aclrtStream other = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&other));
+  aclrtEvent ev = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&ev, ACL_EVENT_SYNC));
+  // Refused (no stream is captured), yet it fixes EXTERNAL for records.
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+      aclrtRecordEventWithFlag(ev, other, ACL_EVENT_RECORD_EXTERNAL));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtRecordEventWithFlag(ev, other, ACL_EVENT_RECORD_DEFAULT));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtRecordEvent(ev, other));
+  // The wait flag is separate: DEFAULT fixed by a successful wait.
+  ASSERT_ACL_OK(
+      aclrtStreamWaitEventWithFlag(other, ev, 0, ACL_EVENT_WAIT_DEFAULT));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(other, ev));
+  ASSERT_ACL_OK(
+      aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtStreamWaitEventWithFlag(stream_, ev, 0, ACL_EVENT_WAIT_EXTERNAL));
+  // EXTERNAL records in the capture are what this event records now.
+  ASSERT_ACL_OK(
+      aclrtRecordEventWithFlag(ev, stream_, ACL_EVENT_RECORD_EXTERNAL));
+  aclmdlRI model = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(stream_, &model));
+  ASSERT_ACL_OK(aclmdlRIDestroy(model));
+
+  // A flag value outside the two fixes nothing.
+  aclrtEvent fresh = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&fresh, ACL_EVENT_SYNC));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtRecordEventWithFlag(fresh, other, 7));
+  ASSERT_ACL_OK(aclrtRecordEventWithFlag(fresh, other, 0));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(other));
+  ASSERT_ACL_OK(aclrtDestroyEvent(fresh));
+  ASSERT_ACL_OK(aclrtDestroyEvent(ev));
+  ASSERT_ACL_OK(aclrtDestroyStream(other));
+}
+
+// 07 (aclrtCreateEventExWithFlag, ACL_EVENT_IPC: not in capture scenarios):
+// an IPC event is neither recorded nor waited for on a capturing stream.
+TEST_F(ModelApiTest, AnIpcEventStaysOutOfCaptures) {
+  aclrtEvent ipc = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&ipc, ACL_EVENT_IPC));
+  ASSERT_ACL_OK(
+      aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                   aclrtRecordEvent(ipc, stream_));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                   aclrtStreamWaitEvent(stream_, ipc));
+  // The capture goes on, unharmed.
+  aclmdlRICaptureStatus st = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+  aclmdlRI info = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureGetInfo(stream_, &st, &info));
+  EXPECT_EQ(st, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+  aclmdlRI model = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(stream_, &model));
+  ASSERT_ACL_OK(aclmdlRIDestroy(model));
+  // Outside a capture it records as before.
+  ASSERT_ACL_OK(aclrtRecordEvent(ipc, stream_));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  ASSERT_ACL_OK(aclrtDestroyEvent(ipc));
 }
 
 // --- 4. Task groups and their update (model_ri/1) ----------------------------

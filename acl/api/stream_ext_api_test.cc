@@ -154,10 +154,19 @@ TEST_F(StreamExtApiTest, RecordEventWithFlag) {
   ASSERT_ACL_OK(aclrtQueryEventStatus(event, &status));
   EXPECT_EQ(status, ACL_EVENT_RECORDED_STATUS_COMPLETE);
 
-  // EXTERNAL records belong to graph capture, and no stream is captured.
+  // The first call with a flag fixed DEFAULT for this event's records
+  // (07, constraints): EXTERNAL is refused, as a flag that cannot follow.
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtRecordEventWithFlag(event, stream, ACL_EVENT_RECORD_EXTERNAL));
+  // On a fresh event, EXTERNAL records belong to graph capture, and no
+  // stream is captured.
+  aclrtEvent fresh = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&fresh, ACL_EVENT_SYNC));
   EXPECT_ACL_ERROR(
       kStreamNotCaptured,
-      aclrtRecordEventWithFlag(event, stream, ACL_EVENT_RECORD_EXTERNAL));
+      aclrtRecordEventWithFlag(fresh, stream, ACL_EVENT_RECORD_EXTERNAL));
+  ASSERT_ACL_OK(aclrtDestroyEvent(fresh));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtRecordEventWithFlag(event, stream, 2));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
@@ -209,6 +218,43 @@ TEST_F(StreamExtApiTest, StreamWaitEventWithTimeoutWaitsAndTimesOut) {
   ASSERT_ACL_OK(aclrtDestroyStream(consumer));
 }
 
+// 07 (aclrtSetOpWaitTimeout, constraints): after the call, the waits
+// aclrtStreamWaitEvent queues wait at most that long; one that waits longer
+// fails its stream's work, reported by the synchronize. 0: no timeout.
+TEST_F(StreamExtApiTest, OpWaitTimeoutBoundsLaterStreamWaits) {
+  aclrtEvent event = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&event));
+  aclrtStream producer = nullptr;
+  aclrtStream consumer = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&producer));
+  ASSERT_ACL_OK(aclrtCreateStream(&consumer));
+
+  ASSERT_ACL_OK(aclrtSetOpWaitTimeout(1));
+  HostGate held;
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(producer, &HostGate::Wait, &held));
+  ASSERT_ACL_OK(aclrtRecordEvent(event, producer));
+  const auto begin = std::chrono::steady_clock::now();
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(consumer, event));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeStream(consumer));
+  EXPECT_GE(std::chrono::steady_clock::now() - begin,
+            std::chrono::milliseconds(900));
+  held.Open();
+  ASSERT_ACL_OK(aclrtSynchronizeStream(producer));
+
+  // Back to no timeout: a wait longer than a second still ends well.
+  ASSERT_ACL_OK(aclrtSetOpWaitTimeout(0));
+  HostGate slow;
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(producer, &HostGate::Wait, &slow));
+  ASSERT_ACL_OK(aclrtRecordEvent(event, producer));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(consumer, event));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1300));
+  slow.Open();
+  EXPECT_ACL_OK(aclrtSynchronizeStream(consumer));
+  ASSERT_ACL_OK(aclrtDestroyEvent(event));
+  ASSERT_ACL_OK(aclrtDestroyStream(producer));
+  ASSERT_ACL_OK(aclrtDestroyStream(consumer));
+}
+
 TEST_F(StreamExtApiTest, StreamWaitEventWithFlag) {
   aclrtEvent event = nullptr;
   ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&event, ACL_EVENT_SYNC));
@@ -218,12 +264,21 @@ TEST_F(StreamExtApiTest, StreamWaitEventWithFlag) {
   ASSERT_ACL_OK(aclrtCreateStream(&consumer));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtStreamWaitEventWithFlag(consumer, event, 0, 2));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtStreamWaitEventWithFlag(consumer, event, 1,
-                                                ACL_EVENT_WAIT_EXTERNAL));
-  EXPECT_ACL_ERROR(kStreamNotCaptured,
-                   aclrtStreamWaitEventWithFlag(consumer, event, 0,
-                                                ACL_EVENT_WAIT_EXTERNAL));
+  {
+    // EXTERNAL on other events: each such call fixes its event's wait flag.
+    aclrtEvent a = nullptr;
+    aclrtEvent b = nullptr;
+    ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&a, ACL_EVENT_SYNC));
+    ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&b, ACL_EVENT_SYNC));
+    EXPECT_ACL_ERROR(
+        ACL_ERROR_INVALID_PARAM,
+        aclrtStreamWaitEventWithFlag(consumer, a, 1, ACL_EVENT_WAIT_EXTERNAL));
+    EXPECT_ACL_ERROR(
+        kStreamNotCaptured,
+        aclrtStreamWaitEventWithFlag(consumer, b, 0, ACL_EVENT_WAIT_EXTERNAL));
+    ASSERT_ACL_OK(aclrtDestroyEvent(a));
+    ASSERT_ACL_OK(aclrtDestroyEvent(b));
+  }
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtStreamWaitEventWithFlag(consumer, nullptr, 0, 0));
 

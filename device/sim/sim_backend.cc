@@ -114,7 +114,7 @@ class SimBackend final : public Backend {
     slot->open = true;
     return std::unique_ptr<Device>(new SimDevice(
         slot, config_.device_memory_bytes, config_.max_ids_per_kind,
-        config_.max_streams_per_device));
+        config_.max_streams_per_device, config_.max_notifies_per_device));
   }
 
   std::optional<int32_t> DeviceOwningAddress(DeviceAddr addr) const override {

@@ -28,8 +28,8 @@
 // host copy of the same bytes.
 //
 // Ids. Per device and ResourceKind, the lowest free id in [0, limit), where
-// limit is max_ids_per_kind, and for streams the smaller of that and
-// max_streams_per_device; ClaimId of an id >= limit is kInvalidArgument. Reopen
+// limit is max_ids_per_kind, and for streams (notifies) the smaller of that
+// and max_streams_per_device (max_notifies_per_device); ClaimId of an id >= limit is kInvalidArgument. Reopen
 // and closing drop every id.
 //
 // Reopen drops every allocation, its contents and every id, and keeps the
@@ -89,6 +89,9 @@ struct SimConfig {
   // maximum number of streams of the default SoC, default and internal
   // streams included (aclrtCreateStream; DESIGN.md §6.3).
   uint32_t max_streams_per_device = 1984;
+  // Notify ids per device (at most max_ids_per_kind): CANN's documented
+  // maximum on Atlas A2 parts (08 notify management, aclrtCreateNotify).
+  uint32_t max_notifies_per_device = 8192;
 
   // The defaults above, overridden by the environment variables named above
   // when they are set and not empty. kInvalidArgument names a malformed or

@@ -102,16 +102,20 @@ void ClearErrors(DeviceSlot& slot) {
 }  // namespace
 
 SimDevice::SimDevice(std::shared_ptr<DeviceSlot> slot, uint64_t capacity,
-                     uint32_t max_ids_per_kind, uint32_t max_streams)
+                     uint32_t max_ids_per_kind, uint32_t max_streams,
+                     uint32_t max_notifies)
     : slot_(std::move(slot)),
       memory_(slot_->published_memory.load(std::memory_order_acquire)),
       ranges_(memory_->base(), capacity),
       va_ranges_(memory_->va_base(), memory_->va_size()) {
   MutexLock lock(&ids_mu_);
   for (int kind = 0; kind < kResourceKindCount; ++kind) {
-    const uint32_t limit = kind == static_cast<int>(ResourceKind::kStream)
-                               ? std::min(max_ids_per_kind, max_streams)
-                               : max_ids_per_kind;
+    uint32_t limit = max_ids_per_kind;
+    if (kind == static_cast<int>(ResourceKind::kStream)) {
+      limit = std::min(limit, max_streams);
+    } else if (kind == static_cast<int>(ResourceKind::kNotify)) {
+      limit = std::min(limit, max_notifies);
+    }
     ids_.push_back(std::make_unique<internal::IdAllocator>(limit));
   }
 }

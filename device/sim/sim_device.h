@@ -57,9 +57,11 @@ struct DeviceSlot {
 class SimDevice final : public Device {
  public:
   // `slot` must be marked open with its memory reserved (at least
-  // `capacity` bytes). Stream ids are further bounded by `max_streams`.
+  // `capacity` bytes). Stream (notify) ids are further bounded by
+  // `max_streams` (`max_notifies`).
   SimDevice(std::shared_ptr<DeviceSlot> slot, uint64_t capacity,
-            uint32_t max_ids_per_kind, uint32_t max_streams);
+            uint32_t max_ids_per_kind, uint32_t max_streams,
+            uint32_t max_notifies);
   ~SimDevice() override;
 
   int32_t id() const override { return slot_->id; }

@@ -358,10 +358,12 @@ absl::StatusOr<bool> Models::WaitsUntilSet(const Stream& stream,
   const std::shared_ptr<Model>& m = rec.first;
   const uint32_t index = rec.second;
   if (m->kind_ == ModelKind::kBuilt) return false;
-  if (flag == ACL_EVENT_WAIT_EXTERNAL ||
-      (event.flags() & ACL_EVENT_EXTERNAL) != 0) {
-    return true;
-  }
+  // ACL_EVENT_WAIT_EXTERNAL: each execution waits for the record issued last
+  // before it is enqueued (by a stream, or by another model's execution
+  // enqueued before it), as a stream's wait does (DESIGN.md §5.21).
+  if (flag == ACL_EVENT_WAIT_EXTERNAL) return false;
+  // An ACL_EVENT_EXTERNAL event (the task-update pattern): until set.
+  if ((event.flags() & ACL_EVENT_EXTERNAL) != 0) return true;
   ascend::MutexLock lock(&m->mu_);
   auto it = m->record_clock_.find(event.handle());
   if (it != m->record_clock_.end()) {

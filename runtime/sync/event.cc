@@ -154,6 +154,20 @@ void Event::RestoreState(const State& state) {
 // --- The runtime's event operations -----------------------------------------
 
 absl::StatusOr<void*> Sync::CreateEvent(uint32_t flags) {
+  // 07, aclrtCreateEventWithFlag `flag`: an OR of TIME_LINE, SYNC,
+  // CAPTURE_STREAM_PROGRESS and DEVICE_USE_ONLY, or EXTERNAL alone (IPC
+  // events come from aclrtCreateEventExWithFlag).
+  constexpr uint32_t kCombinable = ACL_EVENT_TIME_LINE | ACL_EVENT_SYNC |
+                                   ACL_EVENT_CAPTURE_STREAM_PROGRESS |
+                                   ACL_EVENT_DEVICE_USE_ONLY;
+  if (flags != ACL_EVENT_EXTERNAL && (flags & ~kCombinable) != 0) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("event flag 0x", absl::Hex(flags),
+                              " is neither an OR of ACL_EVENT_TIME_LINE, "
+                              "ACL_EVENT_SYNC, ACL_EVENT_CAPTURE_STREAM_PROGRESS "
+                              "and ACL_EVENT_DEVICE_USE_ONLY nor "
+                              "ACL_EVENT_EXTERNAL alone"));
+  }
   ASCEND_ASSIGN_OR_RETURN(int32_t device_id, runtime_.GetDevice());
   ASCEND_ASSIGN_OR_RETURN(
       std::shared_ptr<Event> event,
@@ -172,6 +186,54 @@ absl::Status Sync::DestroyEvent(void* handle) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// 07 event management: an EXTERNAL record or wait takes only an event from
+// aclrtCreateEventExWithFlag(ACL_EVENT_SYNC), on a stream being captured.
+absl::Status CheckExternal(const Event& event, const Stream& stream,
+                           const char* flag_name) {
+  if (!event.extended() || event.flags() != ACL_EVENT_SYNC) {
+    return Error(
+        ACL_ERROR_RT_PARAM_INVALID,
+        absl::StrCat(flag_name,
+                     " takes only an event created by "
+                     "aclrtCreateEventExWithFlag with ACL_EVENT_SYNC"));
+  }
+  if (!stream.recording()) {
+    return Error(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+                 absl::StrCat(flag_name, " needs a stream being captured"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FlagFixed(const Event& event, const char* what, int64_t fixed,
+                       uint32_t flag) {
+  return Error(ACL_ERROR_RT_PARAM_INVALID,
+               absl::StrCat("event ", event.id(), " is ", what, " with flag ",
+                            fixed, " since its first call with a flag; flag ",
+                            flag, " cannot follow (07 event management)"));
+}
+
+}  // namespace
+
+absl::Status Sync::CheckRecordOrWait(const Event& event, const Stream& stream,
+                                     int64_t fixed, uint32_t flag,
+                                     const char* what) {
+  // An IPC event has no place in a model (07 event management,
+  // aclrtCreateEventExWithFlag `flag`: not in capture scenarios).
+  if (event.flags() == ACL_EVENT_IPC && stream.recording()) {
+    return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                 absl::StrCat("an IPC event cannot be ", what,
+                              " on a stream being captured"));
+  }
+  // The calls without a flag act as the DEFAULT flag; they do not fix one,
+  // but cannot follow a fixed EXTERNAL.
+  if (fixed != Event::kFlagUnset && fixed != flag) {
+    return FlagFixed(event, what, fixed, flag);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Sync::RecordEvent(void* handle, void* stream) {
   return RecordEventFlagged(handle, stream, ACL_EVENT_RECORD_DEFAULT);
 }
@@ -182,6 +244,8 @@ absl::Status Sync::RecordEventFlagged(void* handle, void* stream,
                           runtime_.Resolve<Event>(handle));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
+  ASCEND_RETURN_IF_ERROR(
+      CheckRecordOrWait(*event, *s, event->record_flag(), flag, "recorded"));
   const TaskParams params{ACL_MODEL_RI_TASK_EVENT_RECORD, event->handle(), 0,
                           flag};
   // A recorded model takes a new record per execution (DESIGN.md §5.21).
@@ -222,7 +286,10 @@ absl::Status Sync::ResetEvent(void* handle, void* stream) {
 }
 
 absl::Status Sync::StreamWaitEvent(void* stream, void* handle) {
-  return StreamWaitEventFor(stream, handle, absl::ZeroDuration());
+  // The timeout aclrtSetOpWaitTimeout set last (0: none) bounds the waits
+  // queued after it (07, aclrtSetOpWaitTimeout constraints).
+  return StreamWaitEventFor(
+      stream, handle, absl::Seconds(runtime_.settings().OpWaitTimeoutS()));
 }
 
 absl::Status Sync::StreamWaitEventFor(void* stream, void* handle,
@@ -231,6 +298,8 @@ absl::Status Sync::StreamWaitEventFor(void* stream, void* handle,
                           runtime_.Resolve<Event>(handle));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
+  ASCEND_RETURN_IF_ERROR(
+      CheckRecordOrWait(*event, *s, event->wait_flag(), flag, "waited for"));
   const TaskParams params{ACL_MODEL_RI_TASK_EVENT_WAIT, event->handle(), 0,
                           flag};
   // A wait waits for the latest record at enqueue (at each execution, for a
@@ -406,14 +475,17 @@ absl::Status Sync::RecordEventWithFlag(void* handle, void* stream,
                               " is neither ACL_EVENT_RECORD_DEFAULT nor "
                               "ACL_EVENT_RECORD_EXTERNAL"));
   }
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event,
+                          runtime_.Resolve<Event>(handle));
+  // Fixed at the entry, whatever this call returns.
+  if (!event->FixRecordFlag(flag)) {
+    return FlagFixed(*event, "recorded", event->record_flag(), flag);
+  }
   if (flag == ACL_EVENT_RECORD_EXTERNAL) {
-    ASCEND_RETURN_IF_ERROR(runtime_.Resolve<Event>(handle).status());
     ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                             runtime_.ResolveStream(stream));
-    if (!s->recording()) {
-      return Error(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-                   "ACL_EVENT_RECORD_EXTERNAL needs a stream being captured");
-    }
+    ASCEND_RETURN_IF_ERROR(
+        CheckExternal(*event, *s, "ACL_EVENT_RECORD_EXTERNAL"));
   }
   return RecordEventFlagged(handle, stream, flag);
 }
@@ -426,18 +498,20 @@ absl::Status Sync::StreamWaitEventWithFlag(void* stream, void* handle,
                               " is neither ACL_EVENT_WAIT_DEFAULT nor "
                               "ACL_EVENT_WAIT_EXTERNAL"));
   }
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event,
+                          runtime_.Resolve<Event>(handle));
+  if (!event->FixWaitFlag(flag)) {
+    return FlagFixed(*event, "waited for", event->wait_flag(), flag);
+  }
   if (flag == ACL_EVENT_WAIT_EXTERNAL) {
     if (timeout_s != 0) {
       return Error(ACL_ERROR_INVALID_PARAM,
                    "ACL_EVENT_WAIT_EXTERNAL takes timeout 0");
     }
-    ASCEND_RETURN_IF_ERROR(runtime_.Resolve<Event>(handle).status());
     ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                             runtime_.ResolveStream(stream));
-    if (!s->recording()) {
-      return Error(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-                   "ACL_EVENT_WAIT_EXTERNAL needs a stream being captured");
-    }
+    ASCEND_RETURN_IF_ERROR(
+        CheckExternal(*event, *s, "ACL_EVENT_WAIT_EXTERNAL"));
   }
   return StreamWaitEventFor(stream, handle, absl::Seconds(timeout_s), flag);
 }

@@ -17,6 +17,7 @@
 #ifndef ASCENDCL_RUNTIME_EVENT_H_
 #define ASCENDCL_RUNTIME_EVENT_H_
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -79,6 +80,17 @@ class Event {
   void Reset();
   // Completion time of the latest record, if it completed and was not reset.
   std::optional<absl::Time> Timestamp() const;
+  // The record (wait) flag of this event, fixed by the first
+  // aclrtRecordEventWithFlag (aclrtStreamWaitEventWithFlag) whatever that
+  // call returned (07 event management): true when `flag` is the flag fixed
+  // now or before, false when another one was.
+  bool FixRecordFlag(uint32_t flag) { return Fix(record_flag_, flag); }
+  bool FixWaitFlag(uint32_t flag) { return Fix(wait_flag_, flag); }
+  // The flag fixed so far, or kFlagUnset.
+  static constexpr int64_t kFlagUnset = -1;
+  int64_t record_flag() const { return record_flag_.load(); }
+  int64_t wait_flag() const { return wait_flag_.load(); }
+
   // Stream wait tasks on this event queued and not finished yet
   // (aclrtQueryEventWaitStatus): BeginWait at enqueue, EndWait when the
   // task ends (run or cancelled).
@@ -102,6 +114,10 @@ class Event {
 
  private:
   bool IsDoneLocked(uint64_t seq) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  static bool Fix(std::atomic<int64_t>& fixed, uint32_t flag) {
+    int64_t expected = kFlagUnset;
+    return fixed.compare_exchange_strong(expected, flag) || expected == flag;
+  }
 
   const int32_t device_id_;
   const uint32_t id_;
@@ -109,6 +125,8 @@ class Event {
   const bool extended_;
   const std::shared_ptr<SharedSyncPage> shared_;
   const ObjectHandle handle_;
+  std::atomic<int64_t> record_flag_{kFlagUnset};
+  std::atomic<int64_t> wait_flag_{kFlagUnset};
   mutable ascend::Mutex mu_;
   uint64_t waits_pending_ ABSL_GUARDED_BY(mu_) = 0;
   uint64_t recorded_ ABSL_GUARDED_BY(mu_) = 0;

@@ -13,22 +13,12 @@
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
 #include "runtime/private_runtime.h"
+#include "runtime/sync/family_participant_test_util.h"
 #include "runtime/sync/sync.h"
 #include "testing/status_matchers.h"
 
 namespace ascend::rt {
 namespace {
-
-// The participant of that name from the family's registration record (the
-// snapshot registers the same ones).
-std::unique_ptr<SnapshotParticipant> FamilyParticipant(Runtime& runtime,
-                                                       absl::string_view name) {
-  for (auto& participant : SyncFamily().participants(runtime)) {
-    if (participant->name() == name) return std::move(participant);
-  }
-  ADD_FAILURE() << "the sync family has no participant " << name;
-  return nullptr;
-}
 
 TEST(EventTest, NeverRecordedIsComplete) {
   Event event(0, 1, 0);

@@ -108,8 +108,14 @@ void Notify::RestoreState(State signaled) {
 // --- The runtime's notify operations ----------------------------------------
 
 absl::StatusOr<void*> Sync::CreateNotify(uint64_t flags) {
-  if (flags != 0) {
-    return Error(ACL_ERROR_INVALID_PARAM, "notify flags must be 0");
+  // 08, aclrtCreateNotify `flag`: ACL_NOTIFY_DEFAULT or
+  // ACL_NOTIFY_DEVICE_USE_ONLY (every simulated notify is recorded and
+  // waited for by stream tasks, which run on the device).
+  if ((flags & ~uint64_t{ACL_NOTIFY_DEVICE_USE_ONLY}) != 0) {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 absl::StrCat("notify flag ", flags,
+                              " is neither ACL_NOTIFY_DEFAULT nor "
+                              "ACL_NOTIFY_DEVICE_USE_ONLY"));
   }
   ASCEND_ASSIGN_OR_RETURN(int32_t device_id, runtime_.GetDevice());
   ASCEND_ASSIGN_OR_RETURN(

@@ -7,22 +7,12 @@
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
 #include "runtime/private_runtime.h"
+#include "runtime/sync/family_participant_test_util.h"
 #include "runtime/sync/sync.h"
 #include "testing/status_matchers.h"
 
 namespace ascend::rt {
 namespace {
-
-// The participant of that name from the family's registration record (the
-// snapshot registers the same ones).
-std::unique_ptr<SnapshotParticipant> FamilyParticipant(Runtime& runtime,
-                                                       absl::string_view name) {
-  for (auto& participant : SyncFamily().participants(runtime)) {
-    if (participant->name() == name) return std::move(participant);
-  }
-  ADD_FAILURE() << "the sync family has no participant " << name;
-  return nullptr;
-}
 
 TEST(NotifyTest, IdsAndTheirExhaustion) {
   PrivateRuntime rt(/*devices=*/1, /*max_ids_per_kind=*/2);
@@ -37,7 +27,7 @@ TEST(NotifyTest, IdsAndTheirExhaustion) {
   ASSERT_OK(rt.sync().DestroyNotify(a));
   EXPECT_EQ(ErrorCode(rt.sync().DestroyNotify(a)), ACL_ERROR_RT_PARAM_INVALID);
   ASSERT_OK(rt.sync().CreateNotify(0).status());
-  EXPECT_EQ(ErrorCode(rt.sync().CreateNotify(1).status()),
+  EXPECT_EQ(ErrorCode(rt.sync().CreateNotify(2).status()),
             ACL_ERROR_INVALID_PARAM);
 }
 

@@ -121,6 +121,12 @@ class Sync final : public Family {
  private:
   // 207000 when `api` does not take `event`: IPC events, and when
   // `extended_too` the events of aclrtCreateEventExWithFlag.
+  // The checks of every record (wait): an IPC event on a stream being
+  // captured; a flag other than the one the event's first call with a flag
+  // fixed (`fixed`).
+  static absl::Status CheckRecordOrWait(const Event& event,
+                                        const Stream& stream, int64_t fixed,
+                                        uint32_t flag, const char* what);
   static absl::Status RefuseEventUse(const Event& event, bool extended_too,
                                      const char* api);
 
