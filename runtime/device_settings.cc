@@ -170,13 +170,22 @@ std::optional<int64_t> DeviceSettings::ContextSysParam(const void* context,
   return it->second.params.at(static_cast<size_t>(opt));
 }
 
-void DeviceSettings::SetStackSize(uint32_t value) {
-  if (value <= kDefaultStackSize) return;
-  const uint64_t rounded =
-      (uint64_t{value} + kStackGranule - 1) / kStackGranule * kStackGranule;
+absl::Status DeviceSettings::SetStackSize(uint32_t value) {
+  // 25-02 (aclrtDeviceLimit, SIMD stack on Atlas A2 parts): at most
+  // 192 KiB; up to 32 KiB counts as 32 KiB; above, rounded up to 16 KiB.
+  constexpr uint32_t kMaxStackSize = 192 << 10;
+  if (value > kMaxStackSize) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("SIMD stack size ", value,
+                              " exceeds the largest, ", kMaxStackSize));
+  }
+  const uint32_t rounded =
+      value <= kDefaultStackSize
+          ? kDefaultStackSize
+          : (value + kStackGranule - 1) / kStackGranule * kStackGranule;
   ascend::MutexLock lock(&mu_);
-  stack_size_ = static_cast<uint32_t>(
-      std::min<uint64_t>(rounded, UINT32_MAX / kStackGranule * kStackGranule));
+  stack_size_ = rounded;
+  return absl::OkStatus();
 }
 
 uint32_t DeviceSettings::StackSize() const {

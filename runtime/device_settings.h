@@ -39,7 +39,6 @@ struct ChipProperties {
   uint32_t vector_cores = 48;  // two vector units per AI Core
   uint32_t aicpu_cores = 6;
   uint64_t l2_bytes = uint64_t{192} << 20;
-  uint64_t ubuf_bytes_per_vector_core = 192 << 10;
   int64_t npu_arch = 2201;  // DAV_2201, the Ascend910B architecture
 };
 
@@ -101,7 +100,7 @@ class DeviceSettings {
   // --- Device limits (aclrtDeviceSetLimit) ---------------------------------
   // The kernel stack size: a value above the 32 KiB default is rounded up to
   // a multiple of 16 KiB; smaller values leave the size unchanged.
-  void SetStackSize(uint32_t value);
+  absl::Status SetStackSize(uint32_t value);
   uint32_t StackSize() const;
   // The SIMD printf FIFO per core, in [1 KiB, 64 MiB] (else 107000), rounded
   // up to a multiple of 8.
@@ -161,7 +160,8 @@ class DeviceSettings {
   absl::flat_hash_map<const void*, ContextSettings> contexts_
       ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<int32_t, uint64_t> overflow_ ABSL_GUARDED_BY(mu_);
-  int32_t sat_mode_ ABSL_GUARDED_BY(mu_) = 0;  // saturation
+  // ACL_RT_OVERFLOW_MODE_INFNAN, the default of Ascend910B parts (25-02).
+  int32_t sat_mode_ ABSL_GUARDED_BY(mu_) = 1;
   std::array<int64_t, 4> sys_params_ ABSL_GUARDED_BY(mu_) = {};
   uint32_t stack_size_ ABSL_GUARDED_BY(mu_) = 32 << 10;
   uint32_t printf_fifo_size_ ABSL_GUARDED_BY(mu_) = 32 << 10;

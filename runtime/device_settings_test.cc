@@ -47,14 +47,15 @@ TEST(DeviceSettingsTest, DeviceCloseDropsWhatBelongedToIt) {
   s.SetContextSysParam(&Context1, 1, 0, 2);
   s.RaiseOverflow(1, 0x5);
   s.RaiseOverflow(0, 0x1);
-  s.SetSatMode(1);
+  EXPECT_EQ(s.SatMode(), 1);  // Inf/NaN until set (25-02)
+  s.SetSatMode(0);
   s.OnDeviceClosed(1);
   EXPECT_EQ(s.DeviceCores(1, CoreKind::kVector), 48u);
   EXPECT_EQ(s.StreamCores(&Stream1, 1, CoreKind::kCube), 24u);
   EXPECT_FALSE(s.ContextSysParam(&Context1, 0).has_value());
   EXPECT_EQ(s.OverflowFlags(1), 0u);
   EXPECT_EQ(s.OverflowFlags(0), 1u);  // another device keeps its flags
-  EXPECT_EQ(s.SatMode(), 1);          // process-wide
+  EXPECT_EQ(s.SatMode(), 0);          // process-wide
 }
 
 TEST(DeviceSettingsTest, OverflowFlagsAccumulateUntilCleared) {
@@ -75,10 +76,13 @@ TEST(DeviceSettingsTest, TimeoutsAndLimitsRound) {
   EXPECT_EQ(s.SetOpExecuteTimeoutUs(kI + 1), 2 * kI);
   EXPECT_EQ(s.SetOpExecuteTimeoutUs(kI * 1000), 254 * kI);
   EXPECT_EQ(s.OpExecuteTimeoutUs(), 254 * kI);
-  s.SetStackSize(16 << 10);
-  EXPECT_EQ(s.StackSize(), 32u << 10);
-  s.SetStackSize((64 << 10) + 1);
+  ASSERT_OK(s.SetStackSize((64 << 10) + 1));
   EXPECT_EQ(s.StackSize(), 80u << 10);
+  ASSERT_OK(s.SetStackSize(16 << 10));
+  EXPECT_EQ(s.StackSize(), 32u << 10);  // up to 32 KiB counts as 32 KiB
+  EXPECT_EQ(ErrorCode(s.SetStackSize((192 << 10) + 1)),
+            ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(s.StackSize(), 32u << 10);
   EXPECT_EQ(ErrorCode(s.SetPrintfFifoSize(100)), ACL_ERROR_RT_PARAM_INVALID);
   ASSERT_OK(s.SetPrintfFifoSize(2001));
   EXPECT_EQ(s.PrintfFifoSize(), 2008u);

@@ -45,7 +45,9 @@ const KindDescriptor kStreamKind = {
 
 std::string Stream::DescribeState(const State& state) {
   return absl::StrCat("drained, ", state.stop_on_failure ? "stop" : "continue",
-                      " on failure, priority ", state.attributes.priority,
+                      " on failure",
+                      state.failure_mode_set ? " (set)" : " (default)",
+                      ", priority ", state.attributes.priority,
                       ", overflow switch ", state.attributes.overflow_switch,
                       ", tag ", state.attributes.user_custom_tag,
                       ", op info cache ", state.attributes.cache_op_info);
@@ -53,12 +55,13 @@ std::string Stream::DescribeState(const State& state) {
 
 Stream::State Stream::SaveState() const {
   ascend::MutexLock lock(&mu_);
-  return State{stop_on_failure_, attributes_};
+  return State{stop_on_failure_, failure_mode_set_, attributes_};
 }
 
 void Stream::RestoreState(const State& state) {
   ascend::MutexLock lock(&mu_);
   stop_on_failure_ = state.stop_on_failure;
+  failure_mode_set_ = state.failure_mode_set;
   attributes_ = state.attributes;
 }
 
@@ -350,9 +353,12 @@ bool Stream::Idle() const {
   return finished_ == enqueued_;
 }
 
-void Stream::SetStopOnFailure(bool stop) {
+bool Stream::SetFailureModeOnce(bool stop) {
   ascend::MutexLock lock(&mu_);
+  if (failure_mode_set_) return false;
+  failure_mode_set_ = true;
   stop_on_failure_ = stop;
+  return true;
 }
 
 void Stream::CloseForce() {
@@ -609,7 +615,12 @@ absl::Status Runtime::SetStreamFailureMode(void* handle, uint64_t mode) {
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream,
                           ResolveStream(handle));
-  stream->SetStopOnFailure(mode == ACL_STOP_ON_FAILURE);
+  if (!stream->SetFailureModeOnce(mode == ACL_STOP_ON_FAILURE)) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("stream ", stream->id(),
+                              " has its failure mode already: it is set once "
+                              "per stream"));
+  }
   return absl::OkStatus();
 }
 

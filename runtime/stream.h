@@ -112,7 +112,7 @@ struct StreamConfig {
 };
 
 // The attributes aclrtSetStreamAttribute / aclrtGetStreamAttribute address
-// (besides the failure mode, which Stream keeps as SetStopOnFailure's flag).
+// (besides the failure mode, which Stream keeps: SetFailureModeOnce).
 struct StreamAttributes {
   uint32_t priority = 0;
   uint32_t overflow_switch = 0;  // ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK
@@ -159,6 +159,7 @@ class Stream : public std::enable_shared_from_this<Stream>,
   // attributes, which are host state.
   struct State {
     bool stop_on_failure = false;
+    bool failure_mode_set = false;
     StreamAttributes attributes;
   };
   State SaveState() const;
@@ -189,7 +190,9 @@ class Stream : public std::enable_shared_from_this<Stream>,
   absl::Status Drain(absl::Time deadline);
   // True when no task is pending or running.
   bool Idle() const;
-  void SetStopOnFailure(bool stop);
+  // Sets the failure mode once (06, aclrtSetStreamFailureMode constraints):
+  // false, changing nothing, when it was set before.
+  bool SetFailureModeOnce(bool stop);
   // Discards tasks that have not started (their cancel runs).
   void DiscardPending();
   // Discards pending tasks and tells a running blocking task (a wait) to give
@@ -277,6 +280,7 @@ class Stream : public std::enable_shared_from_this<Stream>,
   // The first failure not yet reported, per ErrorReader.
   absl::Status errors_[2] ABSL_GUARDED_BY(mu_);
   bool stop_on_failure_ ABSL_GUARDED_BY(mu_) = false;
+  bool failure_mode_set_ ABSL_GUARDED_BY(mu_) = false;
   bool shutdown_ ABSL_GUARDED_BY(mu_) = false;
   bool running_ ABSL_GUARDED_BY(mu_) = false;  // a task is running
   // A worker holds the stream, or is being given it (Dispatch).

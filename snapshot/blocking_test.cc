@@ -448,6 +448,11 @@ TEST_F(BlockingTest, QueriesAndSynchronisationDoNotBlock) {
   uint64_t timestamp = 0;
   aclmdlRICaptureStatus capture = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
   aclmdlRI model = nullptr;
+  // A stream's failure mode is set once (06): a stream of its own for each
+  // of the two states the probe runs in.
+  aclrtStream failure_streams[2] = {nullptr, nullptr};
+  for (aclrtStream& s : failure_streams) ASSERT_ACL_OK(aclrtCreateStream(&s));
+  int failure_calls = 0;
   const std::vector<Probe> probes = {
       {"aclrtGetDevice", [&] { return aclrtGetDevice(&device); }},
       {"aclrtGetDeviceCount", [&] { return aclrtGetDeviceCount(&count); }},
@@ -477,7 +482,8 @@ TEST_F(BlockingTest, QueriesAndSynchronisationDoNotBlock) {
        [&] { return aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total_bytes); }},
       {"aclrtSetStreamFailureMode",
        [&] {
-         return aclrtSetStreamFailureMode(stream_, ACL_CONTINUE_ON_FAILURE);
+         return aclrtSetStreamFailureMode(failure_streams[failure_calls++ % 2],
+                                          ACL_CONTINUE_ON_FAILURE);
        }},
       {"aclmdlRICaptureGetInfo",
        [&] { return aclmdlRICaptureGetInfo(stream_, &capture, &model); }},
@@ -520,6 +526,7 @@ TEST_F(BlockingTest, QueriesAndSynchronisationDoNotBlock) {
       EXPECT_ACL_OK(caller.result()) << probe.name;
     }
   }
+  for (aclrtStream s : failure_streams) EXPECT_ACL_OK(aclrtDestroyStream(s));
   EXPECT_EQ(device, 0);
   EXPECT_EQ(count, 8u);
   EXPECT_EQ(event_status, ACL_EVENT_RECORDED_STATUS_COMPLETE);

@@ -71,6 +71,12 @@ ACL_ENTRY_CATCH(aclError)
 aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId,
                                   int32_t peerDeviceId) try {
   ACL_REQUIRE_NOT_NULL(canAccessPeer);
+  // 04, aclrtDeviceCanAccessPeer: the two ids must differ.
+  if (deviceId == peerDeviceId) {
+    return ascend::rt::ReportErrorCode(
+        __func__, ACL_ERROR_RT_PARAM_INVALID,
+        "deviceId and peerDeviceId must be different devices");
+  }
   absl::StatusOr<bool> can = Runtime().CanAccessPeer(deviceId, peerDeviceId);
   if (!can.ok()) return ACL_RESULT(can.status());
   *canAccessPeer = *can ? 1 : 0;

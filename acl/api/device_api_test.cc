@@ -454,9 +454,11 @@ TEST_F(DeviceApiTest, DeviceCanAccessPeer) {
   EXPECT_EQ(can, 1);
   ASSERT_ACL_OK(aclrtDeviceCanAccessPeer(&can, 1, 0));
   EXPECT_EQ(can, 1);
-  ASSERT_ACL_OK(aclrtDeviceCanAccessPeer(&can, 2, 2));
-  EXPECT_EQ(can, 0);
+  // 04, `deviceId` / `peerDeviceId`: not the same device.
   can = -1;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtDeviceCanAccessPeer(&can, 2, 2));
+  EXPECT_EQ(can, -1);
   EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID,
                    aclrtDeviceCanAccessPeer(&can, 0, kDeviceCount));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID,

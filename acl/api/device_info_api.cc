@@ -513,8 +513,7 @@ aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) try {
   ascend::rt::DeviceSettings& settings = Runtime().settings();
   switch (raw) {
     case ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE:
-      settings.SetStackSize(static_cast<uint32_t>(value));
-      return ACL_SUCCESS;
+      return ACL_RESULT(settings.SetStackSize(static_cast<uint32_t>(value)));
     case ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE:
       return ACL_RESULT(
           settings.SetPrintfFifoSize(static_cast<uint32_t>(value)));

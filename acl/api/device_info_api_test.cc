@@ -504,6 +504,17 @@ TEST_F(DeviceInfoApiTest, DeviceLimits) {
       aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, (40 << 10) + 1));
   ASSERT_ACL_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &value));
   EXPECT_EQ(value, 48u << 10);  // rounded up to 16 KiB
+  // 25-02 (aclrtDeviceLimit): the SIMD stack is at most 192 KiB on A2.
+  ASSERT_ACL_OK(
+      aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, 192u << 10));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, (192u << 10) + 1));
+  ASSERT_ACL_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &value));
+  EXPECT_EQ(value, 192u << 10);
+  ASSERT_ACL_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, 0));
+  ASSERT_ACL_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &value));
+  EXPECT_EQ(value, 32u << 10);
 
   ASSERT_ACL_OK(aclrtDeviceGetLimit(
       ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &value));

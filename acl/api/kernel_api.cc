@@ -280,8 +280,11 @@ aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name,
                               void** dptr, size_t* size) try {
   ACL_REQUIRE_NOT_NULL(binHandle);
   ACL_REQUIRE_NOT_NULL(name);
-  ACL_REQUIRE_NOT_NULL(dptr);
-  ACL_REQUIRE_NOT_NULL(size);
+  // 14, aclrtBinaryGetGlobal: either output may be NULL, not both.
+  if (dptr == nullptr && size == nullptr) {
+    return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
+                           "dptr and size are both NULL");
+  }
   return PairOut(__func__, Kernels().Global(binHandle, name), dptr, size);
 }
 ACL_ENTRY_CATCH(aclError)
@@ -357,6 +360,24 @@ aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize,
   ACL_ASSIGN_FUNCTION_INFO(info, funcHandle);
   *aicSize = info.code_size;
   *aivSize = info.code_size;
+  return ACL_SUCCESS;
+}
+ACL_ENTRY_CATCH(aclError)
+
+// 14: a SIMT kernel's dynamic UB budget per block; every simulated kernel is
+// a SIMD (non-SIMT) one, for which the answer is success with 0.
+aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags,
+                                              size_t* dynamicUbufSize) try {
+  ACL_REQUIRE_NOT_NULL(func);
+  ACL_REQUIRE_NOT_NULL(dynamicUbufSize);
+  if (flags != 0) {
+    return ReportErrorCode(
+        __func__, ACL_ERROR_RT_PARAM_INVALID,
+        absl::StrCat("flags is reserved and must be 0, not ", flags));
+  }
+  ACL_ASSIGN_FUNCTION_INFO(info, func);
+  (void)info;
+  *dynamicUbufSize = 0;
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)

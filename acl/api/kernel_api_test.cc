@@ -329,6 +329,15 @@ TEST_F(KernelApiTest, DeviceGlobalsLiveInDeviceMemoryPerLoad) {
   EXPECT_EQ(Read<int64_t>(addr, 1)[0], 1008);
   EXPECT_EQ(aclrtBinaryGetGlobal(bin_, "nope", &addr, &size),
             ACL_ERROR_RT_SYMBOL_NOT_FOUND);
+  // 14, aclrtBinaryGetGlobal: one output may be NULL, not both.
+  void* only_addr = nullptr;
+  ASSERT_ACL_OK(aclrtBinaryGetGlobal(bin_, "counter", &only_addr, nullptr));
+  EXPECT_EQ(only_addr, addr);
+  size_t only_size = 0;
+  ASSERT_ACL_OK(aclrtBinaryGetGlobal(bin_, "counter", nullptr, &only_size));
+  EXPECT_EQ(only_size, sizeof(int64_t));
+  EXPECT_EQ(aclrtBinaryGetGlobal(bin_, "counter", nullptr, nullptr),
+            ACL_ERROR_INVALID_PARAM);
 
   // A second load from data is its own instance with its own counter.
   std::ifstream in(g_kernels, std::ios::binary);
@@ -534,14 +543,74 @@ TEST_F(KernelApiTest, FunctionQueries) {
   size_t aic_size = 0, aiv_size = 0;
   ASSERT_ACL_OK(aclrtGetFunctionSize(vadd, &aic_size, &aiv_size));
   EXPECT_GT(aic_size, 0u);
-  // A CPU kernel registered by its function's name.
+  // A CPU kernel registered by its function's name, in a binary loaded in
+  // CPU-kernel mode; any other binary is refused (14, aclrtRegisterCpuFunc).
   aclrtFuncHandle cpu = nullptr;
-  ASSERT_ACL_OK(aclrtRegisterCpuFunc(bin_, "empty", "EmptyCpu", &cpu));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtRegisterCpuFunc(bin_, "empty", "EmptyCpu", &cpu));
+  EXPECT_EQ(cpu, nullptr);
+  aclrtBinaryLoadOption cpu_mode{};
+  cpu_mode.type = ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE;
+  cpu_mode.value.cpuKernelMode = 1;
+  aclrtBinaryLoadOptions cpu_options{&cpu_mode, 1};
+  aclrtBinHandle cpu_bin = nullptr;
+  ASSERT_ACL_OK(
+      aclrtBinaryLoadFromFile(g_kernels.c_str(), &cpu_options, &cpu_bin));
+  ASSERT_ACL_OK(aclrtRegisterCpuFunc(cpu_bin, "empty", "EmptyCpu", &cpu));
   ASSERT_ACL_OK(
       aclrtGetFunctionAttribute(cpu, ACL_FUNC_ATTR_KERNEL_TYPE, &type));
   EXPECT_EQ(type, ACL_KERNEL_TYPE_AICPU);
   ASSERT_ACL_OK(LaunchHost(cpu, 2, nullptr, 0));
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  ASSERT_ACL_OK(aclrtBinaryUnLoad(cpu_bin));
+}
+
+// 14, aclrtBinaryGetDevAddress `binAddr`: a binary loaded lazily has no
+// device address until it is loaded (here: its first function looked up).
+TEST_F(KernelApiTest, LazyLoadHasNoDeviceAddressUntilLoaded) {
+  aclrtBinaryLoadOption lazy{};
+  lazy.type = ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD;
+  lazy.value.isLazyLoad = 1;
+  aclrtBinaryLoadOptions options{&lazy, 1};
+  aclrtBinHandle bin = nullptr;
+  ASSERT_ACL_OK(aclrtBinaryLoadFromFile(g_kernels.c_str(), &options, &bin));
+  void* addr = reinterpret_cast<void*>(0x1);
+  size_t size = 0;
+  ASSERT_ACL_OK(aclrtBinaryGetDevAddress(bin, &addr, &size));
+  EXPECT_EQ(addr, nullptr);
+  EXPECT_GT(size, 0u);
+  aclrtFuncHandle vadd = nullptr;
+  ASSERT_ACL_OK(aclrtBinaryGetFunction(bin, "vadd", &vadd));
+  size_t loaded_size = 0;
+  ASSERT_ACL_OK(aclrtBinaryGetDevAddress(bin, &addr, &loaded_size));
+  ASSERT_NE(addr, nullptr);
+  EXPECT_EQ(loaded_size, size);
+  // The image's bytes are in device memory now.
+  std::vector<uint8_t> head(16, 0);
+  ASSERT_ACL_OK(aclrtMemcpy(head.data(), head.size(), addr, head.size(),
+                            ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(head[0], 0x7F);  // an ELF image
+  EXPECT_EQ(head[1], 'E');
+  ASSERT_ACL_OK(aclrtBinaryUnLoad(bin));
+  // Without the option: an address at once.
+  ASSERT_ACL_OK(aclrtBinaryGetDevAddress(bin_, &addr, &size));
+  EXPECT_NE(addr, nullptr);
+}
+
+// 14, aclrtFunctionGetAvailDynUbufPerBlock: for a non-SIMT kernel (every
+// simulated one) success and 0; `flags` is reserved (0).
+TEST_F(KernelApiTest, AvailableDynamicUbufOfANonSimtKernelIsZero) {
+  aclrtFuncHandle vadd = nullptr;
+  ASSERT_ACL_OK(aclrtBinaryGetFunction(bin_, "vadd", &vadd));
+  size_t ubuf = 123;
+  ASSERT_ACL_OK(aclrtFunctionGetAvailDynUbufPerBlock(vadd, 0, &ubuf));
+  EXPECT_EQ(ubuf, 0u);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtFunctionGetAvailDynUbufPerBlock(nullptr, 0, &ubuf));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtFunctionGetAvailDynUbufPerBlock(vadd, 0, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtFunctionGetAvailDynUbufPerBlock(vadd, 1, &ubuf));
 }
 
 TEST_F(KernelApiTest, BadInputGetsTheDocumentedCodes) {

@@ -276,6 +276,21 @@ TEST_F(StreamApiTest, SetStreamFailureModeRejectsUnknownModes) {
   EXPECT_ACL_OK(aclrtSetStreamFailureMode(nullptr, ACL_CONTINUE_ON_FAILURE));
 }
 
+// 06, aclrtSetStreamFailureMode constraints: once per stream; a second call
+// is refused and changes nothing.
+TEST_F(StreamApiTest, FailureModeIsSetOncePerStream) {
+  aclrtStream stream = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&stream));
+  ASSERT_ACL_OK(aclrtSetStreamFailureMode(stream, ACL_STOP_ON_FAILURE));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtSetStreamFailureMode(stream, ACL_CONTINUE_ON_FAILURE));
+  aclrtStreamAttrValue value{};
+  ASSERT_ACL_OK(
+      aclrtGetStreamAttribute(stream, ACL_STREAM_ATTR_FAILURE_MODE, &value));
+  EXPECT_EQ(value.failureMode, ACL_STOP_ON_FAILURE);
+  ASSERT_ACL_OK(aclrtDestroyStream(stream));
+}
+
 // Queues a notify wait that times out after 1 s (a failing task), then a
 // host function; returns whether the host function ran and what the first
 // and a second synchronize returned.

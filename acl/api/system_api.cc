@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "acl/acl.h"
 #include "acl/api/api_util.h"
@@ -277,6 +278,13 @@ ACL_ENTRY_CATCH(aclError)
 aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize,
                                 aclrtStream stream) try {
   ACL_GATE();
+  // 04, aclrtGetOverflowStatus `outputSize`: fixed at 64 bytes.
+  if (outputAddr != nullptr && outputSize != kOverflowStatusBytes) {
+    return ReportErrorCode(__func__, ACL_ERROR_RT_PARAM_INVALID,
+                           absl::StrCat("outputSize is ", outputSize,
+                                        "; the status takes exactly ",
+                                        kOverflowStatusBytes, " bytes"));
+  }
   return EnqueueOverflowRead(__func__, outputAddr, outputSize, stream);
 }
 ACL_ENTRY_CATCH(aclError)

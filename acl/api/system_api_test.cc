@@ -113,13 +113,15 @@ TEST_F(SystemApiTest, ContextSysParamsArePerContext) {
   ASSERT_ACL_OK(aclrtDestroyContext(other));
 }
 
+// 25-02 (aclrtFloatOverflowMode): Atlas A2 parts default to Inf/NaN mode.
 TEST_F(SystemApiTest, SatModeIsStoredAndValidated) {
   aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_UNDEF;
   ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
+  EXPECT_EQ(mode, ACL_RT_OVERFLOW_MODE_INFNAN);
+  ASSERT_ACL_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION));
+  ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
   EXPECT_EQ(mode, ACL_RT_OVERFLOW_MODE_SATURATION);
   ASSERT_ACL_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN));
-  ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
-  EXPECT_EQ(mode, ACL_RT_OVERFLOW_MODE_INFNAN);
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_UNDEF));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
@@ -127,7 +129,6 @@ TEST_F(SystemApiTest, SatModeIsStoredAndValidated) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetDeviceSatMode(nullptr));
   ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
   EXPECT_EQ(mode, ACL_RT_OVERFLOW_MODE_INFNAN);
-  ASSERT_ACL_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION));
 }
 
 // --- Timeouts and the task scheduler
@@ -237,6 +238,11 @@ TEST_F(SystemApiTest, OverflowStatusSample) {
                    aclrtGetOverflowStatus(nullptr, 64, stream));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
                    aclrtGetOverflowStatus(status, 0, stream));
+  // 04, `outputSize`: exactly 64 bytes.
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtGetOverflowStatus(status, 8, stream));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtGetOverflowStatus(status, 128, stream));
   // 64 bytes from 100 run past the 128-byte allocation.
   EXPECT_ACL_ERROR(
       ACL_ERROR_RT_PARAM_INVALID,

@@ -37,12 +37,6 @@ aclError aclrtLaunchSIMTKernelWithHostArgs(
 }
 ACL_ENTRY_CATCH(aclError)
 
-aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags,
-                                              size_t* dynamicUbufSize) try {
-  return NotSupported(__func__);
-}
-ACL_ENTRY_CATCH(aclError)
-
 // Rewrites a task's hardware queue entry (SQE) in place: the simulator's
 // tasks are host closures with no queue entries to rewrite.
 aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId,

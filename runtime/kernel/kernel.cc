@@ -146,7 +146,7 @@ absl::StatusOr<void*> Kernels::Load(std::string image, const char* what,
       std::memcpy(&type, &option.type, sizeof type);
       switch (type) {
         case ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD:
-          // The image is small host code here: loaded at once either way.
+          binary->lazy = option.value.isLazyLoad != 0;
           break;
         case ACL_RT_BINARY_LOAD_OPT_MAGIC:
           break;
@@ -202,28 +202,66 @@ absl::StatusOr<void*> Kernels::Load(std::string image, const char* what,
     binary->module->SetGlobalAddress(i, Addr(*addr));
     binary->globals.push_back({g.name, g.initial, Addr(*addr), g.size});
   }
-  // The image in device memory (aclrtBinaryGetDevAddress).
-  absl::StatusOr<void*> image_addr = memory_->Malloc(
-      std::max<size_t>(image.size(), 1), ACL_MEM_MALLOC_HUGE_FIRST);
-  if (!image_addr.ok()) {
-    undo();
-    return image_addr.status();
+  // The image in device memory (aclrtBinaryGetDevAddress), now or, for a
+  // lazy load, with the first function looked up.
+  if (!binary->lazy) {
+    absl::StatusOr<uint64_t> image_addr = PlaceImage(image);
+    if (!image_addr.ok()) {
+      undo();
+      return image_addr.status();
+    }
+    binary->image_addr = *image_addr;
   }
-  placed.push_back(*image_addr);
-  absl::Status copied =
-      memory_->Memcpy(*image_addr, image.size(), image.data(), image.size(),
-                      ACL_MEMCPY_HOST_TO_DEVICE);
-  if (!copied.ok()) {
-    undo();
-    return copied;
-  }
-  binary->image_addr = Addr(*image_addr);
   binary->image = std::move(image);
 
   ascend::MutexLock lock(&mu_);
   void* handle = binary->handle.value();
   binaries_[handle] = std::move(binary);
   return handle;
+}
+
+absl::StatusOr<uint64_t> Kernels::PlaceImage(const std::string& image) {
+  ASCEND_ASSIGN_OR_RETURN(void* addr,
+                          memory_->Malloc(std::max<size_t>(image.size(), 1),
+                                          ACL_MEM_MALLOC_HUGE_FIRST));
+  absl::Status copied =
+      memory_->Memcpy(addr, image.size(), image.data(), image.size(),
+                      ACL_MEMCPY_HOST_TO_DEVICE);
+  if (!copied.ok()) {
+    (void)memory_->Free(addr);
+    return copied;
+  }
+  return Addr(addr);
+}
+
+absl::Status Kernels::PlaceLazyImage(void* handle) {
+  std::shared_ptr<KernelBinary> binary;
+  {
+    ascend::MutexLock lock(&mu_);
+    binary = FindBinaryLocked(handle);
+    if (binary == nullptr || !binary->lazy || binary->image_addr != 0 ||
+        binary->placing) {
+      return absl::OkStatus();
+    }
+    binary->placing = true;
+  }
+  // Device memory of the device the binary was loaded on: placed while that
+  // device is current (the usual case), else at a later lookup.
+  absl::StatusOr<int32_t> current = runtime_.GetDevice();
+  absl::StatusOr<uint64_t> addr = current.ok() && *current == binary->device_id
+                                      ? PlaceImage(binary->image)
+                                      : absl::StatusOr<uint64_t>(uint64_t{0});
+  bool unloaded = false;
+  {
+    ascend::MutexLock lock(&mu_);
+    binary->placing = false;
+    unloaded = FindBinaryLocked(handle) != binary;
+    if (addr.ok() && !unloaded) binary->image_addr = *addr;
+  }
+  if (addr.ok() && unloaded && *addr != 0) {
+    (void)memory_->Free(reinterpret_cast<void*>(*addr));
+  }
+  return addr.status();
 }
 
 std::shared_ptr<KernelBinary> Kernels::FindBinaryLocked(
@@ -274,10 +312,12 @@ absl::StatusOr<std::pair<void*, size_t>> Kernels::DeviceImage(
   ascend::MutexLock lock(&mu_);
   std::shared_ptr<KernelBinary> binary = FindBinaryLocked(handle);
   if (binary == nullptr) return NotBinary(handle);
-  if (binary->image_addr == 0) {
+  if (binary == program_) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "the program's own kernels have no device image");
   }
+  // A lazy load not placed yet answers NULL (14, aclrtBinaryGetDevAddress
+  // `binAddr`).
   return std::make_pair(reinterpret_cast<void*>(binary->image_addr),
                         binary->image.size());
 }
@@ -328,6 +368,7 @@ absl::StatusOr<void*> Kernels::AddFunctionLocked(
 }
 
 absl::StatusOr<void*> Kernels::Function(void* handle, const char* name) {
+  ASCEND_RETURN_IF_ERROR(PlaceLazyImage(handle));
   ascend::MutexLock lock(&mu_);
   std::shared_ptr<KernelBinary> binary = FindBinaryLocked(handle);
   if (binary == nullptr) return NotBinary(handle);
@@ -345,6 +386,7 @@ absl::StatusOr<void*> Kernels::Function(void* handle, const char* name) {
 }
 
 absl::StatusOr<void*> Kernels::FunctionByEntry(void* handle, uint64_t entry) {
+  ASCEND_RETURN_IF_ERROR(PlaceLazyImage(handle));
   std::string name;
   {
     ascend::MutexLock lock(&mu_);
@@ -370,6 +412,19 @@ absl::StatusOr<void*> Kernels::FunctionByEntry(void* handle, uint64_t entry) {
 absl::StatusOr<void*> Kernels::RegisterCpuFunc(void* handle,
                                                const char* func_name,
                                                const char* kernel_name) {
+  {
+    // 14, aclrtRegisterCpuFunc: AI CPU kernels only; a binary not loaded in
+    // CPU-kernel mode is refused with 107000.
+    ascend::MutexLock lock(&mu_);
+    std::shared_ptr<KernelBinary> binary = FindBinaryLocked(handle);
+    if (binary == nullptr || binary == program_) return NotBinary(handle);
+    if (!binary->cpu_mode) {
+      return Error(ACL_ERROR_RT_PARAM_INVALID,
+                   "aclrtRegisterCpuFunc takes a binary loaded with "
+                   "ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE set");
+    }
+  }
+  ASCEND_RETURN_IF_ERROR(PlaceLazyImage(handle));
   ascend::MutexLock lock(&mu_);
   std::shared_ptr<KernelBinary> binary = FindBinaryLocked(handle);
   if (binary == nullptr || binary == program_) return NotBinary(handle);

@@ -207,6 +207,11 @@ class Kernels final : public Family {
                                         const aclrtBinaryLoadOptions* options);
   absl::StatusOr<void*> Load(std::string image, const char* what,
                              const aclrtBinaryLoadOptions* options);
+  // A binary's image copied to fresh device memory of the current device.
+  absl::StatusOr<uint64_t> PlaceImage(const std::string& image);
+  // Places a lazily loaded binary's image, once (nothing for other
+  // binaries).
+  absl::Status PlaceLazyImage(void* handle);
   std::shared_ptr<KernelBinary> FindBinaryLocked(const void* handle) const
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
   std::shared_ptr<KernelFunction> FindFunctionLocked(const void* handle) const

@@ -35,8 +35,12 @@ struct KernelBinary {
   std::string image;        // the binary's bytes (host copy)
   uint64_t image_checksum = 0;
   std::unique_ptr<device::KernelModule> module;  // none for the program's
-  uint64_t image_addr = 0;
+  uint64_t image_addr = 0;  // 0 while a lazy load is not placed (mu_)
   bool cpu_mode = false;
+  // Loaded with isLazyLoad: the image goes to device memory with the first
+  // function looked up in it (Kernels::PlaceLazyImage; Kernels::mu_).
+  bool lazy = false;
+  bool placing = false;
   struct Global {
     std::string name;
     const void* initial = nullptr;
