@@ -29,8 +29,8 @@
 //
 // Ids. Per device and ResourceKind, the lowest free id in [0, limit), where
 // limit is max_ids_per_kind, and for streams (notifies) the smaller of that
-// and max_streams_per_device (max_notifies_per_device); ClaimId of an id >= limit is kInvalidArgument. Reopen
-// and closing drop every id.
+// and max_streams_per_device (max_notifies_per_device); ClaimId of an id >=
+// limit is kInvalidArgument. Reopen and closing drop every id.
 //
 // Reopen drops every allocation, its contents and every id, and keeps the
 // dropped ranges reserved until AllocateAt takes them back or the device is

@@ -161,12 +161,13 @@ absl::StatusOr<void*> Sync::CreateEvent(uint32_t flags) {
                                    ACL_EVENT_CAPTURE_STREAM_PROGRESS |
                                    ACL_EVENT_DEVICE_USE_ONLY;
   if (flags != ACL_EVENT_EXTERNAL && (flags & ~kCombinable) != 0) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat("event flag 0x", absl::Hex(flags),
-                              " is neither an OR of ACL_EVENT_TIME_LINE, "
-                              "ACL_EVENT_SYNC, ACL_EVENT_CAPTURE_STREAM_PROGRESS "
-                              "and ACL_EVENT_DEVICE_USE_ONLY nor "
-                              "ACL_EVENT_EXTERNAL alone"));
+    return Error(
+        ACL_ERROR_RT_PARAM_INVALID,
+        absl::StrCat("event flag 0x", absl::Hex(flags),
+                     " is neither an OR of ACL_EVENT_TIME_LINE, "
+                     "ACL_EVENT_SYNC, ACL_EVENT_CAPTURE_STREAM_PROGRESS "
+                     "and ACL_EVENT_DEVICE_USE_ONLY nor "
+                     "ACL_EVENT_EXTERNAL alone"));
   }
   ASCEND_ASSIGN_OR_RETURN(int32_t device_id, runtime_.GetDevice());
   ASCEND_ASSIGN_OR_RETURN(
