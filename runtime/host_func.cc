@@ -82,9 +82,11 @@ absl::Status Runtime::UnsubscribeReport(uint64_t thread_id, void* stream) {
 }
 
 absl::Status Runtime::ProcessReport(int32_t timeout_ms) {
-  if (timeout_ms < -1) {
+  // 12, aclrtProcessReport `timeout`: -1 (wait forever) or positive.
+  if (timeout_ms < -1 || timeout_ms == 0) {
     return Error(ACL_ERROR_INVALID_PARAM,
-                 absl::StrCat("report timeout ", timeout_ms, " is below -1"));
+                 absl::StrCat("report timeout ", timeout_ms,
+                              " is neither -1 nor positive"));
   }
   return ProcessHub(reports_, timeout_ms);
 }

@@ -275,6 +275,23 @@ absl::Status Runtime::ResetDevice(int32_t device_id, bool force) {
     notify = entry.device && (force || entry.refcount <= 1);
   }
   if (notify) callbacks.NotifyState(device_id, ACL_RT_DEVICE_STATE_RESET_PRE);
+  // Work already handed to the device finishes before it closes (the
+  // families' hooks wait for it: DESIGN.md §5.20).
+  if (Stream::Current() == nullptr) {
+    bool closing = false;
+    {
+      ascend::MutexLock lock(&mu_);
+      const DeviceEntry& entry = devices_[device_id];
+      closing = entry.device && (force || entry.refcount <= 1);
+    }
+    if (closing) {
+      tasks_
+          .Access({HostOp::kTeardown,
+                   force ? "aclrtResetDeviceForce" : "aclrtResetDevice",
+                   nullptr, nullptr, DeviceRange{device_id, 0, 0}})
+          .IgnoreError();
+    }
+  }
   Teardown teardown;
   bool closed = false;
   {

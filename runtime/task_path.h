@@ -119,6 +119,7 @@ enum class HostOp : uint8_t {
   kEventQuery,         // reads an event's state, timestamp or wait status
   kEventSynchronize,   // waits for an event
   kPageableCopy,       // queues an async copy with a pageable host side
+  kTeardown,           // closes a device, or unmaps memory queued work may use
 };
 
 struct HostAccess {

@@ -193,6 +193,8 @@ TEST_F(CallbackApiTest, ProcessReportNeedsASubscriptionAndTimesOut) {
   EXPECT_ACL_ERROR(ACL_ERROR_RT_THREAD_SUBSCRIBE, aclrtProcessReport(10));
   ASSERT_ACL_OK(aclrtSubscribeReport(ThisThreadId(), stream_));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtProcessReport(-2));
+  // 12, aclrtProcessReport `timeout`: -1 or positive, so 0 is refused.
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtProcessReport(0));
   const Clock::time_point start = Clock::now();
   EXPECT_ACL_ERROR(ACL_ERROR_RT_REPORT_TIMEOUT, aclrtProcessReport(30));
   const auto waited = Clock::now() - start;

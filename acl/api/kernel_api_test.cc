@@ -199,6 +199,29 @@ TEST_F(KernelApiTest, TheDevicePrintfTextComesOutBlockByBlock) {
             "hello from block 2 of 4\nhello from block 3 of 4\n");
 }
 
+// A kernel handed to the device runs although its stream is force-destroyed
+// and its device force-reset at once (CANN's memory/2_, 5_, 6_ and IPC
+// examples do this): its printf comes out, and so do its memory writes
+// (DESIGN.md §5.20).
+TEST_F(KernelApiTest, AKernelLaunchedRightBeforeAForceTeardownStillRuns) {
+  for (int round = 0; round < 20; ++round) {
+    testing::internal::CaptureStdout();
+    aclrtStream s = nullptr;
+    ASSERT_ACL_OK(aclrtCreateStream(&s));
+    ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(
+        Function("hello"), 2, s, nullptr, nullptr, 0, nullptr, 0));
+    ASSERT_ACL_OK(aclrtDestroyStreamForce(s));
+    ASSERT_ACL_OK(aclrtBinaryUnLoad(bin_));
+    ASSERT_ACL_OK(aclrtResetDeviceForce(0));
+    EXPECT_EQ(testing::internal::GetCapturedStdout(),
+              "hello from block 0 of 2\nhello from block 1 of 2\n")
+        << "round " << round;
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    ASSERT_ACL_OK(aclrtCreateStream(&stream_));
+    ASSERT_ACL_OK(aclrtBinaryLoadFromFile(g_kernels.c_str(), nullptr, &bin_));
+  }
+}
+
 std::atomic<int> g_exceptions{0};
 std::atomic<uint32_t> g_exception_code{0};
 std::atomic<aclrtFuncHandle> g_exception_func{nullptr};

@@ -197,6 +197,12 @@ TEST_F(MemcpyExtApiTest, Memcpy2dAsyncRunsInStreamOrderAndCopiesOnDevice) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtMemcpy2dAsync(b, 8, a, kPitch, 16, 2,
                                       ACL_MEMCPY_DEVICE_TO_DEVICE, stream_));
+  // 11-03, aclrtMemcpy2dAsync constraints: a copy type it does not support
+  // (here host to host, by the pointers) is ACL_ERROR_INVALID_PARAM.
+  std::vector<uint8_t> h1(64), h2(64);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpy2dAsync(h1.data(), 16, h2.data(), 16, 16, 2,
+                                      ACL_MEMCPY_DEFAULT, stream_));
   ASSERT_ACL_OK(aclrtFreeHost(host));
   ASSERT_ACL_OK(aclrtFree(a));
   ASSERT_ACL_OK(aclrtFree(b));

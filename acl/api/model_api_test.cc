@@ -617,6 +617,12 @@ TEST_F(ModelApiTest, WaitsOnEventsRecordedOutsideTheCapture) {
   ASSERT_ACL_OK(aclrtRecordEvent(ext, other));
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
   EXPECT_EQ(ReadU64(dev_), 9u);
+  // 15, aclmdlRIAbort constraints: not for a captured model.
+  ASSERT_ACL_OK(
+      aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_ACL_OK(aclrtValueWrite(Dev(0), 1, 0, stream_));
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(stream_, &model));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRIAbort(model));
   ASSERT_ACL_OK(aclmdlRIDestroy(model));
 }
 

@@ -33,6 +33,7 @@ namespace {
 // How long a synchronous copy or fill from the host gives queued kernels to
 // finish (AwaitLaunches).
 constexpr absl::Duration kKernelGrace = absl::Milliseconds(10);
+constexpr absl::Duration kTeardownGrace = absl::Seconds(5);
 
 }  // namespace
 
@@ -63,6 +64,10 @@ Kernels::Kernels(Runtime& runtime)
 
 absl::Status Kernels::LaunchGraceHook::OnAccess(const HostAccess& access) {
   if (access.op == HostOp::kMemoryWrite) kernels_.AwaitLaunches(kKernelGrace);
+  // A launch handed to the device runs before its device closes or the
+  // memory it may read is unmapped (DESIGN.md §5.20). A launch held behind
+  // a wait nobody releases does not hold the teardown for good.
+  if (access.op == HostOp::kTeardown) kernels_.AwaitLaunches(kTeardownGrace);
   return absl::OkStatus();
 }
 

@@ -262,7 +262,9 @@ absl::Status Memory::Memcpy2d(void* dst, size_t dpitch, const void* src,
                          route.actual == ACL_MEMCPY_DEVICE_TO_HOST ||
                          (async && route.actual == ACL_MEMCPY_DEVICE_TO_DEVICE);
   if (!supported) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
+    // 11-03, aclrtMemcpy2dAsync constraints: an unsupported type is
+    // ACL_ERROR_INVALID_PARAM; the synchronous page names no code.
+    return Error(async ? ACL_ERROR_INVALID_PARAM : ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("the pointers make this 2-D copy ",
                               route.actual == ACL_MEMCPY_HOST_TO_HOST
                                   ? "host to host"

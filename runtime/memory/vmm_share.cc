@@ -399,6 +399,19 @@ absl::StatusOr<void*> Vmm::IpcImport(const std::string& key) {
 }
 
 absl::Status Vmm::IpcClose(const std::string& key) {
+  bool imported = false;
+  {
+    ascend::MutexLock lock(&mu_);
+    imported = ipc_imports_.count(key) != 0;
+  }
+  // Kernels already launched may still read the import: they run first
+  // (DESIGN.md §5.20).
+  if (imported) {
+    runtime_.tasks()
+        .Access({HostOp::kTeardown, "aclrtIpcMemClose", nullptr, nullptr,
+                 DeviceRange{-1, 0, 0}})
+        .IgnoreError();
+  }
   ascend::MutexLock lock(&mu_);
   if (auto it = ipc_imports_.find(key); it != ipc_imports_.end()) {
     const IpcImportRecord record = it->second;

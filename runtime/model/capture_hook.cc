@@ -63,6 +63,8 @@ absl::Status Models::CaptureHook::OnAccess(const HostAccess& access) {
       return models_.CheckUnsafeCall(access.api);
     case HostOp::kPageableCopy:
       return models_.CheckUnsafeCall(access.api);
+    case HostOp::kTeardown:
+      return absl::OkStatus();
     case HostOp::kStreamSynchronize:
     case HostOp::kStreamQuery:
     case HostOp::kStreamDestroy:

@@ -119,6 +119,11 @@ absl::Status Models::Abort(void* model) {
     return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                  "a branch model is aborted with the model it belongs to");
   }
+  // 15, aclmdlRIAbort constraints: not for captured models (ACL Graph).
+  if (m->kind_ == ModelKind::kCapture) {
+    return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                 "aclmdlRIAbort does not take a captured model");
+  }
   m->aborts_.fetch_add(1, std::memory_order_acq_rel);
   std::vector<std::shared_ptr<Stream>> runners;
   {
