@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -411,7 +412,10 @@ TEST_F(ManagedMemoryApiTest, ManagedMemoryAndRegistrationsSurviveSnapshot) {
 }
 
 TEST_F(ManagedMemoryApiTest, AllocationAndRegistrationWaitWhileLocked) {
-  std::vector<char> pageable(4096);
+  // A registration starts on a 4 KiB page (11-02).
+  std::unique_ptr<char, decltype(&std::free)> page(
+      static_cast<char*>(std::aligned_alloc(4096, 4096)), &std::free);
+  char* const pageable = page.get();
   ASSERT_ACL_OK(aclrtSnapShotProcessLock(getpid(), nullptr));
   std::atomic<bool> done{false};
   aclError managed_result = -1;
@@ -420,8 +424,7 @@ TEST_F(ManagedMemoryApiTest, AllocationAndRegistrationWaitWhileLocked) {
   std::thread worker([&] {
     (void)aclrtSetDevice(0);
     managed_result = aclrtMemAllocManaged(&ptr, k2M, ACL_RT_MEM_ATTACH_GLOBAL);
-    register_result =
-        aclrtHostRegisterV2(pageable.data(), 4096, ACL_HOST_REG_MAPPED);
+    register_result = aclrtHostRegisterV2(pageable, 4096, ACL_HOST_REG_MAPPED);
     done = true;
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
@@ -434,7 +437,7 @@ TEST_F(ManagedMemoryApiTest, AllocationAndRegistrationWaitWhileLocked) {
   ASSERT_ACL_OK(aclrtSnapShotProcessLock(getpid(), nullptr));
   EXPECT_EQ(Attributes(ptr).location.type, ACL_MEM_LOCATION_TYPE_MANAGED);
   ASSERT_ACL_OK(aclrtSnapShotProcessUnlock(getpid(), nullptr));
-  ASSERT_ACL_OK(aclrtHostUnregister(pageable.data()));
+  ASSERT_ACL_OK(aclrtHostUnregister(pageable));
   ASSERT_ACL_OK(aclrtFree(ptr));
 }
 
