@@ -218,6 +218,12 @@ Runtime::Teardown Runtime::CloseDeviceLocked(int32_t device_id) {
     if (object.on_device_close) object.on_device_close(object.object.get());
   }
   teardown.streams = std::move(actions.streams);
+  // Force-destroyed streams still running go with the device; their ids
+  // went with its id spaces.
+  retiring_count_.fetch_sub(entry.retiring.size(), std::memory_order_relaxed);
+  teardown.streams.insert(teardown.streams.end(), entry.retiring.begin(),
+                          entry.retiring.end());
+  entry.retiring.clear();
   // The device's own peer access goes with `entry`; access other devices
   // enabled toward it is theirs and stays (DESIGN.md §5.6).
   teardown.device = std::move(entry.device);
@@ -371,6 +377,15 @@ absl::Status Runtime::SynchronizeDevice(absl::Time deadline) {
                  "a task cannot wait for its own device's streams (it would "
                  "wait for itself)");
   }
+  // Force-destroyed streams' work is the device's too; their failures were
+  // dropped with them.
+  for (const std::shared_ptr<Stream>& stream : RetiringStreams(device_id)) {
+    if (absl::IsDeadlineExceeded(stream->Drain(deadline))) {
+      return Error(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                   "a force-destroyed stream's work did not finish in time");
+    }
+  }
+  SweepRetiring(device_id);
   std::vector<std::shared_ptr<Stream>> streams;
   absl::Status first;
   {
@@ -451,10 +466,12 @@ std::vector<int32_t> Runtime::OpenDevices() const {
 }
 
 absl::Status Runtime::DrainAllStreams(absl::Time deadline) {
-  std::vector<std::shared_ptr<Stream>> streams;
+  std::vector<std::shared_ptr<Stream>> streams = RetiringStreams(-1);
   {
     ascend::MutexLock lock(&mu_);
-    streams = table_.Objects<Stream>(/*device_id=*/-1);
+    std::vector<std::shared_ptr<Stream>> live =
+        table_.Objects<Stream>(/*device_id=*/-1);
+    streams.insert(streams.end(), live.begin(), live.end());
   }
   for (auto& stream : streams) {
     // A task failure is the application's to collect; only a stream that

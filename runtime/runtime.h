@@ -136,6 +136,10 @@ class Runtime {
   // --- Streams (a null stream means the current default stream) -------------
   absl::StatusOr<void*> CreateStream(uint32_t priority, uint32_t flags);
   absl::Status DestroyStream(void* stream, bool force);
+  // DestroyStream with force that returns only once the stream's queue ran
+  // (its waits gave up): for the runtime's own streams (a model's runners,
+  // aclmdlRIExecute's waiting stream), whose callers rely on it.
+  absl::Status DestroyStreamAndWait(void* stream);
   absl::Status SynchronizeStream(void* stream, absl::Time deadline);
   absl::StatusOr<bool> StreamIdle(void* stream);
   absl::StatusOr<StreamInfo> GetStreamInfo(void* stream);
@@ -381,6 +385,11 @@ class Runtime {
     // reported them, oldest first; the next device synchronizes report them
     // (one per call). They go with the device on reset.
     std::deque<absl::Status> destroyed_stream_failures;
+    // Streams destroyed with aclrtDestroyStreamForce whose queued work still
+    // runs (DESIGN.md §5.20): device synchronizes and Backup's drain wait
+    // for them, the device's close shuts them down, and each gives its id
+    // back once idle (SweepRetiring).
+    std::vector<std::shared_ptr<Stream>> retiring;
     // Closes of this device still tearing down outside the lock (Teardown
     // objects alive); an open waits for them (OpenDeviceLocked).
     int closing = 0;
@@ -473,6 +482,14 @@ class Runtime {
   // has reported to the next one on `owner`, if that instance is still open.
   void RetireStream(const std::shared_ptr<Stream>& stream,
                     const std::weak_ptr<device::Device>& owner);
+  enum class DestroyMode { kWait, kForce, kForceAndWait };
+  absl::Status DestroyStreamAs(void* handle, DestroyMode mode);
+  // Forgets the force-destroyed streams of `device_id` (all devices: -1)
+  // that went idle, giving their ids back. One atomic load when none.
+  void SweepRetiring(int32_t device_id);
+  // The force-destroyed streams still retiring on `device_id` (-1: all).
+  std::vector<std::shared_ptr<Stream>> RetiringStreams(int32_t device_id) const;
+  std::atomic<size_t> retiring_count_{0};
   // An id from the device object open now. Callers register the object the
   // id is for before releasing mu_, so a concurrent reset closes the device
   // either before the allocation or after the registration, never between.

@@ -3,6 +3,7 @@
 // snapshot participant (stream ids).
 #include "runtime/stream.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -363,13 +364,14 @@ bool Stream::SetFailureModeOnce(bool stop) {
 
 void Stream::CloseForce() {
   force_closing_.store(true, std::memory_order_release);
-  ascend::MutexLock lock(&mu_);
-  mu_.Await(absl::Condition(
-      +[](Stream* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
-        return s->shutdown_ || s->finished_ == s->enqueued_;
-      },
-      this));
-  for (absl::Status& pending : errors_) pending = absl::OkStatus();
+  // Its waits give up at their next poll (one wait slice); after that the
+  // stream touches nothing a wait was watching. Bounded, so a wait that
+  // somehow does not poll cannot hold the host.
+  const absl::Time deadline = absl::Now() + 5 * kTaskWaitSlice;
+  while (blocked_waits_.load(std::memory_order_acquire) > 0 &&
+         absl::Now() < deadline) {
+    absl::SleepFor(absl::Microseconds(100));
+  }
 }
 
 void Stream::StopRunning() {
@@ -450,6 +452,8 @@ absl::StatusOr<void*> Runtime::CreateStreamIn(
   // and was released to the re-opened one, freeing an id it had given to
   // another stream. Creating the stream starts no thread (DESIGN.md §5.3.1).
   void* handle = nullptr;
+  // Ids of force-destroyed streams that finished are free again.
+  SweepRetiring(ctx->device_id());
   {
     ascend::MutexLock lock(&mu_);
     if (!ctx->alive()) {
@@ -485,7 +489,67 @@ void Runtime::RetireStream(const std::shared_ptr<Stream>& stream,
   }
 }
 
+void Runtime::SweepRetiring(int32_t device_id) {
+  if (retiring_count_.load(std::memory_order_relaxed) == 0) return;
+  const int32_t first = device_id < 0 ? 0 : device_id;
+  const int32_t last = device_id < 0 ? device_count_ - 1 : device_id;
+  for (int32_t id = first; id <= last; ++id) {
+    // Each stream's idleness is read outside mu_ (a stream's lock is never
+    // taken under the runtime's).
+    std::vector<std::shared_ptr<Stream>> idle = RetiringStreams(id);
+    idle.erase(std::remove_if(idle.begin(), idle.end(),
+                              [](const std::shared_ptr<Stream>& stream) {
+                                return !stream->Idle();
+                              }),
+               idle.end());
+    if (idle.empty()) continue;
+    std::shared_ptr<device::Device> device;
+    {
+      ascend::MutexLock lock(&mu_);
+      DeviceEntry& entry = devices_[id];
+      std::vector<std::shared_ptr<Stream>>& streams = entry.retiring;
+      for (auto it = idle.begin(); it != idle.end();) {
+        auto found = std::find(streams.begin(), streams.end(), *it);
+        if (found == streams.end()) {
+          it = idle.erase(it);  // the device's close took it meanwhile
+          continue;
+        }
+        streams.erase(found);
+        retiring_count_.fetch_sub(1, std::memory_order_relaxed);
+        ++it;
+      }
+      device = entry.device;
+    }
+    for (const std::shared_ptr<Stream>& stream : idle) {
+      if (device)
+        device->ReleaseId(device::ResourceKind::kStream, stream->id());
+    }
+  }
+}
+
+std::vector<std::shared_ptr<Stream>> Runtime::RetiringStreams(
+    int32_t device_id) const {
+  std::vector<std::shared_ptr<Stream>> out;
+  if (retiring_count_.load(std::memory_order_relaxed) == 0) return out;
+  ascend::MutexLock lock(&mu_);
+  for (int32_t id = 0; id < device_count_; ++id) {
+    if (device_id >= 0 && id != device_id) continue;
+    const auto& streams = devices_[id].retiring;
+    out.insert(out.end(), streams.begin(), streams.end());
+  }
+  return out;
+}
+
 absl::Status Runtime::DestroyStream(void* handle, bool force) {
+  return DestroyStreamAs(handle,
+                         force ? DestroyMode::kForce : DestroyMode::kWait);
+}
+
+absl::Status Runtime::DestroyStreamAndWait(void* handle) {
+  return DestroyStreamAs(handle, DestroyMode::kForceAndWait);
+}
+
+absl::Status Runtime::DestroyStreamAs(void* handle, DestroyMode mode) {
   std::shared_ptr<Stream> stream;
   std::weak_ptr<device::Device> owner;
   // Whether `handle` names a stream this call may destroy.
@@ -524,10 +588,24 @@ absl::Status Runtime::DestroyStream(void* handle, bool force) {
     host_funcs_.ForgetStream(handle);
     owner = devices_[stream->device_id()].device;
   }
-  if (force) {
-    // Queued work that needs nothing else runs; waits give up; failures are
-    // dropped.
+  if (mode != DestroyMode::kWait) {
+    // Queued work that needs nothing else runs, without the host waiting
+    // for it (unless asked to); waits give up; failures are dropped. The id
+    // stays taken until the queue is empty.
     stream->CloseForce();
+    if (mode == DestroyMode::kForceAndWait) {
+      (void)stream->Drain(absl::InfiniteFuture());
+    }
+    std::shared_ptr<device::Device> device = owner.lock();
+    if (device != nullptr && !stream->Idle()) {
+      ascend::MutexLock lock(&mu_);
+      DeviceEntry& entry = devices_[stream->device_id()];
+      if (entry.device == device) {
+        entry.retiring.push_back(std::move(stream));
+        retiring_count_.fetch_add(1, std::memory_order_relaxed);
+        return absl::OkStatus();
+      }
+    }
   } else {
     RetireStream(stream, owner);
   }
@@ -549,6 +627,8 @@ absl::Status Runtime::DrainStreamsForBackup(
     // A task may queue more work, on any stream (a host function launching
     // a host function): one pass over the streams is not enough.
     ASCEND_RETURN_IF_ERROR(DrainAllStreams(deadline));
+    // Force-destroyed streams drained too: their ids are not the image's.
+    SweepRetiring(-1);
     ASCEND_ASSIGN_OR_RETURN(const bool closed,
                             state_.CloseStreamWork(deadline, [this] {
                               for (const std::shared_ptr<Stream>& stream :

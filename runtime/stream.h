@@ -205,8 +205,10 @@ class Stream : public std::enable_shared_from_this<Stream>,
   // aclrtDestroyStreamForce, after the stream left the runtime's tables:
   // what was queued before it and needs nothing else still runs (kernels,
   // copies, host functions: work a device already holds), a wait gives up at
-  // once and from the first one that gave up the rest is discarded; returns
-  // when the queue is empty, its failures dropped.
+  // once and from the first one that gave up the rest is discarded. Returns
+  // once no wait of the stream is blocked (a wait gives up within one wait
+  // slice), without waiting for the rest; nobody reads the stream's failures
+  // any more.
   void CloseForce();
   // aclrtStreamStop: the running task is asked to stop (a kernel runs no
   // further blocks; a wait gives up) and the tasks after it run as usual.
@@ -233,6 +235,28 @@ class Stream : public std::enable_shared_from_this<Stream>,
   // calling thread, or null. Such a task must not wait for its own stream
   // or tear it down: the runtime refuses those calls instead of deadlocking.
   static const Stream* Current();
+  // Held by a task while it blocks in a wait (event, notify, count notify,
+  // value and cache-maintenance waits; they poll aborting()):
+  // aclrtDestroyStreamForce returns once its stream's waits gave up, leaving
+  // the work behind them discarded and the work before them running on.
+  // `stream` null: not on a stream (nothing to mark).
+  class BlockedWait {
+   public:
+    explicit BlockedWait(const Stream* stream) : stream_(stream) {
+      if (stream_)
+        stream_->blocked_waits_.fetch_add(1, std::memory_order_acq_rel);
+    }
+    ~BlockedWait() {
+      if (stream_)
+        stream_->blocked_waits_.fetch_sub(1, std::memory_order_acq_rel);
+    }
+    BlockedWait(const BlockedWait&) = delete;
+    BlockedWait& operator=(const BlockedWait&) = delete;
+
+   private:
+    const Stream* const stream_;
+  };
+
   // Whether the stream running the calling task is being aborted (a wait
   // polls this; tasks recorded in a model run on the model's streams, so
   // they ask the stream running them, never the one they were issued to).
@@ -294,6 +318,8 @@ class Stream : public std::enable_shared_from_this<Stream>,
   std::atomic<bool> aborting_{false};
   std::atomic<bool> stopping_{false};
   std::atomic<bool> force_closing_{false};
+  // Tasks of this stream blocked in a wait now (BlockedWait).
+  mutable std::atomic<int> blocked_waits_{0};
   std::atomic<bool> recording_{false};
   std::shared_ptr<TaskRecorder> recorder_ ABSL_GUARDED_BY(mu_);
 };

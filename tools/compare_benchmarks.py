@@ -2,7 +2,7 @@
 """Runs two builds' benchmark binaries alternately and compares them.
 
   python3 tools/compare_benchmarks.py OLD_BAZEL_BIN NEW_BAZEL_BIN [--rounds N]
-                                     [--only SUBSTRING]
+                                     [--only SUBSTRING] [--min-time SECONDS]
 
 OLD_BAZEL_BIN and NEW_BAZEL_BIN are `bazel-bin` folders of two checkouts built
 with `bazel build --config=bench` of the targets below. Each round runs every
@@ -38,11 +38,13 @@ def _runfiles(binary):
     return tree if os.path.isdir(tree) else None
 
 
-def run(binary, pattern):
+def run(binary, pattern, min_time=None):
+    extra = [] if min_time is None else [f"--benchmark_min_time={min_time}"]
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         subprocess.run(
             [binary, "--benchmark_filter=" + pattern,
-             "--benchmark_out=" + out.name, "--benchmark_out_format=json"],
+             "--benchmark_out=" + out.name, "--benchmark_out_format=json"]
+            + extra,
             capture_output=True, text=True, check=False, timeout=600,
             # Data files (test kernels) are found relative to the runfiles.
             cwd=_runfiles(binary))
@@ -63,6 +65,10 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--only", default="",
                         help="run only the figures whose name contains this")
+    parser.add_argument("--min-time", type=float, default=None,
+                        help="seconds per benchmark run (Google Benchmark's "
+                        "--benchmark_min_time; default: each benchmark's "
+                        "own), to fit more alternating rounds in the time")
     args = parser.parse_args()
     rows = []
     for binary, pattern, what in BENCHMARKS:
@@ -76,7 +82,7 @@ def main():
             if r % 2:
                 order.reverse()
             for path, sink in order:
-                sink.append(run(path, pattern))
+                sink.append(run(path, pattern, args.min_time))
         o, n = statistics.median(old), statistics.median(new)
         rows.append((what, o, n, n / o))
         print(f"{what}: old {o:,.0f} ns, new {n:,.0f} ns, new/old {n / o:.2f}",

@@ -311,6 +311,8 @@ TEST_F(KernelApiTest, AForcedDestroyStillRunsTheQueuedKernels) {
         Function("count"), 2, s, nullptr, nullptr, 0, nullptr, 0));
   }
   ASSERT_ACL_OK(aclrtDestroyStreamForce(s));
+  // The destroy did not wait; the device's work is waited for as usual.
+  ASSERT_ACL_OK(aclrtSynchronizeDevice());
   void* counter = nullptr;
   size_t size = 0;
   ASSERT_ACL_OK(aclrtBinaryGetGlobal(bin_, "counter", &counter, &size));

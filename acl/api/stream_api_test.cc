@@ -270,6 +270,39 @@ TEST_F(StreamApiTest, DestroyStreamForceDiscardsPendingWork) {
   ASSERT_ACL_OK(aclrtDestroyNotify(never));
 }
 
+// aclrtDestroyStreamForce returns without waiting for the stream's queue:
+// work the device already holds still runs afterwards, device synchronizes
+// wait for it, and the stream's id is taken until it has run.
+TEST_F(StreamApiTest, DestroyStreamForceReturnsWithoutWaitingForQueuedWork) {
+  uint32_t available_before = 0;
+  ASSERT_ACL_OK(aclrtGetStreamAvailableNum(&available_before));
+  aclrtStream stream = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&stream));
+  HostGate gate;
+  std::atomic<bool> ran{false};
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream, &HostGate::Wait, &gate));
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream, SetFlag, &ran));
+  const Clock::time_point start = Clock::now();
+  ASSERT_ACL_OK(aclrtDestroyStreamForce(stream));
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
+  EXPECT_FALSE(ran.load());  // held behind the gate, not dropped
+  aclrtStreamStatus status;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtStreamQuery(stream, &status));
+  uint32_t available = 0;
+  ASSERT_ACL_OK(aclrtGetStreamAvailableNum(&available));
+  EXPECT_EQ(available, available_before - 1);
+  gate.Open();
+  ASSERT_ACL_OK(aclrtSynchronizeDevice());
+  EXPECT_TRUE(ran.load());
+  // Its id comes back with the next stream operation.
+  aclrtStream next = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&next));
+  ASSERT_ACL_OK(aclrtDestroyStream(next));
+  ASSERT_ACL_OK(aclrtGetStreamAvailableNum(&available));
+  EXPECT_EQ(available, available_before);
+}
+
 TEST_F(StreamApiTest, SetStreamFailureModeRejectsUnknownModes) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclrtSetStreamFailureMode(nullptr, 2));

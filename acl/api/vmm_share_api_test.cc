@@ -363,6 +363,84 @@ TEST_F(VmmShareTest, FreedExportStaysWhileImported) {
   EXPECT_EQ(free_now, free_before + kTwoMiB);
 }
 
+// Memory another process imported stays with it when its owner closes the
+// key, frees the memory and resets the device (CANN's IPC example order:
+// the importer's kernels may still read it); the owner sees it freed at
+// once, and the device gets it back when the importer lets go.
+TEST_F(VmmShareTest, IpcMemoryFreedByItsOwnerStaysWithTheImporter) {
+  constexpr size_t kSize = 1 << 20;
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, kSize, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemset(dev, kSize, 0x24, kSize));
+  char key[65] = {};
+  ASSERT_ACL_OK(aclrtIpcMemGetExportKey(
+      dev, kSize, key, sizeof key,
+      ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+  size_t free_before = 0, total = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_before, &total));
+  Peer peer("ipc-keep", key, kSize, 0x24, 0x25);
+  peer.Go();
+  for (int i = 0; i < 3000 && ByteAt(dev) != 0x25; ++i) usleep(10000);
+  ASSERT_EQ(ByteAt(dev), 0x25);
+  ASSERT_ACL_OK(aclrtIpcMemClose(key));
+  ASSERT_ACL_OK(aclrtFree(dev));
+  // Freed for this process: a second free is refused, no new import works,
+  // and a backup refuses memory another process still holds.
+  EXPECT_EQ(aclrtFree(dev), ACL_ERROR_RT_PARAM_INVALID);
+  size_t free_now = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_now, &total));
+  EXPECT_EQ(free_now, free_before);  // still held for the peer
+  ASSERT_ACL_OK(aclrtSnapShotProcessLock(getpid(), nullptr));
+  EXPECT_EQ(aclrtSnapShotProcessBackup(getpid(), nullptr),
+            ACL_ERROR_SNAPSHOT_BACKUP_FAILED);
+  ASSERT_ACL_OK(aclrtSnapShotProcessUnlock(getpid(), nullptr));
+  // The owner's next allocations never share the importer's bytes.
+  void* other = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&other, kSize, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_NE(other, dev);
+  EXPECT_EQ(ByteAt(other), 0);
+  ASSERT_ACL_OK(aclrtFree(other));
+  peer.LetGo();
+  EXPECT_EQ(peer.Wait(), 0);
+  // The next allocation frees what no process uses any more.
+  for (int i = 0; i < 1000 && free_now != free_before + kSize; ++i) {
+    ASSERT_ACL_OK(aclrtMalloc(&other, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_ACL_OK(aclrtFree(other));
+    ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_now, &total));
+    if (free_now != free_before + kSize) usleep(10000);
+  }
+  EXPECT_GE(free_now, free_before + kSize);
+}
+
+// The same after a device reset: the importer keeps the bytes.
+TEST_F(VmmShareTest, IpcMemoryOutlivesItsOwnersDeviceReset) {
+  constexpr size_t kSize = 1 << 20;
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, kSize, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemset(dev, kSize, 0x31, kSize));
+  char key[65] = {};
+  ASSERT_ACL_OK(aclrtIpcMemGetExportKey(
+      dev, kSize, key, sizeof key,
+      ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+  Peer peer("ipc-keep", key, kSize, 0x31, 0x32);
+  peer.Go();
+  for (int i = 0; i < 3000 && ByteAt(dev) != 0x32; ++i) usleep(10000);
+  ASSERT_EQ(ByteAt(dev), 0x32);
+  ASSERT_ACL_OK(aclrtIpcMemClose(key));
+  ASSERT_ACL_OK(aclrtFree(dev));
+  ASSERT_ACL_OK(aclrtResetDeviceForce(0));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  // The re-opened device starts from empty memory of its own.
+  void* again = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&again, kSize, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_EQ(ByteAt(again), 0);
+  ASSERT_ACL_OK(aclrtMemset(again, kSize, 0x77, kSize));
+  peer.LetGo();
+  EXPECT_EQ(peer.Wait(), 0);
+  EXPECT_EQ(ByteAt(again), 0x77);
+  ASSERT_ACL_OK(aclrtFree(again));
+}
+
 // A device reset takes the device's memory with it: its exports are
 // withdrawn (no process can import them any more), and the key is still
 // closed without error.

@@ -8,6 +8,9 @@
 // It waits for one byte on go_fd (-1: no wait) before importing, checks that
 // every byte reads `expect`, writes `write` over the first half, then waits
 // for one byte on hold_fd (-1: no wait) before letting go of the import.
+// Mode ipc-keep is ipc that, once held, checks again that the bytes are
+// still there (the first half `write`, the rest `expect`): the exporter
+// freed its memory and reset its device meanwhile.
 // Exit codes: 0 done, 3 the import was refused with 207006 (not
 // whitelisted), 4 any other import failure, 5 wrong bytes, 6 other errors.
 #include <unistd.h>
@@ -49,6 +52,26 @@ int Check(void* ptr, size_t size, int expect, int write) {
   return 0;
 }
 
+// What Check left: `write` over the first half, `expect` after it.
+int Recheck(void* ptr, size_t size, int expect, int write) {
+  std::vector<uint8_t> bytes(size);
+  if (aclrtMemcpy(bytes.data(), size, ptr, size, ACL_MEMCPY_DEVICE_TO_HOST) !=
+      ACL_SUCCESS) {
+    return 6;
+  }
+  for (size_t i = 0; i < size; ++i) {
+    const int want = i < size / 2 ? write : expect;
+    if (bytes[i] != want) {
+      std::fprintf(
+          stderr,
+          "peer: byte %zu reads %d after the exporter let go, expected %d\n", i,
+          bytes[i], want);
+      return 5;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -85,7 +108,7 @@ int main(int argc, char** argv) {
         aclrtFreePhysical(handle) != ACL_SUCCESS) {
       return 6;
     }
-  } else if (mode == "ipc") {
+  } else if (mode == "ipc" || mode == "ipc-keep") {
     void* ptr = nullptr;
     const aclError imported = aclrtIpcMemImportByKey(&ptr, argv[2], 0);
     if (imported != ACL_SUCCESS) {
@@ -94,6 +117,8 @@ int main(int argc, char** argv) {
     }
     result = Check(ptr, size, expect, write);
     WaitFor(hold_fd);
+    if (result == 0 && mode == "ipc-keep")
+      result = Recheck(ptr, size, expect, write);
     if (aclrtIpcMemClose(argv[2]) != ACL_SUCCESS) return 6;
   } else {
     return 6;

@@ -133,6 +133,9 @@ struct FdBroker::Impl {
     bool check_pid;
     std::set<int32_t> pids;
     int32_t active = 0;
+    // Withdrawn: its fd is closed and fetches fail, but the entry stays
+    // while imports are active, so ActiveImports keeps counting them.
+    bool withdrawn = false;
   };
   // A server-side connection from one importing process.
   struct ServerConn {
@@ -153,6 +156,10 @@ struct FdBroker::Impl {
   }
 
   absl::Status StartServerLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
+  // Lowers export `id`'s active count by `count`, and forgets a withdrawn
+  // export whose last import went.
+  void ReleaseImportsLocked(uint32_t id, int32_t count)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
   void Serve();
   void HandleRequest(ServerConn& conn, const Request& req);
   void DropConn(ServerConn& conn);
@@ -240,13 +247,17 @@ absl::Status FdBroker::Impl::StartServerLocked() {
   return absl::OkStatus();
 }
 
+void FdBroker::Impl::ReleaseImportsLocked(uint32_t id, int32_t count) {
+  auto it = exports.find(id);
+  if (it == exports.end()) return;
+  it->second.active -= count;
+  if (it->second.withdrawn && it->second.active <= 0) exports.erase(it);
+}
+
 void FdBroker::Impl::DropConn(ServerConn& conn) {
   {
     ascend::MutexLock lock(&mu);
-    for (const auto& [id, count] : conn.held) {
-      auto it = exports.find(id);
-      if (it != exports.end()) it->second.active -= count;
-    }
+    for (const auto& [id, count] : conn.held) ReleaseImportsLocked(id, count);
   }
   conn.held.clear();
   CloseFd(conn.fd);
@@ -261,8 +272,7 @@ void FdBroker::Impl::HandleRequest(ServerConn& conn, const Request& req) {
     if (held != conn.held.end() && held->second > 0) {
       if (--held->second == 0) conn.held.erase(held);
       ascend::MutexLock lock(&mu);
-      auto it = exports.find(req.id);
-      if (it != exports.end()) --it->second.active;
+      ReleaseImportsLocked(req.id, 1);
     }
     if (!SendMessage(conn.fd, &reply, sizeof(reply), nullptr, 0, -1,
                      MSG_DONTWAIT)) {
@@ -279,7 +289,7 @@ void FdBroker::Impl::HandleRequest(ServerConn& conn, const Request& req) {
   {
     ascend::MutexLock lock(&mu);
     auto it = exports.find(req.id);
-    if (it == exports.end()) {
+    if (it == exports.end() || it->second.withdrawn) {
       reply.code = static_cast<int32_t>(absl::StatusCode::kNotFound);
     } else if (static_cast<uint32_t>(it->second.kind) != req.kind) {
       reply.code = static_cast<int32_t>(absl::StatusCode::kInvalidArgument);
@@ -305,8 +315,7 @@ void FdBroker::Impl::HandleRequest(ServerConn& conn, const Request& req) {
       ++conn.held[req.id];
     } else {
       ascend::MutexLock lock(&mu);
-      auto it = exports.find(req.id);
-      if (it != exports.end()) --it->second.active;
+      ReleaseImportsLocked(req.id, 1);
     }
   }
   if (!sent) DropConn(conn);
@@ -407,7 +416,7 @@ absl::Status FdBroker::AllowPids(uint32_t id, absl::Span<const int32_t> pids) {
   if (impl == nullptr) return absl::ResourceExhaustedError("no broker");
   ascend::MutexLock lock(&impl->mu);
   auto it = impl->exports.find(id);
-  if (it == impl->exports.end()) {
+  if (it == impl->exports.end() || it->second.withdrawn) {
     return absl::NotFoundError(absl::StrCat("no export ", id));
   }
   try {
@@ -423,11 +432,16 @@ absl::Status FdBroker::Withdraw(uint32_t id) {
   if (impl == nullptr) return absl::ResourceExhaustedError("no broker");
   ascend::MutexLock lock(&impl->mu);
   auto it = impl->exports.find(id);
-  if (it == impl->exports.end()) {
+  if (it == impl->exports.end() || it->second.withdrawn) {
     return absl::NotFoundError(absl::StrCat("no export ", id));
   }
   CloseFd(it->second.fd);
-  impl->exports.erase(it);
+  it->second.fd = -1;
+  if (it->second.active > 0) {
+    it->second.withdrawn = true;
+  } else {
+    impl->exports.erase(it);
+  }
   return absl::OkStatus();
 }
 
@@ -435,7 +449,8 @@ bool FdBroker::Exists(uint32_t id) const {
   Impl* const impl = impl_.load(std::memory_order_acquire);
   if (impl == nullptr) return false;
   ascend::MutexLock lock(&impl->mu);
-  return impl->exports.contains(id);
+  auto it = impl->exports.find(id);
+  return it != impl->exports.end() && !it->second.withdrawn;
 }
 
 int32_t FdBroker::ActiveImports(uint32_t id) const {

@@ -81,8 +81,11 @@ class FdBroker {
                                    std::string metadata, bool check_pid);
   // Adds `pids` to export `id`'s whitelist. kNotFound: no such export.
   absl::Status AllowPids(uint32_t id, absl::Span<const int32_t> pids);
-  // Closes the export's dup; later fetches fail with kNotFound. Imports
-  // already made stay valid (they hold their own fds).
+  // Closes the export's dup; later fetches fail with kNotFound (as do
+  // Exists, AllowPids and a second Withdraw). Imports already made stay
+  // valid (they hold their own fds), and ActiveImports keeps counting them
+  // until they are released: the exporter learns when the last importer of
+  // withdrawn memory lets go.
   absl::Status Withdraw(uint32_t id);
   bool Exists(uint32_t id) const;
   // Fetches of `id` that succeeded and that their importer has neither

@@ -152,6 +152,43 @@ TEST(FdBrokerTest, ChildFetchesAndReleases) {
   EXPECT_TRUE(FdBroker::Get().Withdraw(id).ok());
 }
 
+TEST(FdBrokerTest, AWithdrawnExportCountsItsImportsUntilReleased) {
+  const uint32_t id = PublishText("kept", ExportKind::kMemory, false);
+  ASSERT_NE(id, 0u);
+  Child child;
+  ASSERT_GT(child.pid(), 0);
+  EXPECT_EQ(child.Ask(FetchCmd(getpid(), id, ExportKind::kMemory)),
+            "0 kept m:kept");
+  ASSERT_TRUE(FdBroker::Get().Withdraw(id).ok());
+  // Gone for new importers ...
+  EXPECT_FALSE(FdBroker::Get().Exists(id));
+  EXPECT_EQ(FdBroker::Get().Withdraw(id).code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(FdBroker::Get().AllowPids(id, {child.pid()}).code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(
+      child.Ask(FetchCmd(getpid(), id, ExportKind::kMemory)),
+      absl::StrCat(static_cast<int>(absl::StatusCode::kNotFound), " - -"));
+  // ... but the import made before still counts, until it is released.
+  EXPECT_EQ(FdBroker::Get().ActiveImports(id), 1);
+  EXPECT_EQ(child.Ask(absl::StrCat("release ", getpid(), " ", id)), "ok");
+  EXPECT_EQ(FdBroker::Get().ActiveImports(id), 0);
+}
+
+TEST(FdBrokerTest, AWithdrawnExportsImportsEndWithTheImporter) {
+  const uint32_t id = PublishText("dies", ExportKind::kMemory, false);
+  ASSERT_NE(id, 0u);
+  {
+    Child child;
+    ASSERT_GT(child.pid(), 0);
+    EXPECT_EQ(child.Ask(FetchCmd(getpid(), id, ExportKind::kMemory)),
+              "0 dies m:dies");
+    ASSERT_TRUE(FdBroker::Get().Withdraw(id).ok());
+    EXPECT_EQ(FdBroker::Get().ActiveImports(id), 1);
+  }
+  EXPECT_TRUE(
+      Eventually([&] { return FdBroker::Get().ActiveImports(id) == 0; }));
+}
+
 TEST(FdBrokerTest, IdsAreUniqueAndNeverZero) {
   const uint32_t a = PublishText("a", ExportKind::kMemory, false);
   const uint32_t b = PublishText("b", ExportKind::kMemory, false);

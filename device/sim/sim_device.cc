@@ -128,7 +128,12 @@ SimDevice::~SimDevice() {
     mappings_.clear();
     runs_.clear();
     physical_.clear();
-    memory_->ReleaseAll();
+    // Memory another process imported stays with that process until it
+    // lets go, as a device's physical memory does.
+    if (!shared_.load(std::memory_order_relaxed) ||
+        !memory_->DetachAll().ok()) {
+      memory_->ReleaseAll();
+    }
   }
   ClearErrors(*slot_);
   MutexLock lock(&slot_->mu);
@@ -700,6 +705,7 @@ absl::StatusOr<SharedMemory> SimDevice::ShareMemory(DeviceAddr addr,
   shared.inner = file_offset - shared.offset;
   shared.size =
       (shared.inner + std::max<uint64_t>(size, 1) + page - 1) / page * page;
+  shared_.store(true, std::memory_order_relaxed);
   shared.fd = fcntl(memory_->fd(), F_DUPFD_CLOEXEC, 0);
   if (shared.fd < 0) {
     return absl::ResourceExhaustedError(absl::StrCat(

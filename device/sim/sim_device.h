@@ -182,6 +182,10 @@ class SimDevice final : public Device {
   // size): what one copy may cover, and what FindAllocation reports for a
   // mapped address.
   std::map<DeviceAddr, uint64_t> runs_ ABSL_GUARDED_BY(mu_);
+  // Whether ShareMemory ever handed out the memory file: then closing the
+  // device detaches from the file instead of dropping its pages, which
+  // other processes may still map (DeviceMemory::DetachAll).
+  std::atomic<bool> shared_{false};
 
   // The device's cores, which run kernel blocks (RunBlocks).
   internal::CorePool cores_;

@@ -146,6 +146,7 @@ class Memory::CmoBarriers {
       const std::vector<uint32_t>* ids;
       uint64_t upto;
     } args{this, &ids, upto};
+    Stream::BlockedWait blocked(&stream);
     ascend::MutexLock lock(&mu_);
     for (;;) {
       const bool done =

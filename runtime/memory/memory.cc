@@ -75,12 +75,18 @@ absl::StatusOr<void*> Memory::Malloc(size_t size, aclrtMemMallocPolicy policy) {
 absl::Status Memory::Free(void* dev_ptr) {
   Runtime::Location where = runtime_.Locate(dev_ptr);
   ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, dev_ptr, "aclrtFree of"));
-  if (!where.device || where.allocation.addr != Addr(dev_ptr)) {
+  if (!where.device || where.allocation.addr != Addr(dev_ptr) ||
+      vmm_.FreeDeferred(Addr(dev_ptr))) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "not the address of a live device allocation");
   }
-  ASCEND_RETURN_IF_ERROR(where.device->Free(Addr(dev_ptr)));
+  // Memory another process imported goes when that process lets go.
+  if (!vmm_.DeferFreeWhileImported(where.device->id(), Addr(dev_ptr),
+                                   where.allocation.size)) {
+    ASCEND_RETURN_IF_ERROR(where.device->Free(Addr(dev_ptr)));
+  }
   registry_.RemoveDevice(Addr(dev_ptr));
+  vmm_.SweepDeferredFrees();
   return absl::OkStatus();
 }
 
@@ -359,7 +365,11 @@ absl::Status Memory::WaitForValue(const Runtime::Location& where, uint64_t addr,
                                   uint64_t value, uint32_t flag,
                                   const Stream& stream) {
   auto* host = static_cast<uint64_t*>(where.device->HostPointer(addr));
+  Stream::BlockedWait blocked(&stream);
   for (;;) {
+    // Checked before the word is read: once a force destroy returned, the
+    // host may free it.
+    if (stream.aborting()) return absl::CancelledError("stream destroyed");
     const uint64_t epoch = runtime_.MemoryEpoch();
     uint64_t current = 0;
     if (host != nullptr) {
@@ -369,7 +379,6 @@ absl::Status Memory::WaitForValue(const Runtime::Location& where, uint64_t addr,
           where.device->CopyFromDevice(&current, addr, sizeof(current)));
     }
     if (ValueSatisfies(current, value, flag)) return absl::OkStatus();
-    if (stream.aborting()) return absl::CancelledError("stream destroyed");
     // Runtime writes bump the epoch; the short timeout also catches host
     // functions and host threads writing simulated device memory directly.
     runtime_.AwaitMemoryWrite(epoch, absl::Milliseconds(2));

@@ -97,6 +97,7 @@ absl::StatusOr<void*> Memory::MallocWith(uint64_t size, uint32_t raw_policy,
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
                           runtime_.CurrentDevice());
+  vmm_.SweepDeferredFrees();
   if (options.device_id.has_value() && *options.device_id != device->id()) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("the configured device ", *options.device_id,

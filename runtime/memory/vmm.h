@@ -19,6 +19,8 @@
 #ifndef ASCENDCL_RUNTIME_MEMORY_VMM_H_
 #define ASCENDCL_RUNTIME_MEMORY_VMM_H_
 
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -104,8 +106,24 @@ class Vmm {
   absl::StatusOr<void*> IpcImport(const std::string& key);
   absl::Status IpcClose(const std::string& key);
   // Why the device cannot be backed up while memory is shared with another
-  // process (imported here, or exported and imported there); OK otherwise.
-  absl::Status CheckNotShared(int32_t device_id) const;
+  // process (imported here, or exported and imported there, also memory
+  // freed here that another process still imports); OK otherwise.
+  absl::Status CheckNotShared(int32_t device_id);
+
+  // aclrtFree of allocation [addr, addr + size) of `device_id`. True when
+  // memory of it exported with aclrtIpcMemGetExportKey is still imported by
+  // another process: the device keeps the allocation until the last
+  // importer lets go (its kernels may still read it, as on hardware, where
+  // physical memory goes with its last mapping), and the caller treats it
+  // as freed. Its exports are withdrawn either way of a deferral: freed
+  // memory cannot be imported anew.
+  bool DeferFreeWhileImported(int32_t device_id, device::DeviceAddr addr,
+                              uint64_t size);
+  // Whether `addr` is an allocation whose free was deferred.
+  bool FreeDeferred(device::DeviceAddr addr) const;
+  // Frees the deferred allocations no other process imports any more.
+  // Costs one atomic load when there is none.
+  void SweepDeferredFrees();
 
   // The snapshot participant ("vmm"): registered before "allocations".
   std::unique_ptr<SnapshotParticipant> MakeParticipant();
@@ -170,6 +188,7 @@ class Vmm {
   // Frees what waited for other processes to stop using it, and lets go of
   // what devices reset since took with them (DropStaleLocked).
   void SweepLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void SweepDeferredFreesLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // A device reset dropped its memory and mappings; what this process held
   // of other processes for it (imported files) is closed and released, and
   // its exports are withdrawn.
@@ -202,6 +221,18 @@ class Vmm {
   std::map<int32_t, DeviceTables> devices_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, IpcExportRecord> ipc_exports_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, IpcImportRecord> ipc_imports_ ABSL_GUARDED_BY(mu_);
+  // Exports closed by aclrtIpcMemClose while another process still imported
+  // them: an aclrtFree of their memory waits for that process.
+  std::vector<IpcExportRecord> closed_exports_ ABSL_GUARDED_BY(mu_);
+  // Allocations freed while imported elsewhere (DeferFreeWhileImported).
+  struct DeferredFree {
+    int32_t device_id = -1;
+    uint64_t generation = 0;
+    device::DeviceAddr addr = 0;
+    std::vector<uint32_t> export_ids;  // still imported when freed
+  };
+  std::vector<DeferredFree> deferred_frees_ ABSL_GUARDED_BY(mu_);
+  std::atomic<size_t> deferred_count_{0};
 };
 
 }  // namespace ascend::rt

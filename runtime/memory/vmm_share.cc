@@ -6,8 +6,10 @@
 // importing process, so both processes see the same bytes.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +26,7 @@
 #include "device/base/mutex.h"
 #include "device/base/status_macros.h"
 #include "device/device.h"
+#include "glog/logging.h"
 #include "runtime/base/error.h"
 #include "runtime/base/handle.h"
 #include "runtime/memory/vmm.h"
@@ -134,10 +137,99 @@ void Vmm::DropStaleLocked() {
       r.withdrawn = true;
     }
   }
+  // The reset took deferred allocations with the device (its memory file
+  // stays with the importers: DeviceMemory::DetachAll).
+  auto stale = [this](const auto& r) {
+    return r.generation != runtime_.DeviceGeneration(r.device_id);
+  };
+  closed_exports_.erase(
+      std::remove_if(closed_exports_.begin(), closed_exports_.end(), stale),
+      closed_exports_.end());
+  deferred_frees_.erase(
+      std::remove_if(deferred_frees_.begin(), deferred_frees_.end(), stale),
+      deferred_frees_.end());
+  deferred_count_.store(deferred_frees_.size(), std::memory_order_relaxed);
+}
+
+bool Vmm::DeferFreeWhileImported(int32_t device_id, device::DeviceAddr addr,
+                                 uint64_t size) {
+  ascend::MutexLock lock(&mu_);
+  SweepLocked();
+  const uint64_t generation = runtime_.DeviceGeneration(device_id);
+  auto overlaps = [&](const IpcExportRecord& r) {
+    return r.device_id == device_id && r.generation == generation &&
+           r.addr < addr + size && addr < r.addr + r.size;
+  };
+  DeferredFree deferred{device_id, generation, addr, {}};
+  for (auto& [key, r] : ipc_exports_) {
+    if (!overlaps(r) || r.withdrawn) continue;
+    (void)ipc::FdBroker::Get().Withdraw(r.export_id);
+    r.withdrawn = true;
+    if (ipc::FdBroker::Get().ActiveImports(r.export_id) > 0) {
+      deferred.export_ids.push_back(r.export_id);
+    }
+  }
+  for (const IpcExportRecord& r : closed_exports_) {
+    if (overlaps(r) && ipc::FdBroker::Get().ActiveImports(r.export_id) > 0) {
+      deferred.export_ids.push_back(r.export_id);
+    }
+  }
+  if (deferred.export_ids.empty()) return false;
+  deferred_frees_.push_back(std::move(deferred));
+  deferred_count_.store(deferred_frees_.size(), std::memory_order_relaxed);
+  return true;
+}
+
+bool Vmm::FreeDeferred(device::DeviceAddr addr) const {
+  if (deferred_count_.load(std::memory_order_relaxed) == 0) return false;
+  ascend::MutexLock lock(&mu_);
+  for (const DeferredFree& d : deferred_frees_) {
+    if (d.addr == addr &&
+        d.generation == runtime_.DeviceGeneration(d.device_id)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void Vmm::SweepDeferredFrees() {
+  if (deferred_count_.load(std::memory_order_relaxed) == 0) return;
+  ascend::MutexLock lock(&mu_);
+  SweepLocked();
+}
+
+void Vmm::SweepDeferredFreesLocked() {
+  closed_exports_.erase(
+      std::remove_if(closed_exports_.begin(), closed_exports_.end(),
+                     [](const IpcExportRecord& r) {
+                       return ipc::FdBroker::Get().ActiveImports(r.export_id) ==
+                              0;
+                     }),
+      closed_exports_.end());
+  for (auto it = deferred_frees_.begin(); it != deferred_frees_.end();) {
+    const bool imported = std::any_of(
+        it->export_ids.begin(), it->export_ids.end(),
+        [](uint32_t id) { return ipc::FdBroker::Get().ActiveImports(id) > 0; });
+    if (imported) {
+      ++it;
+      continue;
+    }
+    if (std::shared_ptr<device::Device> device =
+            runtime_.DeviceObject(it->device_id)) {
+      absl::Status freed = device->Free(it->addr);
+      if (!freed.ok()) {
+        LOG(WARNING) << absl::StrCat("cannot free 0x", absl::Hex(it->addr))
+                     << " after its importers let go: " << freed;
+      }
+    }
+    it = deferred_frees_.erase(it);
+  }
+  deferred_count_.store(deferred_frees_.size(), std::memory_order_relaxed);
 }
 
 void Vmm::SweepLocked() {
   DropStaleLocked();
+  SweepDeferredFreesLocked();
   for (auto& [device_id, tables] : devices_) {
     if (tables.generation != runtime_.DeviceGeneration(device_id)) continue;
     std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
@@ -433,6 +525,13 @@ absl::Status Vmm::IpcClose(const std::string& key) {
     if (!it->second.withdrawn) {
       (void)ipc::FdBroker::Get().Withdraw(it->second.export_id);
     }
+    // Closed before its importers closed theirs: an aclrtFree of the memory
+    // still waits for them.
+    if (it->second.generation ==
+            runtime_.DeviceGeneration(it->second.device_id) &&
+        ipc::FdBroker::Get().ActiveImports(it->second.export_id) > 0) {
+      closed_exports_.push_back(it->second);
+    }
     ipc_exports_.erase(it);
     return absl::OkStatus();
   }
@@ -442,8 +541,16 @@ absl::Status Vmm::IpcClose(const std::string& key) {
                             "process"));
 }
 
-absl::Status Vmm::CheckNotShared(int32_t device_id) const {
+absl::Status Vmm::CheckNotShared(int32_t device_id) {
   ascend::MutexLock lock(&mu_);
+  SweepLocked();
+  for (const DeferredFree& d : deferred_frees_) {
+    if (d.device_id == device_id) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "memory freed at 0x", absl::Hex(d.addr), " of device ", device_id,
+          " is still imported by another process (aclrtIpcMemClose there)"));
+    }
+  }
   auto it = devices_.find(device_id);
   if (it != devices_.end() &&
       it->second.generation == runtime_.DeviceGeneration(device_id)) {

@@ -109,7 +109,7 @@ absl::Status Models::Execute(void* model, int32_t timeout_ms) {
                                   timeout_ms, " ms"));
     }
   }
-  (void)runtime_.DestroyStream(handle, /*force=*/true);
+  (void)runtime_.DestroyStreamAndWait(handle);
   return status;
 }
 

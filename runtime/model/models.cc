@@ -153,7 +153,7 @@ void Models::ReleaseRunners(const Model& model) {
       ascend::MutexLock lock(&mu_);
       runner_models_.erase(r->handle());
     }
-    (void)runtime_.DestroyStream(r->handle(), /*force=*/true);
+    (void)runtime_.DestroyStreamAndWait(r->handle());
   }
 }
 

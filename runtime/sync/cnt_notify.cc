@@ -183,6 +183,7 @@ absl::Status Sync::WaitCntNotify(void* handle, void* stream,
              const absl::Time deadline =
                  timeout_s == 0 ? absl::InfiniteFuture()
                                 : absl::Now() + absl::Seconds(timeout_s);
+             Stream::BlockedWait blocked(Stream::Current());
              for (;;) {
                absl::Status status = notify->Wait(
                    mode, value, clear,

@@ -320,6 +320,7 @@ absl::Status Sync::StreamWaitEventFor(void* stream, void* handle,
                                                 ? absl::InfiniteFuture()
                                                 : absl::Now() + timeout;
                 absl::Status status;
+                Stream::BlockedWait blocked(Stream::Current());
                 for (;;) {
                   const absl::Time slice =
                       std::min(deadline, absl::Now() + kTaskWaitSlice);

@@ -162,6 +162,7 @@ absl::Status Sync::WaitAndResetNotify(void* handle, void* stream,
              const absl::Time deadline = timeout == absl::ZeroDuration()
                                              ? absl::InfiniteFuture()
                                              : absl::Now() + timeout;
+             Stream::BlockedWait blocked(Stream::Current());
              for (;;) {
                absl::Status status = notify->WaitAndReset(
                    std::min(deadline, absl::Now() + kTaskWaitSlice));

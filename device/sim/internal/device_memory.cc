@@ -254,6 +254,46 @@ void DeviceMemory::Release(uint64_t addr, uint64_t size) {
   }
 }
 
+absl::Status DeviceMemory::DetachAll() {
+  if (fd_ < 0) {
+    return absl::UnimplementedError(
+        "simulated device memory is not backed by a file");
+  }
+  const int fresh = memfd_create("aclsim-device-memory", MFD_CLOEXEC);
+  if (fresh < 0 || ftruncate(fresh, static_cast<off_t>(size_)) != 0) {
+    const int error = errno;
+    if (fresh >= 0) close(fresh);
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "cannot create a new device memory file: ", std::strerror(error)));
+  }
+  if (mmap(AsPointer(base_), size_, PROT_NONE,
+           MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fresh, 0) == MAP_FAILED) {
+    const int error = errno;
+    // A failed MAP_FIXED may have unmapped the window: the old file goes
+    // back over it (a reservation never fails for lack of memory).
+    (void)mmap(AsPointer(base_), size_, PROT_NONE,
+               MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fd_, 0);
+    close(fresh);
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "cannot map a new device memory file: ", std::strerror(error)));
+  }
+  // The window maps the new file; fd_ now names it too. The old file lives
+  // on in other processes' mappings and descriptors only.
+  if (dup3(fresh, fd_, O_CLOEXEC) < 0) {
+    // Without the swap fd_ still names the old file, which the window no
+    // longer maps: keep the window and the fd on one file by remapping.
+    (void)mmap(AsPointer(base_), size_, PROT_NONE,
+               MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fd_, 0);
+    close(fresh);
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "cannot replace the device memory file: ", std::strerror(errno)));
+  }
+  close(fresh);
+  if (va_size_ > 0) UnmapVa(base_ + size_, va_size_);
+  ForgetUsers();
+  return absl::OkStatus();
+}
+
 void DeviceMemory::ReleaseAll() {
   DropPages(base_, size_);
   Protect(base_, size_);

@@ -95,6 +95,16 @@ class DeviceMemory {
   // Drops every page and protects the whole window (device closed): every
   // earlier Commit is forgotten.
   void ReleaseAll();
+  // ReleaseAll for memory that other processes may still map: instead of
+  // dropping the pages, the window moves to a new, empty file (under the
+  // same fd number, so fd() does not change), and the old file with its
+  // contents stays with whoever still maps or holds it, freed by the kernel
+  // when the last of them lets go, as a device frees physical memory that
+  // another process imported only when that process releases it.
+  // kUnimplemented without a file; kResourceExhausted when the kernel
+  // refuses a new file or mapping (then the caller falls back to
+  // ReleaseAll; nothing changed).
+  absl::Status DetachAll();
   // Forgets every earlier Commit, keeping the pages, their contents and
   // their protection (device re-opened for a restore: the allocations are
   // put back right after). The owner must keep the ranges that were

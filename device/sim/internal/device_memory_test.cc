@@ -166,6 +166,41 @@ TEST(DeviceMemoryTest, ReleaseAndDiscardZeroTheFileForEveryMapping) {
   memory->UnmapVa(alias, 2 * kChunk);
 }
 
+TEST(DeviceMemoryTest, DetachAllLeavesTheOldContentsToOtherMappings) {
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<DeviceMemory> memory,
+                       DeviceMemory::Reserve(4 * kChunk, 4 * kChunk));
+  ASSERT_TRUE(memory->shareable()) << "the host refused a memfd";
+  const int fd = memory->fd();
+  const uint64_t addr = memory->base() + kChunk;
+  ASSERT_OK(memory->Commit(addr, kChunk));
+  std::memset(Bytes(addr), 0x3C, kChunk);
+  // Another process's import: its own descriptor and mapping of the file.
+  const int imported = dup(fd);
+  ASSERT_GE(imported, 0);
+  void* view = mmap(nullptr, kChunk, PROT_READ | PROT_WRITE, MAP_SHARED,
+                    imported, static_cast<off_t>(kChunk));
+  ASSERT_NE(view, MAP_FAILED);
+  close(imported);  // the mapping alone keeps the file
+
+  ASSERT_OK(memory->DetachAll());
+  // The importer keeps every byte, and can still write.
+  EXPECT_EQ(static_cast<unsigned char*>(view)[0], 0x3C);
+  EXPECT_EQ(static_cast<unsigned char*>(view)[kChunk - 1], 0x3C);
+  static_cast<unsigned char*>(view)[7] = 0x11;
+  // The device starts again from an empty file under the same descriptor:
+  // everything was released, a new allocation reads zero, and the two no
+  // longer share bytes.
+  EXPECT_EQ(memory->fd(), fd);
+  EXPECT_TRUE(memory->PresentRanges(memory->base(), memory->size()).empty());
+  ASSERT_OK(memory->Commit(addr, kChunk));
+  EXPECT_TRUE(AllZero(addr, kChunk));
+  Bytes(addr)[0] = 0x99;
+  EXPECT_EQ(static_cast<unsigned char*>(view)[0], 0x3C);
+  memory->Release(addr, kChunk);
+  EXPECT_EQ(static_cast<unsigned char*>(view)[7], 0x11);
+  munmap(view, kChunk);
+}
+
 TEST(DeviceMemoryTest, PresentRangesComeFromTheFileWhoeverWrote) {
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<DeviceMemory> memory,
                        DeviceMemory::Reserve(8 * kChunk, 8 * kChunk));
