@@ -10,6 +10,9 @@ benchmark once with the old binary and once with the new one, alternating
 which goes first, so both see the same machine load; the table gives each
 side's median over the rounds and new/old: the figures a change of the
 runtime's structure must keep within 10 % of the old binary (DESIGN.md §7.1).
+A benchmark that reports a "per_baseline" counter (each operation against a
+baseline measured just before it, median) is judged by that counter, which
+does not follow the machine's memory bandwidth from run to run.
 """
 import argparse
 import json
@@ -49,13 +52,21 @@ def run(binary, pattern, min_time=None):
             # Data files (test kernels) are found relative to the runfiles.
             cwd=_runfiles(binary))
         results = json.load(open(out.name))["benchmarks"]
-    times = [r["real_time"] * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[
-        r.get("time_unit", "ns")] for r in results
-             if r.get("run_type", "iteration") == "iteration"]
-    if not times:
+    runs = [r for r in results
+            if r.get("run_type", "iteration") == "iteration"]
+    if not runs:
         raise RuntimeError(f"{binary}: no result for {pattern}")
+    # A benchmark that pairs each timed operation with a baseline measured
+    # just before it reports the median ratio as "per_baseline": judged
+    # instead of the raw time, which follows the machine's memory bandwidth
+    # from one run to the next (DESIGN.md §7.1).
+    if all("per_baseline" in r for r in runs):
+        return statistics.median(r["per_baseline"] for r in runs), "x baseline"
+    times = [r["real_time"] * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[
+        r.get("time_unit", "ns")] for r in runs]
     # A benchmark with repetitions of its own: their median.
-    return statistics.median(times)
+    return statistics.median(times), "ns"
+
 
 
 def main():
@@ -77,20 +88,26 @@ def main():
         old_bin = os.path.join(args.old, binary)
         new_bin = os.path.join(args.new, binary)
         old, new = [], []
+        units = set()
         for r in range(args.rounds):
             order = [(old_bin, old), (new_bin, new)]
             if r % 2:
                 order.reverse()
             for path, sink in order:
-                sink.append(run(path, pattern, args.min_time))
+                value, unit = run(path, pattern, args.min_time)
+                sink.append(value)
+                units.add(unit)
+        if len(units) != 1:
+            raise RuntimeError(f"{what}: the two builds report different units")
+        unit = units.pop()
         o, n = statistics.median(old), statistics.median(new)
-        rows.append((what, o, n, n / o))
-        print(f"{what}: old {o:,.0f} ns, new {n:,.0f} ns, new/old {n / o:.2f}",
-              file=sys.stderr)
-    print("| figure | old (median ns) | new (median ns) | new/old |")
-    print("| --- | ---: | ---: | ---: |")
-    for what, o, n, ratio in rows:
-        print(f"| {what} | {o:,.0f} | {n:,.0f} | {ratio:.2f} |")
+        rows.append((what, unit, o, n, n / o))
+        print(f"{what}: old {o:,.3f} {unit}, new {n:,.3f} {unit}, "
+              f"new/old {n / o:.2f}", file=sys.stderr)
+    print("| figure | unit | old (median) | new (median) | new/old |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for what, unit, o, n, ratio in rows:
+        print(f"| {what} | {unit} | {o:,.3f} | {n:,.3f} | {ratio:.2f} |")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,8 @@
 # end, and the logs of failed runs under the printed work directory. Exit
 # status 1 when an example passed at least once but not every time (a flake),
 # 0 otherwise; examples that never pass (missing libraries) are listed, not
-# counted as flakes.
+# counted as flakes. An example that fails its first two runs is taken for
+# one that cannot pass and not run further (its count stays 0/N).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -86,6 +87,10 @@ for ex in "${examples[@]}"; do
       _ "$prefix" "$dir" >"$log" 2>&1; then
       passes[$ex]=$((passes[$ex] + 1))
       rm -f "$log"
+    elif [[ $r -eq 2 && ${passes[$ex]} -eq 0 ]]; then
+      # Failed its first two runs: an example that cannot pass here (a
+      # missing library); its remaining runs are skipped and counted failed.
+      break
     fi
   done
   echo "soak_examples: $ex ${passes[$ex]}/$runs"
