@@ -233,6 +233,8 @@ class Vmm {
   };
   std::vector<DeferredFree> deferred_frees_ ABSL_GUARDED_BY(mu_);
   std::atomic<size_t> deferred_count_{0};
+  // Set by the first aclrtIpcMemGetExportKey (never cleared).
+  std::atomic<bool> ipc_exported_{false};
 };
 
 }  // namespace ascend::rt

@@ -153,6 +153,8 @@ void Vmm::DropStaleLocked() {
 
 bool Vmm::DeferFreeWhileImported(int32_t device_id, device::DeviceAddr addr,
                                  uint64_t size) {
+  // A process that never exported IPC memory frees without the lock.
+  if (!ipc_exported_.load(std::memory_order_acquire)) return false;
   ascend::MutexLock lock(&mu_);
   SweepLocked();
   const uint64_t generation = runtime_.DeviceGeneration(device_id);
@@ -399,6 +401,7 @@ absl::StatusOr<std::string> Vmm::IpcExport(void* ptr, uint64_t size,
   }
   std::string key = absl::StrCat(kKeyPrefix, getpid(), "-", *id);
   ascend::MutexLock lock(&mu_);
+  ipc_exported_.store(true, std::memory_order_release);
   SweepLocked();
   ipc_exports_[key] = IpcExportRecord{
       *device_id, runtime_.DeviceGeneration(*device_id), *id, Addr(ptr), size,
