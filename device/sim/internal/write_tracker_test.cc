@@ -114,7 +114,7 @@ TEST_P(WriteTrackerTest, ADisarmedRangeCountsAsWrittenUntilRearmed) {
   Mapping m(16, GetParam());
   ASSERT_OK(tracker->Register(m.addr(), m.size));
   ASSERT_OK(tracker->Disarm(m.page(4), 4 * kPage));
-  std::memset(m.at(4), 3, 4 * kPage);  // a runtime writer's copy, no faults
+  std::memset(m.at(4), 3, 4 * kPage);
   m.at(12)[0] = 1;
   ASSERT_OK_AND_ASSIGN(Ranges got, tracker->Collect(m.addr(), m.size, true));
   EXPECT_EQ(got, (Ranges{{m.page(4), m.page(8)}, {m.page(12), m.page(13)}}));
