@@ -270,6 +270,15 @@ absl::Status Runtime::SetDevice(int32_t device_id) {
   return absl::OkStatus();
 }
 
+std::atomic<Runtime*> Runtime::created_{nullptr};
+
+void Runtime::LetHandedWorkFinish(const char* api) {
+  if (Stream::Current() != nullptr) return;
+  tasks_
+      .Access({HostOp::kTeardown, api, nullptr, nullptr, DeviceRange{-1, 0, 0}})
+      .IgnoreError();
+}
+
 absl::Status Runtime::ResetDevice(int32_t device_id, bool force) {
   ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
   // Device state callbacks hear of the close of a device (DESIGN.md §5.16).

@@ -107,6 +107,17 @@ class Runtime {
   // Defined by //runtime/process (runtime/process/process.cc), which knows
   // the families; the core does not.
   static Runtime& Get();
+  // The process runtime if Get() created it already, else null (creates
+  // nothing: for calls that have nothing to do without one). Defined by the
+  // core, set by Get().
+  static Runtime* GetIfCreated() {
+    return created_.load(std::memory_order_acquire);
+  }
+
+  // Lets work already handed to the devices finish (the kernel launches
+  // queued or running; at most the teardown grace), as a device does when
+  // the host lets go of it (DESIGN.md §5.20): aclFinalize. Not from a task.
+  void LetHandedWorkFinish(const char* api);
 
   device::Backend* backend() { return backend_.get(); }
   GlobalState& state() { return state_; }
@@ -490,6 +501,8 @@ class Runtime {
   // The force-destroyed streams still retiring on `device_id` (-1: all).
   std::vector<std::shared_ptr<Stream>> RetiringStreams(int32_t device_id) const;
   std::atomic<size_t> retiring_count_{0};
+  // The process runtime, once Get() made it (GetIfCreated).
+  static std::atomic<Runtime*> created_;
   // An id from the device object open now. Callers register the object the
   // id is for before releasing mu_, so a concurrent reset closes the device
   // either before the allocation or after the registration, never between.

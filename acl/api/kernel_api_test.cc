@@ -222,6 +222,24 @@ TEST_F(KernelApiTest, AKernelLaunchedRightBeforeAForceTeardownStillRuns) {
   }
 }
 
+void Sleep50ms(void*) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+}
+
+// aclFinalize lets kernels already handed to a device run first, so their
+// printf is out when it returns (DESIGN.md §5.20), here queued behind a
+// host function that takes a while.
+TEST_F(KernelApiTest, AKernelQueuedAtAclFinalizeStillRunsAndPrints) {
+  ASSERT_ACL_OK(aclInit(nullptr));
+  testing::internal::CaptureStdout();
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream_, Sleep50ms, nullptr));
+  ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(Function("hello"), 2, stream_,
+                                              nullptr, nullptr, 0, nullptr, 0));
+  ASSERT_ACL_OK(aclFinalize());
+  EXPECT_EQ(testing::internal::GetCapturedStdout(),
+            "hello from block 0 of 2\nhello from block 1 of 2\n");
+}
+
 std::atomic<int> g_exceptions{0};
 std::atomic<uint32_t> g_exception_code{0};
 std::atomic<aclrtFuncHandle> g_exception_func{nullptr};

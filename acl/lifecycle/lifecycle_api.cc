@@ -8,6 +8,7 @@
 #include "runtime/base/c_entry.h"
 #include "runtime/base/error.h"
 #include "runtime/base/logging.h"
+#include "runtime/runtime.h"
 
 namespace {
 
@@ -39,6 +40,11 @@ aclError aclInit(const char* configPath) try {
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclFinalize(void) try {
+  // Kernels already handed to a device run first, and print (DESIGN.md
+  // §5.20); a process that never used the runtime has none.
+  if (ascend::rt::Runtime* runtime = ascend::rt::Runtime::GetIfCreated()) {
+    runtime->LetHandedWorkFinish("aclFinalize");
+  }
   const aclError ret =
       ReportError("aclFinalize", ProcessLifecycle().Finalize());
   if (ret == ACL_SUCCESS) ascend::rt::LogEvent("aclFinalize: finalised");

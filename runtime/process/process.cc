@@ -11,7 +11,6 @@
 #include "runtime/runtime.h"
 
 namespace ascend::rt {
-
 Runtime& Runtime::Get() {
   static Runtime* const runtime = [] {
     InitLogging();  // ASCEND_GLOBAL_LOG_LEVEL applies without aclInit too
@@ -28,6 +27,7 @@ Runtime& Runtime::Get() {
               << (*backend)->DeviceCount() << " device(s)";
     return new Runtime(*std::move(backend), std::move(options));
   }();
+  created_.store(runtime, std::memory_order_release);
   return *runtime;
 }
 
