@@ -5,6 +5,7 @@
 // //testing/kernels:test_kernels.so, whose path is the first argument.
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -238,6 +239,30 @@ TEST_F(KernelApiTest, AKernelQueuedAtAclFinalizeStillRunsAndPrints) {
   ASSERT_ACL_OK(aclFinalize());
   EXPECT_EQ(testing::internal::GetCapturedStdout(),
             "hello from block 0 of 2\nhello from block 1 of 2\n");
+}
+
+// A kernel queued when the memory it reads is freed still reads it: CANN's
+// memory/6_ example launches a reading kernel, force-destroys its stream and
+// frees the memory at once, and on hardware the kernel has long run by then.
+// aclrtFree lets the launches in flight run first (DESIGN.md §5.20).
+TEST_F(KernelApiTest, AKernelQueuedWhenItsInputIsFreedStillReadsIt) {
+  constexpr uint32_t kN = 4096;
+  float *x, *y, *z;
+  VaddBuffers(kN, &x, &y, &z);
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(s, Sleep50ms, nullptr));
+  VaddArgs args{x, y, z, kN};
+  ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(Function("vadd"), 8, s, nullptr,
+                                              &args, sizeof args, nullptr, 0));
+  ASSERT_ACL_OK(aclrtDestroyStreamForce(s));
+  ASSERT_ACL_OK(aclrtFree(x));
+  ASSERT_ACL_OK(aclrtFree(y));
+  buffers_.erase(std::remove_if(buffers_.begin(), buffers_.end(),
+                                [&](void* p) { return p == x || p == y; }),
+                 buffers_.end());
+  ASSERT_ACL_OK(aclrtSynchronizeDevice());
+  ExpectVadd(z, kN);
 }
 
 std::atomic<int> g_exceptions{0};

@@ -80,6 +80,16 @@ absl::Status Memory::Free(void* dev_ptr) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "not the address of a live device allocation");
   }
+  // Kernel launches already handed to a device run before memory they may
+  // read goes: on hardware they ran long before the host got here (DESIGN.md
+  // §5.20). Not from a task, which would wait for launches behind itself.
+  if (Stream::Current() == nullptr) {
+    runtime_.tasks()
+        .Access({HostOp::kTeardown, "aclrtFree", nullptr, nullptr,
+                 DeviceRange{where.device->id(), Addr(dev_ptr),
+                             where.allocation.size}})
+        .IgnoreError();
+  }
   // Memory another process imported goes when that process lets go.
   if (!vmm_.DeferFreeWhileImported(where.device->id(), Addr(dev_ptr),
                                    where.allocation.size)) {
