@@ -321,6 +321,26 @@ class Device {
   virtual absl::Status RepairMemoryErrors(DeviceAddr addr, uint64_t size) {
     return absl::UnimplementedError("this backend cannot repair memory errors");
   }
+
+  // --- Write tracking (incremental snapshot, DESIGN.md §4.14) -------------
+  // The mechanism that tells which device bytes were written, whoever wrote
+  // them, or "" when this device cannot tell (every Backup is then full).
+  virtual std::string WriteTracking() const { return {}; }
+  // Starts a new tracking period over `ranges` (ascending, disjoint, inside
+  // live allocations of the memory window): from now on WrittenRanges
+  // reports the parts of them written after this call. kUnimplemented or
+  // kUnavailable when the device cannot track (then nothing is tracked).
+  virtual absl::Status TrackWrites(const std::vector<Allocation>& ranges) {
+    return absl::UnimplementedError("this backend cannot track writes");
+  }
+  // The parts of the ranges of the last TrackWrites written since, whoever
+  // wrote them (copies, kernels, host code, another process through shared
+  // memory, a free, a memory loss), ascending and disjoint; may err towards
+  // more. Reading does not start a new period: a second call reports at
+  // least as much. kFailedPrecondition when no period is running.
+  virtual absl::StatusOr<std::vector<Allocation>> WrittenRanges() {
+    return absl::UnimplementedError("this backend cannot track writes");
+  }
 };
 
 // A device backend ("driver"). One instance per process, made by the backend

@@ -64,6 +64,17 @@ class SavedState {
   // Host memory this state holds for device contents (what
   // aclrtSnapShotProcessBackup saved), for reporting.
   virtual uint64_t bytes() const { return 0; }
+
+  // What the last Save or Restore of this state moved, for the snapshot
+  // report (DESIGN.md §4.14); states that move no device contents keep the
+  // default.
+  struct CopyStats {
+    uint64_t copied = 0;     // bytes copied between host and device
+    uint64_t unchanged = 0;  // bytes skipped because nothing wrote them
+    bool incremental = false;
+    std::string write_tracking;  // the mechanism used, "" for none
+  };
+  virtual CopyStats last_copy() const { return {}; }
 };
 
 class SnapshotParticipant {

@@ -60,6 +60,7 @@ absl::StatusOr<std::unique_ptr<BackupImage>> BackupImage::Save(
       scope = {SnapshotParticipant::kProcessWide};
     }
     for (int32_t device_id : scope) {
+      const absl::Time start = absl::Now();
       absl::StatusOr<std::unique_ptr<rt::SavedState>> state =
           SaveOne(*participant, device_id);
       if (!state.ok()) {
@@ -67,7 +68,8 @@ absl::StatusOr<std::unique_ptr<BackupImage>> BackupImage::Save(
       }
       try {
         image->states_.push_back(NamedState{std::string(participant->name()),
-                                            device_id, *std::move(state)});
+                                            device_id, *std::move(state),
+                                            absl::Now() - start});
       } catch (const std::bad_alloc&) {
         return absl::ResourceExhaustedError("out of host memory");
       }
@@ -84,9 +86,10 @@ absl::Status BackupImage::Restore() {
                       named.device_id);
     }
   }
-  for (const NamedState& named : states_) {
+  for (NamedState& named : states_) {
     const absl::Time start = absl::Now();
     absl::Status restored = named.state->Restore();
+    named.duration = absl::Now() - start;
     if (!restored.ok()) {
       return Annotate(restored, "restore", named.participant, named.device_id);
     }

@@ -21,6 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "runtime/snapshot_participant.h"
 #include "snapshot/participant_registry.h"
 
@@ -35,6 +36,8 @@ class BackupImage {
     // process-scope participant.
     int32_t device_id = rt::SnapshotParticipant::kProcessWide;
     std::unique_ptr<rt::SavedState> state;
+    // How long its last Save or Restore took.
+    absl::Duration duration;
   };
 
   // Saves with every participant of `registry` (device-scope ones once per

@@ -116,6 +116,11 @@ Coordinator& Coordinator::Get() {
   return *coordinator;
 }
 
+SnapshotReport Coordinator::LastReport() const {
+  ascend::MutexLock lock(&image_mu_);
+  return report_;
+}
+
 uint64_t Coordinator::backup_bytes() const {
   ascend::MutexLock lock(&image_mu_);
   return backup_ ? backup_->total_bytes() : 0;
@@ -208,11 +213,14 @@ absl::Status Coordinator::Backup() {
     return Error(ACL_ERROR_RT_CONTEXT_NULL,
                  "backup needs at least one open device");
   }
+  const absl::Time start = absl::Now();
   absl::StatusOr<std::unique_ptr<BackupImage>> image = TakeBackup(devices);
   if (!image.ok()) {
     return AsOperationFailure(image.status(), ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
                               "backup");
   }
+  SnapshotReport report = SnapshotReport::Of(
+      "backup", **image, absl::ToInt64Microseconds(absl::Now() - start));
   if (options_.after_backup) options_.after_backup(**image);
   // The new backup replaces the old one (freed outside the lock).
   std::shared_ptr<BackupImage> replaced;
@@ -221,6 +229,7 @@ absl::Status Coordinator::Backup() {
     replaced =
         std::exchange(backup_, std::shared_ptr<BackupImage>(*std::move(image)));
     released_because_.clear();
+    report_ = std::move(report);
   }
   replaced.reset();
   ASCEND_RETURN_IF_ERROR(InvokeStage(RT_SNAPSHOT_BACKUP_POST));
@@ -273,10 +282,17 @@ absl::Status Coordinator::Restore() {
     }
   }
   ASCEND_RETURN_IF_ERROR(InvokeStage(RT_SNAPSHOT_RESTORE_PRE));
+  const absl::Time start = absl::Now();
   absl::Status restored = RestoreImage(*image);
   if (!restored.ok()) {
     return AsOperationFailure(restored, ACL_ERROR_SNAPSHOT_RESTORE_FAILED,
                               "restore");
+  }
+  {
+    SnapshotReport report = SnapshotReport::Of(
+        "restore", *image, absl::ToInt64Microseconds(absl::Now() - start));
+    ascend::MutexLock lock(&image_mu_);
+    report_ = std::move(report);
   }
   ASCEND_RETURN_IF_ERROR(InvokeStage(RT_SNAPSHOT_RESTORE_POST));
   if (!state_.CompareAndSetState(ProcessState::kBackedUp,

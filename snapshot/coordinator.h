@@ -41,6 +41,7 @@
 #include "snapshot/callback_registry.h"
 #include "snapshot/memory_participant.h"
 #include "snapshot/participant_registry.h"
+#include "snapshot/report.h"
 
 namespace ascend::snapshot {
 
@@ -86,6 +87,10 @@ class Coordinator {
   // is closed (reset).
   uint64_t backup_bytes() const;
 
+  // What the last successful Backup or Restore did (operation "none" before
+  // the first): ascendclSnapshotGetReport's answer (DESIGN.md §4.14).
+  SnapshotReport LastReport() const;
+
  private:
   absl::Status InvokeStage(int32_t stage) ABSL_EXCLUSIVE_LOCKS_REQUIRED(op_mu_);
   absl::StatusOr<std::unique_ptr<BackupImage>> TakeBackup(
@@ -113,6 +118,7 @@ class Coordinator {
   mutable ascend::Mutex image_mu_;
   std::shared_ptr<BackupImage> backup_ ABSL_GUARDED_BY(image_mu_);
   std::string released_because_ ABSL_GUARDED_BY(image_mu_);
+  SnapshotReport report_ ABSL_GUARDED_BY(image_mu_);
   uint64_t close_observer_ = 0;
 };
 

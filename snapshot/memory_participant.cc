@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <map>
 #include <string>
 #include <thread>
 #include <utility>
@@ -242,68 +244,270 @@ class AllocationsParticipant final : public rt::SnapshotParticipant {
 // --- "memory"
 // -------------------------------------------------------------------
 
+namespace internal {
+
+// A capture's pieces and the buffers holding them: what the next capture
+// of the same device carries unchanged pieces over from.
+struct Layout {
+  std::vector<SavedMemory::Allocation> allocations;
+  std::vector<SavedMemory::Piece> pieces;
+  std::vector<std::shared_ptr<HostBuffer>> buffers;
+};
+
+// Per device, the capture whose write-tracking period runs (DESIGN.md
+// §4.14): shared by the participant and the states it saved.
+struct Tracking {
+  struct Entry {
+    std::weak_ptr<device::Device> device;
+    uint64_t period = 0;
+    Layout base;
+  };
+
+  // The period running on `device_id` if it is still `device`'s, else 0.
+  uint64_t Current(int32_t device_id, const device::Device& device) {
+    ascend::MutexLock lock(&mu);
+    auto it = entries.find(device_id);
+    if (it == entries.end()) return 0;
+    std::shared_ptr<device::Device> tracked = it->second.device.lock();
+    return tracked.get() == &device ? it->second.period : 0;
+  }
+  // Starts a period on `device` over `base`'s allocations; returns it, or 0
+  // when the device cannot track writes (said once in the log).
+  uint64_t Start(int32_t device_id,
+                 const std::shared_ptr<device::Device>& device, Layout base) {
+    std::vector<device::Allocation> ranges;
+    ranges.reserve(base.allocations.size());
+    for (const SavedMemory::Allocation& a : base.allocations) {
+      ranges.push_back(device::Allocation{a.addr, a.size});
+    }
+    const absl::Status started = device->TrackWrites(ranges);
+    ascend::MutexLock lock(&mu);
+    if (!started.ok()) {
+      entries.erase(device_id);
+      if (!said_unavailable) {
+        said_unavailable = true;
+        LOG(INFO) << "snapshot: no write tracking on device " << device_id
+                  << " (" << started.message()
+                  << "): every Backup copies all device memory";
+      }
+      return 0;
+    }
+    Entry& entry = entries[device_id];
+    entry.device = device;
+    entry.period = next_period++;
+    entry.base = std::move(base);
+    return entry.period;
+  }
+  // Forgets `device_id`'s period and releases its base (device closed).
+  void Forget(int32_t device_id) {
+    Layout released;
+    {
+      ascend::MutexLock lock(&mu);
+      auto it = entries.find(device_id);
+      if (it == entries.end()) return;
+      released = std::move(it->second.base);
+      entries.erase(it);
+    }
+  }
+  // A copy of the base of `device_id` when its period is `period`.
+  std::optional<Layout> Base(int32_t device_id, uint64_t period) {
+    ascend::MutexLock lock(&mu);
+    auto it = entries.find(device_id);
+    if (it == entries.end() || it->second.period != period) return std::nullopt;
+    return it->second.base;
+  }
+  ascend::Mutex mu;
+  std::map<int32_t, Entry> entries;
+  uint64_t next_period = 1;
+  bool said_unavailable = false;
+};
+
+}  // namespace internal
+
+namespace {
+
+// Whether [begin, end) overlaps one of the ascending, disjoint `ranges`,
+// from ranges[*cursor] on; callers ask for ascending windows.
+bool OverlapsAny(const std::vector<device::Allocation>& ranges, size_t* cursor,
+                 uint64_t begin, uint64_t end) {
+  while (*cursor < ranges.size() && End(ranges[*cursor]) <= begin) ++*cursor;
+  return *cursor < ranges.size() && ranges[*cursor].addr < end;
+}
+
+// Groups the pieces `list` names into work items of about `item_bytes`:
+// returns the first position in `list` of each item.
+std::vector<size_t> GroupIntoItems(
+    const std::vector<SavedMemory::Piece>& pieces,
+    const std::vector<size_t>& list, uint64_t item_bytes) {
+  std::vector<size_t> items;
+  uint64_t in_item = 0;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (items.empty() || in_item >= item_bytes) {
+      items.push_back(i);
+      in_item = 0;
+    }
+    in_item += pieces[list[i]].size;
+  }
+  return items;
+}
+
+}  // namespace
+
 SavedMemory::SavedMemory(rt::Runtime& runtime, int32_t device_id,
-                         MemoryOptions options)
-    : runtime_(runtime), device_id_(device_id), options_(options) {}
+                         MemoryOptions options,
+                         std::shared_ptr<internal::Tracking> tracking)
+    : runtime_(runtime),
+      device_id_(device_id),
+      options_(options),
+      tracking_(std::move(tracking)) {}
 
 SavedMemory::~SavedMemory() = default;
 
 uint64_t SavedMemory::bytes() const {
-  return buffer_ == nullptr ? 0 : buffer_->size();
+  uint64_t total = 0;
+  for (const auto& buffer : buffers_) {
+    if (buffer != nullptr) total += buffer->size();
+  }
+  return total;
+}
+
+rt::SavedState::CopyStats SavedMemory::last_copy() const {
+  return restored_ ? restored_stats_ : saved_stats_;
 }
 
 uint8_t* SavedMemory::SavedByte(size_t index, uint64_t offset) {
-  if (index >= allocations_.size() || buffer_ == nullptr) return nullptr;
+  if (index >= allocations_.size()) return nullptr;
   const Allocation& a = allocations_[index];
   const uint64_t addr = a.addr + offset;
   for (size_t p = a.first_piece; p < a.first_piece + a.piece_count; ++p) {
     const Piece& piece = pieces_[p];
     if (addr >= piece.addr && addr < piece.addr + piece.size) {
-      return buffer_->data() + piece.offset + (addr - piece.addr);
+      const auto& buffer = buffers_[piece.buffer];
+      if (buffer == nullptr) return nullptr;
+      return buffer->data() + piece.offset + (addr - piece.addr);
     }
   }
   return nullptr;
 }
 
-absl::Status SavedMemory::Capture(device::Device& device) {
-  const absl::Time start = absl::Now();
-  const std::vector<device::Allocation> live = device.Allocations();
-  const std::vector<device::Allocation> data = DataOver(device, live);
-  const uint64_t piece_max = std::max<uint64_t>(options_.chunk_bytes, 1);
+uint64_t SavedMemory::Plan(const std::vector<device::Allocation>& live,
+                           const std::vector<device::Allocation>& data,
+                           const internal::Layout* base,
+                           const std::vector<device::Allocation>* written,
+                           std::vector<size_t>* copy) {
+  allocations_.clear();
+  pieces_.clear();
+  copy->clear();
+  // buffers_[0] is this capture's own; base buffers follow as used.
+  buffers_.assign(1, nullptr);
+  std::vector<int64_t> mapped(base != nullptr ? base->buffers.size() : 0, -1);
+  const uint64_t piece_max = std::max<uint64_t>(
+      std::min(options_.piece_bytes, options_.chunk_bytes), 1);
   uint64_t total = 0;
-  uint64_t in_item = 0;
-  size_t cursor = 0;
+  size_t data_cursor = 0;
+  size_t written_cursor = 0;
+  size_t base_alloc = 0;
   allocations_.reserve(live.size());
   for (const device::Allocation& a : live) {
     Allocation& saved = allocations_.emplace_back();
     saved.addr = a.addr;
     saved.size = a.size;
     saved.first_piece = pieces_.size();
-    ForEachOverlap(data, &cursor, a.addr, End(a), [&](uint64_t b, uint64_t e) {
-      for (uint64_t p = b; p < e;) {
-        const uint64_t len = std::min(piece_max, e - p);
-        if (items_.empty() || in_item >= piece_max) {
-          items_.push_back(pieces_.size());
-          in_item = 0;
-        }
-        pieces_.push_back(
-            Piece{allocations_.size() - 1, p, len, total, /*checksum=*/0});
-        total += len;
-        in_item += len;
-        p += len;
+    // The same allocation in the base (same address and size: it was
+    // tracked since; freed and made again, it was noted as written).
+    const Allocation* prior = nullptr;
+    if (base != nullptr) {
+      while (base_alloc < base->allocations.size() &&
+             base->allocations[base_alloc].addr < a.addr) {
+        ++base_alloc;
       }
-    });
+      if (base_alloc < base->allocations.size() &&
+          base->allocations[base_alloc].addr == a.addr &&
+          base->allocations[base_alloc].size == a.size) {
+        prior = &base->allocations[base_alloc];
+      }
+    }
+    size_t prior_piece = prior != nullptr ? prior->first_piece : 0;
+    const size_t prior_end =
+        prior != nullptr ? prior->first_piece + prior->piece_count : 0;
+    ForEachOverlap(
+        data, &data_cursor, a.addr, End(a), [&](uint64_t b, uint64_t e) {
+          for (uint64_t p = b; p < e;) {
+            // Pieces sit on a grid from the allocation's start, so the same
+            // bytes make the same pieces in every capture.
+            const uint64_t boundary =
+                a.addr + ((p - a.addr) / piece_max + 1) * piece_max;
+            const uint64_t len = std::min(boundary, e) - p;
+            Piece piece{allocations_.size() - 1, p, len, 0, 0, 0};
+            bool carried = false;
+            if (prior != nullptr) {
+              while (prior_piece < prior_end &&
+                     base->pieces[prior_piece].addr < p) {
+                ++prior_piece;
+              }
+              if (prior_piece < prior_end) {
+                const Piece& old = base->pieces[prior_piece];
+                if (old.addr == p && old.size == len &&
+                    !OverlapsAny(*written, &written_cursor, p, p + len) &&
+                    base->buffers[old.buffer] != nullptr) {
+                  if (mapped[old.buffer] < 0) {
+                    mapped[old.buffer] = static_cast<int64_t>(buffers_.size());
+                    buffers_.push_back(base->buffers[old.buffer]);
+                  }
+                  piece.buffer = static_cast<uint32_t>(mapped[old.buffer]);
+                  piece.offset = old.offset;
+                  piece.checksum = old.checksum;
+                  carried = true;
+                }
+              }
+            }
+            if (!carried) {
+              piece.offset = total;
+              total += len;
+              copy->push_back(pieces_.size());
+            }
+            pieces_.push_back(piece);
+            p += len;
+          }
+        });
     saved.piece_count = pieces_.size() - saved.first_piece;
   }
-  ASCEND_ASSIGN_OR_RETURN(buffer_, internal::HostBuffer::Map(total));
-  uint8_t* const host = buffer_->data();
+  return total;
+}
+
+absl::Status SavedMemory::Capture(
+    device::Device& device, const internal::Layout* base,
+    const std::vector<device::Allocation>* written) {
+  const absl::Time start = absl::Now();
+  const std::vector<device::Allocation> live = device.Allocations();
+  const std::vector<device::Allocation> data = DataOver(device, live);
+  std::vector<size_t> copy;
+  uint64_t total = Plan(live, data, base, written, &copy);
+  uint64_t image = 0;
+  for (const Piece& piece : pieces_) image += piece.size;
+  if (base != nullptr) {
+    // Carried-over pieces keep their old buffers alive: when those hold
+    // more than the image itself, start afresh with a full capture.
+    uint64_t held = total;
+    for (size_t b = 1; b < buffers_.size(); ++b) held += buffers_[b]->size();
+    if (held > 2 * image + options_.chunk_bytes) {
+      base = nullptr;
+      total = Plan(live, data, nullptr, nullptr, &copy);
+    }
+  }
+  ASCEND_ASSIGN_OR_RETURN(std::unique_ptr<internal::HostBuffer> fresh,
+                          internal::HostBuffer::Map(total));
+  buffers_[0] = std::move(fresh);
+  uint8_t* const host = buffers_[0]->data();
+  const std::vector<size_t> items = GroupIntoItems(
+      pieces_, copy, std::max<uint64_t>(options_.chunk_bytes, 1));
   const int32_t device_id = device_id_;
   ASCEND_RETURN_IF_ERROR(ParallelFor(
-      options_.workers, items_.size(), [&](size_t item) -> absl::Status {
+      options_.workers, items.size(), [&](size_t item) -> absl::Status {
         const size_t end =
-            item + 1 < items_.size() ? items_[item + 1] : pieces_.size();
-        for (size_t k = items_[item]; k < end; ++k) {
-          Piece& piece = pieces_[k];
+            item + 1 < items.size() ? items[item + 1] : copy.size();
+        for (size_t k = items[item]; k < end; ++k) {
+          Piece& piece = pieces_[copy[k]];
           uint8_t* to = host + piece.offset;
           // The device's checksum of what it sent, then ours of what
           // arrived (the piece is still in this core's cache).
@@ -320,12 +524,37 @@ absl::Status SavedMemory::Capture(device::Device& device) {
         }
         return absl::OkStatus();
       }));
+  saved_stats_.copied = total;
+  saved_stats_.unchanged = image - total;
+  saved_stats_.incremental = base != nullptr;
   uint64_t allocated = 0;
   for (const device::Allocation& a : live) allocated += a.size;
   LOG(INFO) << "snapshot backup: device " << device_id_ << ": " << live.size()
-            << " allocation(s) of " << allocated << " bytes, saved "
-            << Throughput(total, absl::Now() - start);
+            << " allocation(s) of " << allocated << " bytes, "
+            << (base != nullptr ? "incremental, " : "") << "saved "
+            << Throughput(total, absl::Now() - start)
+            << (base != nullptr
+                    ? absl::StrCat(", ", image - total, " bytes unchanged")
+                    : std::string());
   return absl::OkStatus();
+}
+
+internal::Layout SavedMemory::LayoutOf(const std::vector<bool>* keep) const {
+  internal::Layout layout;
+  layout.buffers = buffers_;
+  for (size_t i = 0; i < allocations_.size(); ++i) {
+    if (keep != nullptr && !(*keep)[i]) continue;
+    Allocation a = allocations_[i];
+    const size_t first = a.first_piece;
+    a.first_piece = layout.pieces.size();
+    for (size_t p = first; p < first + a.piece_count; ++p) {
+      Piece piece = pieces_[p];
+      piece.allocation = layout.allocations.size();
+      layout.pieces.push_back(piece);
+    }
+    layout.allocations.push_back(a);
+  }
+  return layout;
 }
 
 absl::Status SavedMemory::Prepare() {
@@ -358,28 +587,52 @@ absl::Status SavedMemory::Restore() const {
       ++j;
     }
   }
+  // Incremental when the device kept its memory since this capture and
+  // its write-tracking period is this capture's: then only what was
+  // written since needs copying back (DESIGN.md §4.14). A memory loss
+  // counts as every byte written.
+  std::optional<std::vector<device::Allocation>> written;
+  if (tracking_ != nullptr && period_ != 0 &&
+      tracking_->Current(device_id_, *device) == period_) {
+    absl::StatusOr<std::vector<device::Allocation>> w = device->WrittenRanges();
+    if (w.ok()) written = *std::move(w);
+  }
   // Everything alive that is not about to be written back must read as
   // zero: what was zero at the backup, and allocations made since. Only
   // the parts that hold data now need the device's attention (and when the
   // pieces cover everything, the device is not even asked).
   std::vector<device::Allocation> gaps;
   size_t saved = 0;
+  size_t gap_cursor = 0;
   for (const device::Allocation& a : live) {
     while (saved < allocations_.size() && allocations_[saved].addr < a.addr) {
       ++saved;
     }
     uint64_t from = a.addr;
-    if (saved < allocations_.size() && allocations_[saved].addr == a.addr &&
-        keep[saved]) {
+    const bool kept = saved < allocations_.size() &&
+                      allocations_[saved].addr == a.addr && keep[saved];
+    std::vector<device::Allocation> own;
+    if (kept) {
       const Allocation& s = allocations_[saved];
       for (size_t p = s.first_piece; p < s.first_piece + s.piece_count; ++p) {
         if (pieces_[p].addr > from) {
-          gaps.push_back(device::Allocation{from, pieces_[p].addr - from});
+          own.push_back(device::Allocation{from, pieces_[p].addr - from});
         }
         from = pieces_[p].addr + pieces_[p].size;
       }
     }
-    if (End(a) > from) gaps.push_back(device::Allocation{from, End(a) - from});
+    if (End(a) > from) own.push_back(device::Allocation{from, End(a) - from});
+    if (kept && written.has_value()) {
+      // Gaps of a kept allocation still read as zero unless written.
+      for (const device::Allocation& gap : own) {
+        ForEachOverlap(*written, &gap_cursor, gap.addr, End(gap),
+                       [&](uint64_t b, uint64_t e) {
+                         gaps.push_back(device::Allocation{b, e - b});
+                       });
+      }
+    } else {
+      gaps.insert(gaps.end(), own.begin(), own.end());
+    }
   }
   if (!gaps.empty()) {
     const std::vector<device::Allocation> data = DataOver(*device, gaps);
@@ -393,17 +646,32 @@ absl::Status SavedMemory::Restore() const {
       ASCEND_RETURN_IF_ERROR(status);
     }
   }
-  const uint8_t* const host = buffer_ == nullptr ? nullptr : buffer_->data();
-  const int32_t device_id = device_id_;
+  std::vector<size_t> copy;
   uint64_t total = 0;
+  uint64_t unchanged = 0;
+  size_t written_cursor = 0;
+  for (size_t k = 0; k < pieces_.size(); ++k) {
+    const Piece& piece = pieces_[k];
+    if (!keep[piece.allocation]) continue;
+    if (written.has_value() &&
+        !OverlapsAny(*written, &written_cursor, piece.addr,
+                     piece.addr + piece.size)) {
+      unchanged += piece.size;
+      continue;
+    }
+    copy.push_back(k);
+    total += piece.size;
+  }
+  const std::vector<size_t> items = GroupIntoItems(
+      pieces_, copy, std::max<uint64_t>(options_.chunk_bytes, 1));
+  const int32_t device_id = device_id_;
   ASCEND_RETURN_IF_ERROR(ParallelFor(
-      options_.workers, items_.size(), [&](size_t item) -> absl::Status {
+      options_.workers, items.size(), [&](size_t item) -> absl::Status {
         const size_t end =
-            item + 1 < items_.size() ? items_[item + 1] : pieces_.size();
-        for (size_t k = items_[item]; k < end; ++k) {
-          const Piece& piece = pieces_[k];
-          if (!keep[piece.allocation]) continue;
-          const uint8_t* from = host + piece.offset;
+            item + 1 < items.size() ? items[item + 1] : copy.size();
+        for (size_t k = items[item]; k < end; ++k) {
+          const Piece& piece = pieces_[copy[k]];
+          const uint8_t* from = buffers_[piece.buffer]->data() + piece.offset;
           // One verification covers both the image and the transfer: what
           // landed on the device must hash to what Backup saw there. (The
           // device was re-opened, so copying a damaged piece before
@@ -425,19 +693,41 @@ absl::Status SavedMemory::Restore() const {
         }
         return absl::OkStatus();
       }));
-  for (const Piece& piece : pieces_) {
-    if (keep[piece.allocation]) total += piece.size;
+  restored_ = true;
+  restored_stats_.copied = total;
+  restored_stats_.unchanged = unchanged;
+  // Tracked but everything written (a memory loss) is a full restore.
+  restored_stats_.incremental = written.has_value() && unchanged > 0;
+  restored_stats_.write_tracking = saved_stats_.write_tracking;
+  // The kept allocations now hold exactly this capture: a new period
+  // starts from it, so the next Backup copies only what is written next.
+  if (tracking_ != nullptr) {
+    period_ = tracking_->Start(device_id_, device, LayoutOf(&keep));
   }
   LOG(INFO) << "snapshot restore: device " << device_id_ << ": " << live.size()
-            << " allocation(s), restored "
-            << Throughput(total, absl::Now() - start);
+            << " allocation(s), "
+            << (restored_stats_.incremental ? "incremental, " : "")
+            << "restored " << Throughput(total, absl::Now() - start);
   return absl::OkStatus();
 }
 
 class MemoryParticipant final : public rt::SnapshotParticipant {
  public:
   MemoryParticipant(rt::Runtime& runtime, MemoryOptions options)
-      : runtime_(runtime), options_(options) {}
+      : runtime_(runtime),
+        options_(options),
+        tracking_(std::make_shared<internal::Tracking>()) {
+    // A closed device's period ends, and its base is released.
+    std::weak_ptr<internal::Tracking> tracking = tracking_;
+    close_observer_ = runtime_.AddDeviceCloseObserver([tracking](int32_t id) {
+      if (std::shared_ptr<internal::Tracking> t = tracking.lock()) {
+        t->Forget(id);
+      }
+    });
+  }
+  ~MemoryParticipant() override {
+    runtime_.RemoveDeviceCloseObserver(close_observer_);
+  }
 
   absl::string_view name() const override { return "memory"; }
 
@@ -445,8 +735,37 @@ class MemoryParticipant final : public rt::SnapshotParticipant {
       int32_t device_id) override {
     ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
                             OpenDevice(runtime_, device_id));
-    auto saved = std::make_unique<SavedMemory>(runtime_, device_id, options_);
-    ASCEND_RETURN_IF_ERROR(saved->Capture(*device));
+    auto saved =
+        std::make_unique<SavedMemory>(runtime_, device_id, options_, tracking_);
+    // Incremental when this device's write-tracking period runs: pieces of
+    // the previous capture not written since carry over.
+    // ASCENDCL_SNAPSHOT_INCREMENTAL=0 makes every Backup full and tracks
+    // nothing (DESIGN.md §4.14).
+    const char* mode = std::getenv("ASCENDCL_SNAPSHOT_INCREMENTAL");
+    const bool incremental = mode == nullptr || std::strcmp(mode, "0") != 0;
+    if (!incremental) tracking_->Forget(device_id);
+    std::optional<internal::Layout> base;
+    std::vector<device::Allocation> written;
+    if (const uint64_t period = tracking_->Current(device_id, *device);
+        period != 0) {
+      absl::StatusOr<std::vector<device::Allocation>> w =
+          device->WrittenRanges();
+      if (w.ok()) {
+        base = tracking_->Base(device_id, period);
+        written = *std::move(w);
+      }
+    }
+    ASCEND_RETURN_IF_ERROR(
+        saved->Capture(*device, base.has_value() ? &*base : nullptr, &written));
+    base.reset();
+    // A new period starts from this capture (a failed capture above kept
+    // the old one, whose writes are still all counted).
+    if (!incremental) return std::unique_ptr<rt::SavedState>(std::move(saved));
+    saved->period_ =
+        tracking_->Start(device_id, device, saved->LayoutOf(nullptr));
+    if (saved->period_ != 0) {
+      saved->saved_stats_.write_tracking = device->WriteTracking();
+    }
     return std::unique_ptr<rt::SavedState>(std::move(saved));
   }
 
@@ -467,6 +786,8 @@ class MemoryParticipant final : public rt::SnapshotParticipant {
  private:
   rt::Runtime& runtime_;
   const MemoryOptions options_;
+  const std::shared_ptr<internal::Tracking> tracking_;
+  uint64_t close_observer_ = 0;
 };
 
 std::unique_ptr<rt::SnapshotParticipant> MakeAllocationsParticipant(

@@ -35,18 +35,23 @@
 namespace ascend::snapshot {
 
 struct MemoryOptions {
-  // Bytes per work item and the largest verified piece (one checksum each
-  // in the image). snapshot_benchmark's sweep measures 64 KiB to 1 MiB
-  // within noise of each other; 1 MiB keeps the per-piece overhead and the
-  // checksum list small, and a piece of each worker (both sides) within a
-  // many-core machine's share of the LLC.
+  // Bytes per work item (many pieces and small allocations share one).
+  // snapshot_benchmark's sweep measures 64 KiB to 1 MiB within noise of
+  // each other; 1 MiB keeps a work item of each worker (both sides) within
+  // a many-core machine's share of the LLC.
   uint64_t chunk_bytes = uint64_t{1} << 20;
+  // The largest verified piece, and the unit an incremental Backup copies
+  // or carries over (DESIGN.md §4.14): small enough that scattered writes
+  // cost about what they wrote. Pieces are at most chunk_bytes.
+  uint64_t piece_bytes = uint64_t{64} << 10;
   // Worker threads for copies; 0 = one per core.
   int workers = 0;
 };
 
 namespace internal {
 class HostBuffer;
+struct Layout;
+struct Tracking;
 }  // namespace internal
 
 // What "memory" saved of one device. Public so tests can damage an image
@@ -58,7 +63,8 @@ class SavedMemory final : public rt::SavedState {
     size_t allocation = 0;  // index in allocations()
     device::DeviceAddr addr = 0;
     uint64_t size = 0;
-    uint64_t offset = 0;  // in the host buffer
+    uint32_t buffer = 0;  // which host buffer holds it
+    uint64_t offset = 0;  // in that buffer
     uint64_t checksum = 0;
   };
   struct Allocation {
@@ -69,13 +75,16 @@ class SavedMemory final : public rt::SavedState {
     size_t piece_count = 0;
   };
 
-  SavedMemory(rt::Runtime& runtime, int32_t device_id, MemoryOptions options);
+  SavedMemory(rt::Runtime& runtime, int32_t device_id, MemoryOptions options,
+              std::shared_ptr<internal::Tracking> tracking);
   ~SavedMemory() override;
 
   absl::Status Prepare() override;
   absl::Status Restore() const override;
-  // Host bytes held (the saved pieces).
+  // Host bytes held (every buffer a piece lies in, shared with other
+  // backups of the same device where pieces carried over).
   uint64_t bytes() const override;
+  CopyStats last_copy() const override;
 
   int32_t device_id() const { return device_id_; }
   // In ascending address order.
@@ -87,18 +96,34 @@ class SavedMemory final : public rt::SavedState {
 
  private:
   friend class MemoryParticipant;
-  absl::Status Capture(device::Device& device);
+  // `base`: the previous capture of this device, whose pieces not written
+  // since (`written`, ascending) carry over; null for a full capture.
+  absl::Status Capture(device::Device& device, const internal::Layout* base,
+                       const std::vector<device::Allocation>* written);
+  // Lays out the pieces of `live` over `data`; with a base, pieces carried
+  // over from it. Returns the bytes to copy; fills `copy` with their pieces.
+  uint64_t Plan(const std::vector<device::Allocation>& live,
+                const std::vector<device::Allocation>& data,
+                const internal::Layout* base,
+                const std::vector<device::Allocation>* written,
+                std::vector<size_t>* copy);
+  // This capture's layout, restricted to the allocations `keep` marks.
+  internal::Layout LayoutOf(const std::vector<bool>* keep) const;
 
   rt::Runtime& runtime_;
   const int32_t device_id_;
   const MemoryOptions options_;
+  const std::shared_ptr<internal::Tracking> tracking_;
+  // The write-tracking period this capture started (0: none).
+  mutable uint64_t period_ = 0;
   std::vector<Allocation> allocations_;
   std::vector<Piece> pieces_;
-  // Pieces grouped into work items: items_[i] = first piece of item i.
-  std::vector<size_t> items_;
-  std::unique_ptr<internal::HostBuffer> buffer_;
+  std::vector<std::shared_ptr<internal::HostBuffer>> buffers_;
   // The allocations alive at the first Prepare (see SavedState::Prepare).
   std::optional<std::vector<device::Allocation>> live_;
+  CopyStats saved_stats_;
+  mutable CopyStats restored_stats_;
+  mutable bool restored_ = false;
 };
 
 std::unique_ptr<rt::SnapshotParticipant> MakeAllocationsParticipant(

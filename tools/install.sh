@@ -6,6 +6,7 @@
 #   PREFIX/include/acl/...                 public ACL headers (#include "acl/acl.h")
 #   PREFIX/include/runtime/rt_snapshot.h   RT-layer snapshot header
 #   PREFIX/include/aclsim/aclsim.h         simulator control header
+#   PREFIX/include/ascendcl/snapshot.h     our snapshot extensions (report)
 #   PREFIX/lib64/libascendcl.so            the runtime library
 #   PREFIX/lib64/libacl_rt.so              symlink to libascendcl.so (CANN samples link either)
 #   PREFIX/lib64/libacl_rt_impl.so         the same (the model-runtime samples link it too)

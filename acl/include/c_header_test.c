@@ -4,6 +4,7 @@
 
 #include "acl/acl.h"
 #include "aclsim/aclsim.h"
+#include "ascendcl/snapshot.h"
 #include "runtime/rt_snapshot.h"
 
 #define EXPECT(cond)                          \

@@ -163,6 +163,11 @@ class SimBackend final : public Backend {
       case Fault::kMemoryLoss: {
         internal::DeviceMemory* memory =
             slot.published_memory.load(std::memory_order_acquire);
+        slot.memory_losses.fetch_add(1, std::memory_order_acq_rel);
+        {
+          MutexLock lock(&slot.writes_mu);
+          if (slot.writes != nullptr) slot.writes->LoseAll();
+        }
         if (memory != nullptr) memory->ZeroAll();
         health_events_.Push(HealthEvent{
             device_id,
@@ -201,6 +206,11 @@ class SimBackend final : public Backend {
       return absl::InvalidArgumentError(absl::StrCat(
           "[0x", absl::Hex(addr), ", +", size,
           ") is not in the memory of simulated device ", device_id));
+    }
+    {
+      // The bytes there are lost: for an incremental snapshot they changed.
+      MutexLock lock(&slot.writes_mu);
+      if (slot.writes != nullptr) slot.writes->Note(addr, size);
     }
     MutexLock lock(&slot.errors_mu);
     slot.memory_errors.push_back(Allocation{addr, size});

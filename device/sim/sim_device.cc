@@ -107,7 +107,12 @@ SimDevice::SimDevice(std::shared_ptr<DeviceSlot> slot, uint64_t capacity,
     : slot_(std::move(slot)),
       memory_(slot_->published_memory.load(std::memory_order_acquire)),
       ranges_(memory_->base(), capacity),
-      va_ranges_(memory_->va_base(), memory_->va_size()) {
+      va_ranges_(memory_->va_base(), memory_->va_size()),
+      writes_(memory_->base(), memory_->size()) {
+  {
+    MutexLock lock(&slot_->writes_mu);
+    slot_->writes = &writes_;
+  }
   MutexLock lock(&ids_mu_);
   for (int kind = 0; kind < kResourceKindCount; ++kind) {
     uint32_t limit = max_ids_per_kind;
@@ -121,6 +126,10 @@ SimDevice::SimDevice(std::shared_ptr<DeviceSlot> slot, uint64_t capacity,
 }
 
 SimDevice::~SimDevice() {
+  {
+    MutexLock lock(&slot_->writes_mu);
+    slot_->writes = nullptr;
+  }
   {
     WriterMutexLock lock(&mu_);
     ranges_.Reset();
@@ -173,6 +182,7 @@ absl::Status SimDevice::Free(DeviceAddr addr) {
   ASCEND_ASSIGN_OR_RETURN(const RangeAllocator::Block block,
                           ranges_.Free(addr));
   memory_->Release(block.addr, block.extent);
+  writes_.Note(block.addr, block.extent);
   // A later allocation over the same pages starts healthy.
   if (ABSL_PREDICT_FALSE(
           slot_->any_memory_error.load(std::memory_order_relaxed))) {
@@ -253,7 +263,10 @@ absl::Status SimDevice::RepairMemoryErrors(DeviceAddr addr, uint64_t size) {
   }
   // The bad bytes are gone: the repaired range reads as zero.
   for (const Allocation& e : repaired) {
-    if (ranges_.Find(e.addr).has_value()) memory_->Discard(e.addr, e.size);
+    if (ranges_.Find(e.addr).has_value()) {
+      memory_->Discard(e.addr, e.size);
+      writes_.Note(e.addr, e.size);
+    }
   }
   return absl::OkStatus();
 }
@@ -268,7 +281,7 @@ absl::Status SimDevice::CopyToDevice(DeviceAddr dst, const void* src,
   }
   const CopyFault fault = TakeCopyFault(*slot_);
   if (fault == CopyFault::kFail) return InjectedCopyFailure(id());
-  Move(AsPointer(dst), src, size, fault);
+  Move(WriteTarget(dst, size), src, size, fault);
   return absl::OkStatus();
 }
 
@@ -296,7 +309,7 @@ absl::Status SimDevice::CopyWithinDevice(DeviceAddr dst, DeviceAddr src,
   ASCEND_RETURN_IF_ERROR(CheckReadable(src, size));
   const CopyFault fault = TakeCopyFault(*slot_);
   if (fault == CopyFault::kFail) return InjectedCopyFailure(id());
-  Move(AsPointer(dst), AsPointer(src), size, fault);
+  Move(WriteTarget(dst, size), AsPointer(src), size, fault);
   return absl::OkStatus();
 }
 
@@ -326,14 +339,14 @@ absl::Status SimDevice::CopyPeer(SimDevice& dst_device, DeviceAddr dst,
         absl::StrCat("peer copy from simulated device ", src_device.id(),
                      " to ", dst_device.id(), " failed (injected fault)"));
   }
-  Move(AsPointer(dst), AsPointer(src), size, fault);
+  Move(dst_device.WriteTarget(dst, size), AsPointer(src), size, fault);
   return absl::OkStatus();
 }
 
 absl::Status SimDevice::Fill(DeviceAddr dst, uint8_t value, uint64_t size) {
   ReaderMutexLock lock(&mu_);
   ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "fill"));
-  std::memset(AsPointer(dst), value, size);
+  std::memset(WriteTarget(dst, size), value, size);
   return absl::OkStatus();
 }
 
@@ -380,7 +393,7 @@ absl::StatusOr<uint64_t> SimDevice::CopyToDeviceWithChecksum(DeviceAddr dst,
   if (size == 0) return device::Checksum(nullptr, 0);
   const CopyFault fault = TakeCopyFault(*slot_);
   if (fault == CopyFault::kFail) return InjectedCopyFailure(id());
-  auto* to = static_cast<unsigned char*>(AsPointer(dst));
+  auto* to = static_cast<unsigned char*>(WriteTarget(dst, size));
   const auto* from = static_cast<const unsigned char*>(src);
   device::ChecksumState state;
   uint64_t offset = 0;
@@ -419,6 +432,7 @@ absl::Status SimDevice::Discard(DeviceAddr addr, uint64_t size) {
   ReaderMutexLock lock(&mu_);
   ASCEND_RETURN_IF_ERROR(CheckRange(addr, size, "discard"));
   memory_->Discard(addr, size);
+  writes_.Note(addr, size);
   return absl::OkStatus();
 }
 
@@ -570,6 +584,7 @@ absl::Status SimDevice::FreePhysical(DeviceAddr id) {
   ASCEND_ASSIGN_OR_RETURN(const RangeAllocator::Block block, ranges_.Free(id));
   physical_.erase(it);
   memory_->Release(block.addr, block.extent);
+  writes_.Note(block.addr, block.extent);
   if (ABSL_PREDICT_FALSE(
           slot_->any_memory_error.load(std::memory_order_relaxed))) {
     TakeErrors(*slot_, block.addr, block.extent);
@@ -630,6 +645,7 @@ absl::Status SimDevice::MapPhysical(DeviceAddr addr, uint64_t size,
   ASCEND_RETURN_IF_ERROR(
       memory_->MapVa(addr, size, id - memory_->base() + offset));
   mappings_[addr] = Mapping{addr, size, id, offset};
+  writes_.MappingAdded(AsVaMapping(mappings_[addr]));
   AddRun(addr, size);
   ++physical->second;
   return absl::OkStatus();
@@ -658,6 +674,8 @@ absl::Status SimDevice::Unmap(DeviceAddr addr) {
     return absl::InvalidArgumentError(absl::StrCat(
         "no mapping starts at 0x", absl::Hex(addr), " on device ", id()));
   }
+  if (it->second.physical != 0)
+    writes_.MappingRemoving(AsVaMapping(it->second));
   memory_->UnmapVa(addr, it->second.size);
   RemoveRun(addr, it->second.size);
   if (it->second.physical != 0) {
@@ -706,6 +724,8 @@ absl::StatusOr<SharedMemory> SimDevice::ShareMemory(DeviceAddr addr,
   shared.size =
       (shared.inner + std::max<uint64_t>(size, 1) + page - 1) / page * page;
   shared_.store(true, std::memory_order_relaxed);
+  // The other process writes it through its own page tables.
+  writes_.NoteExported(memory_->base() + shared.offset, shared.size);
   shared.fd = fcntl(memory_->fd(), F_DUPFD_CLOEXEC, 0);
   if (shared.fd < 0) {
     return absl::ResourceExhaustedError(absl::StrCat(
@@ -783,7 +803,10 @@ absl::Status SimDevice::Reopen() {
     ranges_.ReserveAll();
     // Page tables go with the device: every mapping is dropped, and the
     // reservations stay reserved until put back.
-    for (const auto& [addr, m] : mappings_) memory_->UnmapVa(addr, m.size);
+    for (const auto& [addr, m] : mappings_) {
+      if (m.physical != 0) writes_.MappingRemoving(AsVaMapping(m));
+      memory_->UnmapVa(addr, m.size);
+    }
     mappings_.clear();
     runs_.clear();
     physical_.clear();
@@ -794,6 +817,75 @@ absl::Status SimDevice::Reopen() {
   MutexLock lock(&ids_mu_);
   for (auto& ids : ids_) ids->Reset();
   return absl::OkStatus();
+}
+
+// --- Write tracking (DESIGN.md §4.14) ---------------------------------------
+
+std::vector<internal::DeviceWrites::VaMapping> SimDevice::VaMappings() const {
+  std::vector<internal::DeviceWrites::VaMapping> out;
+  for (const auto& [addr, m] : mappings_) {
+    if (m.physical != 0) out.push_back(AsVaMapping(m));
+  }
+  return out;
+}
+
+void* SimDevice::WriteTarget(DeviceAddr dst, uint64_t size) {
+  if (ABSL_PREDICT_TRUE(!writes_.window_armed()) || size == 0) {
+    return AsPointer(dst);
+  }
+  DeviceAddr at = dst;
+  if (dst >= memory_->va_base()) {
+    // A mapping of physical memory: the bytes are in the memory window.
+    auto it = mappings_.upper_bound(dst);
+    if (it == mappings_.begin()) return AsPointer(dst);
+    --it;
+    const Mapping& m = it->second;
+    if (m.physical == 0 || dst - m.addr >= m.size ||
+        size > m.size - (dst - m.addr)) {
+      return AsPointer(dst);  // imported, or across mappings: tracked there
+    }
+    at = m.physical + m.offset + (dst - m.addr);
+  }
+  uint8_t* alias = memory_->Alias(at);
+  if (alias == nullptr) return AsPointer(dst);
+  writes_.Note(at, size);
+  return alias;
+}
+
+std::string SimDevice::WriteTracking() const {
+  return internal::DeviceWrites::Name();
+}
+
+absl::Status SimDevice::TrackWrites(const std::vector<Allocation>& ranges) {
+  WriterMutexLock lock(&mu_);
+  std::vector<internal::DeviceWrites::Range> tracked;
+  tracked.reserve(ranges.size());
+  for (const Allocation& a : ranges) {
+    if (a.addr < memory_->base() ||
+        a.addr + a.size > memory_->base() + memory_->size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("[0x", absl::Hex(a.addr), ", +", a.size,
+                       ") is not device memory of device ", id()));
+    }
+    tracked.push_back({a.addr, a.addr + a.size});
+  }
+  losses_at_start_ = slot_->memory_losses.load(std::memory_order_acquire);
+  return writes_.Start(tracked, VaMappings());
+}
+
+absl::StatusOr<std::vector<Allocation>> SimDevice::WrittenRanges() {
+  ReaderMutexLock lock(&mu_);
+  if (slot_->memory_losses.load(std::memory_order_acquire) !=
+      losses_at_start_) {
+    writes_.NoteAll();
+  }
+  ASCEND_ASSIGN_OR_RETURN(std::vector<internal::DeviceWrites::Range> written,
+                          writes_.Written(VaMappings()));
+  std::vector<Allocation> out;
+  out.reserve(written.size());
+  for (const auto& r : written)
+    out.push_back(Allocation{r.begin, r.end - r.begin});
+  return out;
 }
 
 absl::Status SimDevice::RunBlocks(uint32_t blocks, uint32_t cores,

@@ -20,6 +20,7 @@
 #include "device/device.h"
 #include "device/sim/internal/core_pool.h"
 #include "device/sim/internal/device_memory.h"
+#include "device/sim/internal/device_writes.h"
 #include "device/sim/internal/id_allocator.h"
 #include "device/sim/internal/range_allocator.h"
 
@@ -52,6 +53,14 @@ struct DeviceSlot {
   Mutex errors_mu;
   std::vector<Allocation> memory_errors ABSL_GUARDED_BY(errors_mu);
   std::atomic<bool> any_memory_error{false};
+
+  // Memory-loss faults injected so far (a write-tracking period that saw
+  // one counts everything as written).
+  std::atomic<uint64_t> memory_losses{0};
+  // The open device's write tracking, told of a memory loss before the
+  // memory is zeroed (DeviceWrites::LoseAll).
+  Mutex writes_mu;
+  internal::DeviceWrites* writes ABSL_GUARDED_BY(writes_mu) = nullptr;
 };
 
 class SimDevice final : public Device {
@@ -124,6 +133,10 @@ class SimDevice final : public Device {
   absl::StatusOr<std::vector<Allocation>> MemoryErrors() const override;
   absl::Status RepairMemoryErrors(DeviceAddr addr, uint64_t size) override;
 
+  std::string WriteTracking() const override;
+  absl::Status TrackWrites(const std::vector<Allocation>& ranges) override;
+  absl::StatusOr<std::vector<Allocation>> WrittenRanges() override;
+
   const void* owner() const { return slot_->owner; }
 
   // Copies between two devices of the same backend (Backend::CopyPeer).
@@ -162,6 +175,19 @@ class SimDevice final : public Device {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::StatusOr<internal::IdAllocator*> Ids(ResourceKind kind)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(ids_mu_);
+  // Where the device's own copy engine writes [dst, dst + size) (checked to
+  // be device memory): while writes are tracked, the same bytes through the
+  // memory file's alias, recorded as written, so the copy takes no
+  // write-tracking fault (DESIGN.md §4.14); else the address itself.
+  void* WriteTarget(DeviceAddr dst, uint64_t size)
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // The virtual address mappings of this device's own memory, as write
+  // tracking sees them.
+  std::vector<internal::DeviceWrites::VaMapping> VaMappings() const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  static internal::DeviceWrites::VaMapping AsVaMapping(const Mapping& m) {
+    return {m.addr, m.size, m.physical + m.offset};
+  }
 
   const std::shared_ptr<DeviceSlot> slot_;
   internal::DeviceMemory* const memory_;
@@ -186,6 +212,11 @@ class SimDevice final : public Device {
   // device detaches from the file instead of dropping its pages, which
   // other processes may still map (DeviceMemory::DetachAll).
   std::atomic<bool> shared_{false};
+
+  // What was written in the current write-tracking period (DESIGN.md
+  // §4.14), and slot_->memory_losses when it began.
+  internal::DeviceWrites writes_;
+  uint64_t losses_at_start_ ABSL_GUARDED_BY(mu_) = 0;
 
   // The device's cores, which run kernel blocks (RunBlocks).
   internal::CorePool cores_;

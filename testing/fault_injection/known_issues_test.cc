@@ -75,6 +75,9 @@ TEST(KnownIssuesTest, AllocationsSurviveAFailedRestoreFollowedByUnlock) {
   }
   ASSERT_ACL_OK(Lock());
   ASSERT_ACL_OK(Backup());
+  // Written after the Backup (as a kernel would), so that even an
+  // incremental Restore copies it back, and fails doing so.
+  static_cast<uint8_t*>(ptrs[0])[7] = 0x77;
   ASSERT_ACL_OK(aclsimInjectFault(0, ACLSIM_FAULT_NEXT_COPY_FAILS));
   ASSERT_ACL_ERROR(ACL_ERROR_SNAPSHOT_RESTORE_FAILED, Restore());
   // The application gives up on the restore and unlocks (its data may be

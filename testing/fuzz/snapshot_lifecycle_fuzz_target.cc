@@ -40,6 +40,14 @@
 // model says, the target touches every page of a buffer directly (simulated
 // device memory is host-addressable; each byte touched is written with the
 // value it holds) after Malloc, a memory loss and every Restore.
+//
+// Backups after the first are incremental (DESIGN.md §4.14): a buffer not
+// written since the last capture of its device (by a copy, a touch, a
+// loss, a Malloc or Free) is carried over without a copy, and a Restore
+// right after the Backup that captured it copies back only buffers written
+// since. The model tracks that per device and spends copy faults only on
+// the copies made; where the report says the process cannot track writes,
+// every Backup and Restore copies everything.
 #include <unistd.h>
 
 #include <cstddef>
@@ -53,6 +61,7 @@
 #include "acl/acl.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "aclsim/aclsim.h"
+#include "ascendcl/snapshot.h"
 #include "runtime/rt_snapshot.h"
 
 namespace {
@@ -217,7 +226,22 @@ struct DeviceModel {
   bool abnormal = false;
   bool fail_pending = false;
   bool corrupt_pending = false;
+  // Incremental snapshot (DESIGN.md §4.14): the device's openings, whether
+  // a write-tracking period runs on this opening (started by the last
+  // capture or Restore of its memory, `gen` counting them), and whether the
+  // buffer was written since. A clean buffer is carried over by a Backup
+  // and not copied back by a Restore of the image of the same period.
+  int opening = 0;
+  int tracked_opening = -1;
+  bool dirty = true;
+  uint64_t gen = 0;
   bool open() const { return refcount > 0; }
+  bool Clean() const { return tracked_opening == opening && !dirty; }
+  void StartPeriod() {
+    tracked_opening = opening;
+    dirty = false;
+    ++gen;
+  }
   CopyFault TakeFault() {
     if (fail_pending) {
       fail_pending = false;
@@ -246,10 +270,15 @@ struct Model {
   bool image_has[kDevices] = {};
   // Whether the bytes Backup saved were known to the model.
   bool image_known[kDevices] = {};
+  // The tracking period each device's part of the image started.
+  uint64_t image_gen[kDevices] = {};
 };
 
 Model g_model;
 std::vector<Call> g_expected;
+// Whether this process tracks device writes (the snapshot report says
+// after the first Backup); without it every Backup and Restore is full.
+bool g_tracking = false;
 
 void Expect(const char* what, aclError got, aclError want) {
   if (got != want) {
@@ -466,7 +495,10 @@ void SetDevice(int32_t d) {
   g_trace.push_back("aclrtSetDevice(" + std::to_string(d) + ")");
   Expect("aclrtSetDevice", aclrtSetDevice(d), ACL_SUCCESS);
   DeviceModel& dev = g_model.devices[d];
-  if (!dev.open()) dev.abnormal = false;  // a new opening
+  if (!dev.open()) {  // a new opening
+    dev.abnormal = false;
+    ++dev.opening;
+  }
   ++dev.refcount;
   Expect("aclrtGetCurrentContext", aclrtGetCurrentContext(&dev.context),
          ACL_SUCCESS);
@@ -508,6 +540,7 @@ void TouchBuffer(int32_t d) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   for (size_t i = 0; i < size; i += page) bytes[i] = bytes[i];
   bytes[size - 1] = bytes[size - 1];
+  dev.dirty = true;  // a write through the page tables, seen as one
 }
 
 void Malloc(int32_t d, size_t size) {
@@ -519,6 +552,7 @@ void Malloc(int32_t d, size_t size) {
   Expect("aclrtMalloc", aclrtMalloc(&dev.ptr, size, ACL_MEM_MALLOC_HUGE_FIRST),
          ACL_SUCCESS);
   dev.has_buffer = true;
+  dev.dirty = true;
   dev.shadow.assign(size, 0);  // zero-filled
   dev.shadow_known = true;
   TouchBuffer(d);
@@ -534,7 +568,9 @@ void Write(int32_t d, uint8_t seed) {
     bytes[i] = static_cast<uint8_t>(seed + i * 131 + (i >> 8));
   }
   aclError want = ACL_SUCCESS;
-  switch (dev.TakeFault()) {
+  const CopyFault fault = dev.TakeFault();
+  if (fault != CopyFault::kFail) dev.dirty = true;
+  switch (fault) {
     case CopyFault::kFail:
       want = ACL_ERROR_RT_SYS_DMA;
       break;
@@ -599,6 +635,7 @@ void Free(int32_t d) {
   DeviceModel& dev = g_model.devices[d];
   Expect("aclrtFree", aclrtFree(dev.ptr), ACL_SUCCESS);
   dev.has_buffer = false;
+  dev.dirty = true;
   dev.shadow.clear();
   dev.shadow_known = true;
   CheckCallsAndState("aclrtFree");
@@ -633,17 +670,24 @@ void Backup() {
     // Checked for every device before any copy: no copy fault is spent.
     want = ACL_ERROR_SNAPSHOT_BACKUP_FAILED;
   } else {
-    // Devices in ascending order, one copy per buffer (each fits one
-    // chunk); the first fault stops the backup and keeps the old image.
+    // Devices in ascending order, one copy per buffer written since the
+    // last capture (each fits one piece); the first fault stops the backup
+    // and keeps the old image, but the devices captured before it start a
+    // new tracking period from their capture.
     for (int32_t d : OpenDevices()) {
       DeviceModel& dev = g_model.devices[d];
-      if (dev.has_buffer && dev.TakeFault() != CopyFault::kNone) {
+      if (dev.has_buffer && !(g_tracking && dev.Clean()) &&
+          dev.TakeFault() != CopyFault::kNone) {
         want = ACL_ERROR_SNAPSHOT_BACKUP_FAILED;
         break;
       }
+      dev.StartPeriod();
     }
     if (want == ACL_SUCCESS) {
       g_model.image_held = true;
+      for (int32_t d : OpenDevices()) {
+        g_model.image_gen[d] = g_model.devices[d].gen;
+      }
       for (int32_t d = 0; d < kDevices; ++d) {
         g_model.image_device[d] = g_model.devices[d].open();
         g_model.image_has[d] = g_model.devices[d].has_buffer;
@@ -658,6 +702,13 @@ void Backup() {
     }
   }
   Expect("Backup", aclrtSnapShotProcessBackup(getpid(), nullptr), want);
+  if (want == ACL_SUCCESS && !g_tracking) {
+    char json[4096];
+    size_t needed = 0;
+    g_tracking =
+        ascendclSnapshotGetReport(json, sizeof json, &needed) == ACL_SUCCESS &&
+        std::strstr(json, "\"write_tracking\":\"none\"") == nullptr;
+  }
   CheckCallsAndState("Backup");
 }
 
@@ -681,11 +732,19 @@ void Restore() {
       if (dev.has_buffer != g_model.image_has[d]) {
         Mismatch("model: the image does not match the open buffers");
       }
-      if (!dev.has_buffer) continue;
-      if (!failed && dev.TakeFault() != CopyFault::kNone) {
+      // Copied back unless it is clean in the image's own period.
+      const bool copies = dev.has_buffer && !(g_tracking && dev.Clean() &&
+                                              dev.gen == g_model.image_gen[d]);
+      if (!failed && copies && dev.TakeFault() != CopyFault::kNone) {
         want = ACL_ERROR_SNAPSHOT_RESTORE_FAILED;
         failed = true;
       }
+      if (!failed) {
+        // Restored: a new period starts from the image.
+        dev.StartPeriod();
+        g_model.image_gen[d] = dev.gen;
+      }
+      if (!dev.has_buffer) continue;
       if (failed) {
         dev.shadow_known = false;
       } else {
@@ -787,6 +846,7 @@ void OpInjectFault(Input& in) {
     DeviceModel& dev = g_model.devices[device];
     switch (fault) {
       case ACLSIM_FAULT_DEVICE_MEMORY_LOSS:
+        dev.dirty = true;  // everything counts as written
         if (dev.has_buffer) dev.shadow.assign(dev.shadow.size(), 0);
         dev.shadow_known = true;
         dev.abnormal = true;

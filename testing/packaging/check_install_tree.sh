@@ -37,6 +37,7 @@ for f in include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h \
          include/acl/acl_base_rt.h include/acl/acl_rt_allocator.h \
          include/acl/error_codes/rt_error_codes.h \
          include/runtime/rt_snapshot.h include/aclsim/aclsim.h \
+         include/ascendcl/snapshot.h \
          lib64/libascendcl.so set_env.sh bin/setenv.bash \
          share/info/runtime/version.info lib64/pkgconfig/ascendcl.pc \
          lib64/cmake/ascendcl/ascendclConfig.cmake \

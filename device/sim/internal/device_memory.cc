@@ -144,6 +144,9 @@ DeviceMemory::DeviceMemory(uint64_t base, uint64_t size, uint64_t va_size,
 
 DeviceMemory::~DeviceMemory() {
   munmap(AsPointer(base_), size_ + va_size_);
+  if (uint8_t* alias = alias_.load(std::memory_order_acquire)) {
+    munmap(alias, size_);
+  }
   if (fd_ >= 0) close(fd_);
 }
 
@@ -289,9 +292,37 @@ absl::Status DeviceMemory::DetachAll() {
         "cannot replace the device memory file: ", std::strerror(errno)));
   }
   close(fresh);
+  // The alias maps the old file: dropped, made again over the new one.
+  if (uint8_t* alias = alias_.exchange(nullptr, std::memory_order_acq_rel)) {
+    munmap(alias, size_);
+  }
   if (va_size_ > 0) UnmapVa(base_ + size_, va_size_);
   ForgetUsers();
   return absl::OkStatus();
+}
+
+uint8_t* DeviceMemory::Alias(uint64_t addr) {
+  uint8_t* alias = alias_.load(std::memory_order_acquire);
+  if (alias == nullptr) {
+    if (fd_ < 0 || alias_failed_.load(std::memory_order_relaxed)) {
+      return nullptr;
+    }
+    void* mapped = mmap(nullptr, size_, PROT_READ | PROT_WRITE,
+                        MAP_SHARED | MAP_NORESERVE, fd_, 0);
+    if (mapped == MAP_FAILED) {
+      alias_failed_.store(true, std::memory_order_relaxed);
+      return nullptr;
+    }
+    uint8_t* expected = nullptr;
+    if (alias_.compare_exchange_strong(expected, static_cast<uint8_t*>(mapped),
+                                       std::memory_order_acq_rel)) {
+      alias = static_cast<uint8_t*>(mapped);
+    } else {
+      munmap(mapped, size_);  // another thread made it first
+      alias = expected;
+    }
+  }
+  return alias + (addr - base_);
 }
 
 void DeviceMemory::ReleaseAll() {

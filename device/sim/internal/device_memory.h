@@ -128,6 +128,14 @@ class DeviceMemory {
   // page): the answer errs towards "may hold data". Any thread.
   std::vector<std::pair<uint64_t, uint64_t>> PresentRanges(uint64_t addr,
                                                            uint64_t size) const;
+  // A second mapping of the memory file, readable and writable wherever
+  // the file is, at a distance from the window: Alias(addr) is where the
+  // window's byte `addr` is. Writers that record what they write use it to
+  // avoid the write-tracking fault of the window's pages (DESIGN.md §4.14).
+  // Made on first use; null without a file or when the kernel refuses the
+  // mapping. Any thread; the owner's lock (shared) keeps it valid.
+  uint8_t* Alias(uint64_t addr);
+
   // Makes [addr, addr + size) (inside the window, accessible) read as zero,
   // returning its whole pages to the kernel and zeroing the partial pages
   // at either end.
@@ -154,6 +162,8 @@ class DeviceMemory {
   const uint64_t size_;
   const uint64_t va_size_;
   const int fd_;
+  std::atomic<uint8_t*> alias_{nullptr};
+  std::atomic<bool> alias_failed_{false};
   // Number of committed ranges overlapping each chunk. Written only by the
   // owner's serialised calls; atomic so that ZeroAll may read it.
   std::unique_ptr<std::atomic<uint32_t>[]> chunk_users_;

@@ -122,7 +122,7 @@ WriteTracker::~WriteTracker() {
   close(pagemap_);
 }
 
-absl::Status WriteTracker::Register(uint64_t addr, uint64_t size) {
+absl::Status WriteTracker::Register(uint64_t addr, uint64_t size, bool arm) {
   uffdio_register reg{};
   reg.range.start = addr;
   reg.range.len = size;
@@ -130,7 +130,7 @@ absl::Status WriteTracker::Register(uint64_t addr, uint64_t size) {
   if (IoctlRetrying(uffd_, UFFDIO_REGISTER, &reg) < 0) {
     return Errno("cannot register the range for write tracking");
   }
-  return Arm(addr, size);
+  return arm ? Arm(addr, size) : absl::OkStatus();
 }
 
 absl::Status WriteTracker::Unregister(uint64_t addr, uint64_t size) {

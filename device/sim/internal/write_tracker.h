@@ -1,7 +1,7 @@
 // Which pages of a process's own mappings were written since a point in
 // time, whoever wrote them (a simulated kernel, host code, a copy), with
 // userfaultfd write-protection in asynchronous mode and the PAGEMAP_SCAN
-// ioctl (DESIGN.md §8.1). No signal handler and no thread: a write to an
+// ioctl (DESIGN.md §4.14). No signal handler and no thread: a write to an
 // armed page is resolved by the kernel, which marks the page written; a
 // scan reports the written pages and arms them again in one call.
 //
@@ -18,7 +18,7 @@
 // address, another process) are not seen: they do not touch these page
 // tables.
 //
-// Cost (DESIGN.md §8.1): the first write to each armed page takes a fault in
+// Cost (DESIGN.md §4.14): the first write to each armed page takes a fault in
 // the kernel (about 18 us on a VM); a writer that knows its range avoids it
 // by writing through another mapping of the same file and recording the
 // range itself.
@@ -54,7 +54,10 @@ class WriteTracker {
 
   // Starts tracking [addr, addr + size) (page-aligned, mapped, private
   // anonymous or shared memory), armed: every page counts as unwritten.
-  absl::Status Register(uint64_t addr, uint64_t size);
+  // With `arm` false only registers it: its pages count as written until
+  // armed (so a large window can be registered without the cost of arming
+  // pages no one asks about).
+  absl::Status Register(uint64_t addr, uint64_t size, bool arm = true);
   // Stops tracking it (before the caller unmaps it, or to re-register after
   // a remap). Unregistering a range that is not registered is no error.
   absl::Status Unregister(uint64_t addr, uint64_t size);

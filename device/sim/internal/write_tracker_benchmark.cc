@@ -1,4 +1,4 @@
-// What write tracking costs the writer (DESIGN.md §8.1): a memcpy of 256 MiB
+// What write tracking costs the writer (DESIGN.md §4.14): a memcpy of 256 MiB
 // into shared device-like memory (memfd, populated) with the range armed,
 // and the same memcpy through an untracked alias mapping of the same file
 // (how the runtime's own writers avoid the faults), each against a memcpy

@@ -1,0 +1,205 @@
+#include "device/sim/internal/device_writes.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace ascend::device::sim::internal {
+namespace {
+
+uint64_t PageSize() {
+  static const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  return page;
+}
+
+uint64_t PageDown(uint64_t x) { return x / PageSize() * PageSize(); }
+uint64_t PageUp(uint64_t x) { return PageDown(x + PageSize() - 1); }
+
+using Range = DeviceWrites::Range;
+
+// Sorts and merges overlapping or touching ranges.
+void Normalize(std::vector<Range>* ranges) {
+  std::sort(ranges->begin(), ranges->end(),
+            [](const Range& a, const Range& b) { return a.begin < b.begin; });
+  std::vector<Range> merged;
+  merged.reserve(ranges->size());
+  for (const Range& r : *ranges) {
+    if (r.begin >= r.end) continue;
+    if (!merged.empty() && r.begin <= merged.back().end) {
+      merged.back().end = std::max(merged.back().end, r.end);
+    } else {
+      merged.push_back(r);
+    }
+  }
+  *ranges = std::move(merged);
+}
+
+// The parts of `a` (normalized) inside `b` (ascending, disjoint).
+std::vector<Range> Intersect(const std::vector<Range>& a,
+                             const std::vector<Range>& b) {
+  std::vector<Range> out;
+  size_t i = 0;
+  size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    const uint64_t lo = std::max(a[i].begin, b[j].begin);
+    const uint64_t hi = std::min(a[i].end, b[j].end);
+    if (lo < hi) out.push_back(Range{lo, hi});
+    if (a[i].end < b[j].end) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+DeviceWrites::DeviceWrites(uint64_t base, uint64_t size)
+    : base_(base), size_(size) {}
+
+DeviceWrites::~DeviceWrites() = default;
+
+absl::Status DeviceWrites::EnsureTracker() {
+  if (unavailable_) {
+    return absl::UnavailableError("write tracking is unavailable");
+  }
+  if (tracker_ == nullptr) {
+    absl::StatusOr<std::unique_ptr<WriteTracker>> made = WriteTracker::Create();
+    if (!made.ok()) {
+      unavailable_ = true;
+      return made.status();
+    }
+    tracker_ = *std::move(made);
+  }
+  if (!window_registered_) {
+    // Registered, not armed: only the ranges of a period are armed, so a
+    // large, mostly unused window costs no page tables.
+    absl::Status registered = tracker_->Register(base_, size_, /*arm=*/false);
+    if (!registered.ok()) {
+      unavailable_ = true;
+      return absl::UnavailableError(registered.message());
+    }
+    window_registered_ = true;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DeviceWrites::Start(const std::vector<Range>& ranges,
+                                 const std::vector<VaMapping>& mappings) {
+  MutexLock lock(&mu_);
+  active_.store(false, std::memory_order_relaxed);
+  window_armed_.store(false, std::memory_order_relaxed);
+  if (absl::Status ready = EnsureTracker(); !ready.ok()) return ready;
+  for (const Range& r : ranges) {
+    const uint64_t b = PageDown(r.begin);
+    const uint64_t e = PageUp(r.end);
+    if (absl::Status armed = tracker_->Arm(b, e - b); !armed.ok()) {
+      return armed;
+    }
+  }
+  for (const VaMapping& m : mappings) {
+    if (absl::Status armed = tracker_->Register(m.va, m.size, /*arm=*/true);
+        !armed.ok()) {
+      return armed;
+    }
+  }
+  tracked_ = ranges;
+  noted_.clear();
+  all_ = false;
+  active_.store(true, std::memory_order_relaxed);
+  window_armed_.store(true, std::memory_order_relaxed);
+  return absl::OkStatus();
+}
+
+void DeviceWrites::CollectMapping(const VaMapping& m) {
+  absl::StatusOr<std::vector<std::pair<uint64_t, uint64_t>>> written =
+      tracker_->Collect(m.va, m.size, /*rearm=*/false);
+  if (!written.ok()) {
+    // Cannot tell: everything the mapping shows counts as written.
+    noted_.push_back(Range{m.memory, m.memory + m.size});
+    return;
+  }
+  for (const auto& [b, e] : *written) {
+    noted_.push_back(Range{m.memory + (b - m.va), m.memory + (e - m.va)});
+  }
+}
+
+absl::StatusOr<std::vector<Range>> DeviceWrites::Written(
+    const std::vector<VaMapping>& mappings) {
+  MutexLock lock(&mu_);
+  if (!active_.load(std::memory_order_relaxed)) {
+    return absl::FailedPreconditionError("no write-tracking period runs");
+  }
+  if (all_) return tracked_;
+  std::vector<Range> written = noted_;
+  written.insert(written.end(), exported_.begin(), exported_.end());
+  for (const Range& r : tracked_) {
+    const uint64_t b = PageDown(r.begin);
+    const uint64_t e = PageUp(r.end);
+    absl::StatusOr<std::vector<std::pair<uint64_t, uint64_t>>> pages =
+        tracker_->Collect(b, e - b, /*rearm=*/false);
+    if (!pages.ok()) return pages.status();
+    for (const auto& [pb, pe] : *pages) written.push_back(Range{pb, pe});
+  }
+  for (const VaMapping& m : mappings) {
+    absl::StatusOr<std::vector<std::pair<uint64_t, uint64_t>>> pages =
+        tracker_->Collect(m.va, m.size, /*rearm=*/false);
+    if (!pages.ok()) return pages.status();
+    for (const auto& [pb, pe] : *pages) {
+      written.push_back(Range{m.memory + (pb - m.va), m.memory + (pe - m.va)});
+    }
+  }
+  Normalize(&written);
+  return Intersect(written, tracked_);
+}
+
+void DeviceWrites::Note(uint64_t addr, uint64_t size) {
+  if (!active_.load(std::memory_order_relaxed) || size == 0) return;
+  MutexLock lock(&mu_);
+  noted_.push_back(Range{addr, addr + size});
+}
+
+void DeviceWrites::NoteAll() {
+  MutexLock lock(&mu_);
+  all_ = true;
+}
+
+void DeviceWrites::LoseAll() {
+  MutexLock lock(&mu_);
+  all_ = true;
+  if (tracker_ != nullptr && window_registered_) {
+    // Unregistered pages keep no write protection: writes run at full
+    // speed. Start registers the window again.
+    (void)tracker_->Unregister(base_, size_);
+    window_registered_ = false;
+    window_armed_.store(false, std::memory_order_relaxed);
+  }
+}
+
+void DeviceWrites::NoteExported(uint64_t addr, uint64_t size) {
+  MutexLock lock(&mu_);
+  exported_.push_back(Range{addr, addr + size});
+  Normalize(&exported_);
+}
+
+void DeviceWrites::MappingAdded(const VaMapping& m) {
+  if (!active_.load(std::memory_order_relaxed)) return;
+  MutexLock lock(&mu_);
+  if (tracker_ == nullptr ||
+      !tracker_->Register(m.va, m.size, /*arm=*/true).ok()) {
+    // Writes through it would go unseen.
+    noted_.push_back(Range{m.memory, m.memory + m.size});
+  }
+}
+
+void DeviceWrites::MappingRemoving(const VaMapping& m) {
+  if (!active_.load(std::memory_order_relaxed)) return;
+  MutexLock lock(&mu_);
+  if (tracker_ != nullptr) CollectMapping(m);
+}
+
+}  // namespace ascend::device::sim::internal
