@@ -91,13 +91,59 @@ absl::Status DeviceWrites::EnsureTracker() {
 absl::Status DeviceWrites::Start(const std::vector<Range>& ranges,
                                  const std::vector<VaMapping>& mappings) {
   MutexLock lock(&mu_);
+  // Pages armed in the running period and not written since are still
+  // armed: only the written ones need arming again (one scan that re-arms
+  // what it reports), plus what the period did not cover and what changed
+  // behind the page tables' back (noted: a punched page may lose its
+  // protection). Without a running period everything is armed.
+  const bool rearm_written = active_.load(std::memory_order_relaxed) &&
+                             window_armed_.load(std::memory_order_relaxed) &&
+                             !all_ && tracker_ != nullptr && window_registered_;
+  std::vector<Range> wanted;
+  wanted.reserve(ranges.size());
+  for (const Range& r : ranges) {
+    wanted.push_back(Range{PageDown(r.begin), PageUp(r.end)});
+  }
+  Normalize(&wanted);
+  std::vector<Range> armed_before;
+  std::vector<Range> noted;
+  if (rearm_written) {
+    for (const Range& r : tracked_) {
+      armed_before.push_back(Range{PageDown(r.begin), PageUp(r.end)});
+    }
+    Normalize(&armed_before);
+    for (const Range& r : noted_) {
+      noted.push_back(Range{PageDown(r.begin), PageUp(r.end)});
+    }
+    Normalize(&noted);
+  }
   active_.store(false, std::memory_order_relaxed);
   window_armed_.store(false, std::memory_order_relaxed);
   if (absl::Status ready = EnsureTracker(); !ready.ok()) return ready;
-  for (const Range& r : ranges) {
-    const uint64_t b = PageDown(r.begin);
-    const uint64_t e = PageUp(r.end);
-    if (absl::Status armed = tracker_->Arm(b, e - b); !armed.ok()) {
+  // Still armed from the last period: re-arm what was written.
+  const std::vector<Range> kept = Intersect(wanted, armed_before);
+  for (const Range& r : kept) {
+    absl::StatusOr<std::vector<std::pair<uint64_t, uint64_t>>> rearmed =
+        tracker_->Collect(r.begin, r.end - r.begin, /*rearm=*/true);
+    if (!rearmed.ok()) return rearmed.status();
+  }
+  // Everything else wanted, and the noted pages, armed in full.
+  std::vector<Range> to_arm;
+  size_t k = 0;
+  for (const Range& r : wanted) {
+    uint64_t from = r.begin;
+    while (k < kept.size() && kept[k].end <= r.begin) ++k;
+    for (size_t j = k; j < kept.size() && kept[j].begin < r.end; ++j) {
+      if (kept[j].begin > from) to_arm.push_back(Range{from, kept[j].begin});
+      from = std::max(from, kept[j].end);
+    }
+    if (from < r.end) to_arm.push_back(Range{from, r.end});
+  }
+  for (const Range& r : Intersect(noted, wanted)) to_arm.push_back(r);
+  Normalize(&to_arm);
+  for (const Range& r : to_arm) {
+    if (absl::Status armed = tracker_->Arm(r.begin, r.end - r.begin);
+        !armed.ok()) {
       return armed;
     }
   }

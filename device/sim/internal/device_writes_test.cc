@@ -1,5 +1,6 @@
 #include "device/sim/internal/device_writes.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -134,6 +135,31 @@ TEST_F(DeviceWritesTest, AMappingMadeDuringAPeriodIsTracked) {
   alias_[6 * kPage] = 1;
   ASSERT_OK_AND_ASSIGN(std::vector<Range> written, writes.Written({alias()}));
   EXPECT_EQ(written, (std::vector<Range>{pages(6, 7)}));
+}
+
+TEST_F(DeviceWritesTest, EveryPeriodSeesEveryWriteWhateverTheLastOneSaw) {
+  DeviceWrites writes(page(0), kPages * kPage);
+  if (!Start(writes, {pages(0, 4)}, {})) GTEST_SKIP();
+  window_[1 * kPage] = 1;
+  // Punched behind the page tables' back (a free), and noted.
+  ASSERT_EQ(fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                      static_cast<off_t>(3 * kPage), static_cast<off_t>(kPage)),
+            0);
+  writes.Note(page(3), kPage);
+  // The next period re-arms what was written and noted, keeps what was
+  // never written armed, and arms what it adds.
+  ASSERT_TRUE(Start(writes, {pages(0, 8)}, {}));
+  for (uint64_t p : {0, 1, 2, 3, 6}) window_[p * kPage + 1] = 9;
+  ASSERT_OK_AND_ASSIGN(std::vector<Range> written, writes.Written({}));
+  EXPECT_EQ(written, (std::vector<Range>{pages(0, 4), pages(6, 7)}));
+  // And once more, with nothing written in between.
+  ASSERT_TRUE(Start(writes, {pages(0, 8)}, {}));
+  ASSERT_OK_AND_ASSIGN(std::vector<Range> none, writes.Written({}));
+  EXPECT_TRUE(none.empty());
+  window_[5 * kPage] = 1;
+  window_[1 * kPage] = 2;
+  ASSERT_OK_AND_ASSIGN(std::vector<Range> again, writes.Written({}));
+  EXPECT_EQ(again, (std::vector<Range>{pages(1, 2), pages(5, 6)}));
 }
 
 TEST_F(DeviceWritesTest, WithoutAPeriodThereIsNoAnswer) {
