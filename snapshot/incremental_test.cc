@@ -209,4 +209,41 @@ TEST_F(IncrementalTest, AFailedIncrementalBackupKeepsEveryWriteForTheNext) {
   ExpectContents();
 }
 
+// An allocation mostly never written (its holes are not saved): a kernel
+// writing into a hole, and a copy zeroing what held data, after the first
+// Backup. The next Backup learns where data is from the previous image and
+// the writes (DESIGN.md §4.14), so both must show up after a loss.
+TEST_F(IncrementalTest, WritesIntoHolesAndZeroedRangesAreSaved) {
+  void* sparse = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&sparse, kMiB, ACL_MEM_MALLOC_HUGE_FIRST));
+  std::vector<uint8_t> want(kMiB, 0);
+  std::vector<uint8_t> piece(kPiece, 0x77);
+  ASSERT_ACL_OK(aclrtMemcpy(static_cast<uint8_t*>(sparse) + 4 * kPiece, kPiece,
+                            piece.data(), kPiece, ACL_MEMCPY_HOST_TO_DEVICE));
+  std::memset(want.data() + 4 * kPiece, 0x77, kPiece);
+  if (!FirstBackup()) {
+    EXPECT_ACL_OK(aclrtFree(sparse));
+    GTEST_SKIP();
+  }
+  // A kernel writes into a hole, a copy zeroes the piece that held data.
+  static_cast<uint8_t*>(sparse)[9 * kPiece + 5] = 0x3C;
+  want[9 * kPiece + 5] = 0x3C;
+  ASSERT_ACL_OK(aclrtMemset(static_cast<uint8_t*>(sparse) + 4 * kPiece, kPiece,
+                            0, kPiece));
+  std::memset(want.data() + 4 * kPiece, 0, kPiece);
+  ASSERT_ACL_OK(Lock());
+  ASSERT_ACL_OK(Backup());
+  EXPECT_EQ(Report()["mode"], "incremental");
+  EXPECT_LE(Report()["bytes_copied"], 2 * kPiece);
+  ASSERT_ACL_OK(aclsimInjectFault(0, ACLSIM_FAULT_DEVICE_MEMORY_LOSS));
+  ASSERT_ACL_OK(Restore());
+  ASSERT_ACL_OK(Unlock());
+  std::vector<uint8_t> got(kMiB, 0xEE);
+  ASSERT_ACL_OK(
+      aclrtMemcpy(got.data(), kMiB, sparse, kMiB, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(got, want);
+  ExpectContents();
+  EXPECT_ACL_OK(aclrtFree(sparse));
+}
+
 }  // namespace

@@ -171,6 +171,18 @@ std::vector<device::Allocation> DataOver(
   return device.DataRanges(lo, hi - lo);
 }
 
+// Appends [b, e) to the ascending `ranges`, merging with the last one.
+void AppendMerged(std::vector<device::Allocation>* ranges, uint64_t b,
+                  uint64_t e) {
+  if (b >= e) return;
+  if (!ranges->empty() && End(ranges->back()) >= b) {
+    ranges->back().size =
+        std::max(End(ranges->back()), e) - ranges->back().addr;
+    return;
+  }
+  ranges->push_back(device::Allocation{b, e - b});
+}
+
 // --- "allocations"
 // ------------------------------------------------------------
 
@@ -326,6 +338,79 @@ struct Tracking {
 
 namespace {
 
+// Where `live` (sorted) may hold data, asking the device only where it
+// must (DESIGN.md §4.14): an allocation `base` saved at the same address
+// and size was tracked since, so outside the `written` ranges its data is
+// where the base's pieces are; inside them, and in allocations the base
+// does not have, the device tells. Without a base, the device tells all.
+std::vector<device::Allocation> DataSince(
+    const device::Device& device, const std::vector<device::Allocation>& live,
+    const internal::Layout* base,
+    const std::vector<device::Allocation>* written) {
+  if (base == nullptr || written == nullptr) return DataOver(device, live);
+  std::vector<device::Allocation> data;
+  std::vector<device::Allocation> unknown;    // where the device must tell
+  std::vector<device::Allocation> rewritten;  // written since the base
+  size_t base_alloc = 0;
+  size_t cursor = 0;
+  for (const device::Allocation& a : live) {
+    while (base_alloc < base->allocations.size() &&
+           base->allocations[base_alloc].addr < a.addr) {
+      ++base_alloc;
+    }
+    if (base_alloc >= base->allocations.size() ||
+        base->allocations[base_alloc].addr != a.addr ||
+        base->allocations[base_alloc].size != a.size) {
+      AppendMerged(&unknown, a.addr, End(a));
+      continue;
+    }
+    const SavedMemory::Allocation& prior = base->allocations[base_alloc];
+    // The base's pieces where nothing was written since.
+    size_t w = cursor;
+    for (size_t p = prior.first_piece;
+         p < prior.first_piece + prior.piece_count; ++p) {
+      const SavedMemory::Piece& piece = base->pieces[p];
+      const uint64_t piece_end = piece.addr + piece.size;
+      uint64_t at = piece.addr;
+      while (w < written->size() && End((*written)[w]) <= at) ++w;
+      for (size_t k = w; k < written->size() && (*written)[k].addr < piece_end;
+           ++k) {
+        AppendMerged(&data, at, std::max(at, (*written)[k].addr));
+        at = std::max(at, End((*written)[k]));
+      }
+      if (at < piece_end) AppendMerged(&data, at, piece_end);
+    }
+    // The written parts count as data: asking the device would cost more
+    // than copying them (a range zeroed since copies as zeros).
+    ForEachOverlap(
+        *written, &cursor, a.addr, End(a),
+        [&](uint64_t b, uint64_t e) { AppendMerged(&rewritten, b, e); });
+  }
+  // Allocations new since the base: the device tells, in one query over
+  // their span (a query's cost grows with the data it walks, not with the
+  // number of ranges asked about).
+  if (!unknown.empty()) {
+    const std::vector<device::Allocation> held = DataOver(device, unknown);
+    size_t at = 0;
+    for (const device::Allocation& u : unknown) {
+      ForEachOverlap(held, &at, u.addr, End(u), [&](uint64_t b, uint64_t e) {
+        data.push_back(device::Allocation{b, e - b});
+      });
+    }
+  }
+  data.insert(data.end(), rewritten.begin(), rewritten.end());
+  std::sort(data.begin(), data.end(),
+            [](const device::Allocation& x, const device::Allocation& y) {
+              return x.addr < y.addr;
+            });
+  std::vector<device::Allocation> merged;
+  merged.reserve(data.size());
+  for (const device::Allocation& r : data) {
+    AppendMerged(&merged, r.addr, End(r));
+  }
+  return merged;
+}
+
 // Whether [begin, end) overlaps one of the ascending, disjoint `ranges`,
 // from ranges[*cursor] on; callers ask for ascending windows.
 bool OverlapsAny(const std::vector<device::Allocation>& ranges, size_t* cursor,
@@ -480,7 +565,7 @@ absl::Status SavedMemory::Capture(
     const std::vector<device::Allocation>* written) {
   const absl::Time start = absl::Now();
   const std::vector<device::Allocation> live = device.Allocations();
-  const std::vector<device::Allocation> data = DataOver(device, live);
+  std::vector<device::Allocation> data = DataSince(device, live, base, written);
   std::vector<size_t> copy;
   uint64_t total = Plan(live, data, base, written, &copy);
   uint64_t image = 0;
@@ -492,6 +577,7 @@ absl::Status SavedMemory::Capture(
     for (size_t b = 1; b < buffers_.size(); ++b) held += buffers_[b]->size();
     if (held > 2 * image + options_.chunk_bytes) {
       base = nullptr;
+      data = DataOver(device, live);
       total = Plan(live, data, nullptr, nullptr, &copy);
     }
   }
