@@ -22,7 +22,8 @@ for s in aclInit aclFinalize aclFinalizeReference aclInitCallbackRegister \
          aclrtSnapShotProcessLock aclrtSnapShotProcessBackup \
          rtSnapShotProcessGetState rtSnapShotCallbackRegister aclsimInjectFault \
          aclsysGetVersionStr aclrtGetSocName aclCreateDataBuffer aclAppLog \
-         aclrtAllocatorCreateDesc aclmdlInitDump ascendclSnapshotGetReport; do
+         aclrtAllocatorCreateDesc aclmdlInitDump ascendclSnapshotGetReport \
+         ascendclSnapshotPrecopy; do
   if ! grep -qx "$s" <<<"$symbols"; then
     echo "FAIL: $s is not exported"
     exit 1

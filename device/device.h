@@ -341,6 +341,16 @@ class Device {
   virtual absl::StatusOr<std::vector<Allocation>> WrittenRanges() {
     return absl::UnimplementedError("this backend cannot track writes");
   }
+  // WrittenRanges and TrackWrites(ranges) in one step that writers running
+  // meanwhile (kernels, host code, peers) cannot fall between: returns what
+  // the ending period saw written, including what was written while the new
+  // one started, and every later write is in the new period (a pre-copy
+  // runs while the process does). May err towards more. kFailedPrecondition
+  // when no period is running.
+  virtual absl::StatusOr<std::vector<Allocation>> RestartWriteTracking(
+      const std::vector<Allocation>& ranges) {
+    return absl::UnimplementedError("this backend cannot track writes");
+  }
 };
 
 // A device backend ("driver"). One instance per process, made by the backend

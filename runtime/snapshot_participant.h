@@ -92,6 +92,22 @@ class SnapshotParticipant {
   virtual absl::StatusOr<std::unique_ptr<SavedState>> Save(
       int32_t device_id) = 0;
   virtual absl::StatusOr<std::string> Describe(int32_t device_id) const = 0;
+
+  // Pre-copy (DESIGN.md §4.14): copies ahead, while the process keeps
+  // running, what the next Save of `device_id` would otherwise copy in the
+  // locked window; that Save then copies only what was written after this
+  // began. Runs concurrently with every API call except the snapshot's own.
+  // `copied` is what it moved; `host_bytes` what it holds until the next
+  // Save, pre-copy or device close. Participants whose state is cheap to
+  // save keep the default, which copies nothing; kUnimplemented when the
+  // participant cannot copy ahead on this device.
+  struct Precopied {
+    SavedState::CopyStats copied;
+    uint64_t host_bytes = 0;
+  };
+  virtual absl::StatusOr<Precopied> Precopy(int32_t device_id) {
+    return Precopied{};
+  }
 };
 
 }  // namespace ascend::rt

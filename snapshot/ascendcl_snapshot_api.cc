@@ -32,4 +32,10 @@ aclError ascendclSnapshotGetReport(char* json, size_t size,
 }
 ACL_ENTRY_CATCH(aclError)
 
+aclError ascendclSnapshotPrecopy(void) try {
+  return ascend::rt::ReportError(
+      __func__, ascend::snapshot::Coordinator::Get().Precopy());
+}
+ACL_ENTRY_CATCH(aclError)
+
 }  // extern "C"

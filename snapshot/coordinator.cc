@@ -241,6 +241,70 @@ absl::Status Coordinator::Backup() {
   return absl::OkStatus();
 }
 
+absl::Status Coordinator::Precopy() {
+  if (InsideCallback()) {
+    return ReentrantCall(ACL_ERROR_SNAPSHOT_BACKUP_FAILED, "snapshot pre-copy");
+  }
+  // op_mu_ keeps Lock (its LOCK_PRE stage), Backup and Restore out until
+  // the copy is done; resource calls run on.
+  ascend::MutexLock op(&op_mu_);
+  if (state_.state() != ProcessState::kRunning) {
+    return Error(ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
+                 absl::StrCat("pre-copy needs state RUNNING, process is ",
+                              rt::ProcessStateName(
+                                  static_cast<int32_t>(state_.state()))));
+  }
+  const std::vector<int32_t> devices = runtime_.OpenDevices();
+  if (devices.empty()) {
+    return Error(ACL_ERROR_RT_CONTEXT_NULL,
+                 "pre-copy needs at least one open device");
+  }
+  const absl::Time start = absl::Now();
+  SnapshotReport report;
+  report.operation = "precopy";
+  for (rt::SnapshotParticipant* participant : participants_->participants()) {
+    SnapshotReport::Participant& entry = report.participants.emplace_back();
+    entry.name = std::string(participant->name());
+    if (participant->scope() != rt::SnapshotParticipant::Scope::kDevice) {
+      continue;
+    }
+    for (const int32_t device : devices) {
+      const absl::Time began = absl::Now();
+      absl::StatusOr<rt::SnapshotParticipant::Precopied> done =
+          participant->Precopy(device);
+      if (!done.ok()) {
+        if (done.status().code() == absl::StatusCode::kUnimplemented) {
+          return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                       absl::StrCat("pre-copy: ", done.status().message()));
+        }
+        return AsOperationFailure(
+            done.status(), ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
+            absl::StrCat("pre-copy of ", participant->name(), " on device ",
+                         device)
+                .c_str());
+      }
+      entry.duration_us +=
+          static_cast<uint64_t>(absl::ToInt64Microseconds(absl::Now() - began));
+      entry.bytes += done->copied.copied;
+      report.bytes_copied += done->copied.copied;
+      report.bytes_unchanged += done->copied.unchanged;
+      report.host_bytes += done->host_bytes;
+      report.incremental |= done->copied.incremental;
+      if (!done->copied.write_tracking.empty()) {
+        report.write_tracking = done->copied.write_tracking;
+      }
+    }
+  }
+  report.duration_us =
+      static_cast<uint64_t>(absl::ToInt64Microseconds(absl::Now() - start));
+  VLOG(1) << "snapshot: pre-copy of " << devices.size() << " device(s), "
+          << report.bytes_copied << " bytes copied, in "
+          << (absl::Now() - start);
+  ascend::MutexLock lock(&image_mu_);
+  report_ = std::move(report);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::unique_ptr<BackupImage>> Coordinator::TakeBackup(
     const std::vector<int32_t>& devices) {
   const absl::Time start = absl::Now();

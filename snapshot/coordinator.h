@@ -77,6 +77,10 @@ class Coordinator {
   absl::Status Unlock();
   absl::Status Backup();
   absl::Status Restore();
+  // ascendclSnapshotPrecopy (DESIGN.md §4.14): in state RUNNING, copies
+  // device memory ahead into the base of the next Backup while the process
+  // runs on.
+  absl::Status Precopy();
   rt::ProcessState GetState() const { return state_.state(); }
   absl::Status RegisterCallback(int32_t stage, rtSnapShotCallBack callback,
                                 void* args);
@@ -87,8 +91,9 @@ class Coordinator {
   // is closed (reset).
   uint64_t backup_bytes() const;
 
-  // What the last successful Backup or Restore did (operation "none" before
-  // the first): ascendclSnapshotGetReport's answer (DESIGN.md §4.14).
+  // What the last successful Backup, Restore or pre-copy did (operation
+  // "none" before the first): ascendclSnapshotGetReport's answer (DESIGN.md
+  // §4.14).
   SnapshotReport LastReport() const;
 
  private:

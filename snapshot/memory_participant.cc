@@ -1,17 +1,11 @@
 #include "snapshot/memory_participant.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <exception>
-#include <functional>
 #include <map>
 #include <string>
-#include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -21,69 +15,9 @@
 #include "device/base/status_macros.h"
 #include "device/checksum.h"
 #include "glog/logging.h"
+#include "snapshot/host_copy.h"
 
 namespace ascend::snapshot {
-namespace internal {
-
-// Host memory for one device's saved pieces: mapped fresh, with transparent
-// huge pages where the kernel offers them, and unmapped with the image.
-class HostBuffer {
- public:
-  static absl::StatusOr<std::unique_ptr<HostBuffer>> Map(uint64_t size) {
-    if (size == 0)
-      return std::unique_ptr<HostBuffer>(new HostBuffer(nullptr, 0));
-    if (const std::optional<uint64_t> available = AvailableBytes();
-        available.has_value() && size > *available) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "the backup needs ", size, " bytes of host memory but only ",
-          *available, " are available"));
-    }
-    void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "cannot map ", size,
-          " bytes of host memory for the backup: ", std::strerror(errno)));
-    }
-    constexpr uint64_t kHugePage = uint64_t{2} << 20;
-    if (size >= kHugePage) (void)madvise(p, size, MADV_HUGEPAGE);
-    return std::unique_ptr<HostBuffer>(
-        new HostBuffer(static_cast<uint8_t*>(p), size));
-  }
-  HostBuffer(const HostBuffer&) = delete;
-  HostBuffer& operator=(const HostBuffer&) = delete;
-  ~HostBuffer() {
-    if (data_ != nullptr) munmap(data_, size_);
-  }
-
-  uint8_t* data() const { return data_; }
-  uint64_t size() const { return size_; }
-
- private:
-  HostBuffer(uint8_t* data, uint64_t size) : data_(data), size_(size) {}
-
-  // MemAvailable of /proc/meminfo; nullopt when it cannot be read.
-  static std::optional<uint64_t> AvailableBytes() {
-    FILE* f = std::fopen("/proc/meminfo", "re");
-    if (f == nullptr) return std::nullopt;
-    char line[256];
-    std::optional<uint64_t> found;
-    while (std::fgets(line, sizeof(line), f) != nullptr) {
-      unsigned long long kib = 0;
-      if (std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
-        found = static_cast<uint64_t>(kib) * 1024;
-        break;
-      }
-    }
-    std::fclose(f);
-    return found;
-  }
-
-  uint8_t* const data_;
-  const uint64_t size_;
-};
-
-}  // namespace internal
 
 namespace {
 
@@ -92,46 +26,6 @@ std::string Throughput(uint64_t bytes, absl::Duration elapsed) {
   return absl::StrFormat("%u bytes in %.3f ms (%.2f GB/s)", bytes,
                          seconds * 1e3,
                          static_cast<double>(bytes) / seconds / 1e9);
-}
-
-// Runs fn(i) for i in [0, n) on `workers` threads (0: one per core), the
-// calling thread included; the first error wins and stops the rest.
-absl::Status ParallelFor(int workers, size_t n,
-                         const std::function<absl::Status(size_t)>& fn) {
-  if (n == 0) return absl::OkStatus();
-  size_t threads_wanted =
-      workers > 0 ? static_cast<size_t>(workers)
-                  : std::max(1u, std::thread::hardware_concurrency());
-  threads_wanted = std::min(threads_wanted, n);
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
-  ascend::Mutex mu;
-  absl::Status first;
-  auto work = [&] {
-    for (;;) {
-      if (failed.load(std::memory_order_relaxed)) return;
-      const size_t i = next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= n) return;
-      absl::Status s = fn(i);
-      if (!s.ok()) {
-        ascend::MutexLock lock(&mu);
-        if (first.ok()) first = s;
-        failed.store(true, std::memory_order_relaxed);
-        return;
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  try {
-    threads.reserve(threads_wanted - 1);
-    for (size_t t = 1; t < threads_wanted; ++t) threads.emplace_back(work);
-  } catch (const std::exception&) {
-    // Out of threads or memory for them: the threads made so far and this
-    // one do the work.
-  }
-  work();
-  for (std::thread& t : threads) t.join();
-  return first;
 }
 
 absl::StatusOr<std::shared_ptr<device::Device>> OpenDevice(rt::Runtime& runtime,
@@ -273,7 +167,35 @@ struct Tracking {
     std::weak_ptr<device::Device> device;
     uint64_t period = 0;
     Layout base;
+    // Host memory a pre-copy faulted in for the next Save to copy into, and
+    // what the last incremental capture copied (to size it).
+    std::unique_ptr<HostBuffer> reserve;
+    uint64_t last_copied = 0;
   };
+
+  std::unique_ptr<HostBuffer> TakeReserve(int32_t device_id) {
+    ascend::MutexLock lock(&mu);
+    auto it = entries.find(device_id);
+    if (it == entries.end()) return nullptr;
+    return std::move(it->second.reserve);
+  }
+  void SetReserve(int32_t device_id, std::unique_ptr<HostBuffer> reserve) {
+    std::unique_ptr<HostBuffer> replaced;
+    ascend::MutexLock lock(&mu);
+    auto it = entries.find(device_id);
+    if (it == entries.end()) return;
+    replaced = std::exchange(it->second.reserve, std::move(reserve));
+  }
+  uint64_t LastCopied(int32_t device_id) {
+    ascend::MutexLock lock(&mu);
+    auto it = entries.find(device_id);
+    return it == entries.end() ? 0 : it->second.last_copied;
+  }
+  void SetLastCopied(int32_t device_id, uint64_t bytes) {
+    ascend::MutexLock lock(&mu);
+    auto it = entries.find(device_id);
+    if (it != entries.end()) it->second.last_copied = bytes;
+  }
 
   // The period running on `device_id` if it is still `device`'s, else 0.
   uint64_t Current(int32_t device_id, const device::Device& device) {
@@ -310,14 +232,56 @@ struct Tracking {
     entry.base = std::move(base);
     return entry.period;
   }
+  // A pre-copy's period: starts one over `ranges` with no base yet (SetBase
+  // gives it one once the copy is done). With a period running, `written`
+  // gets what it saw, ended in the same step (Device::RestartWriteTracking),
+  // and `restarted` says so; without, the new period starts afresh and the
+  // copy must be full. Returns the new period.
+  absl::StatusOr<uint64_t> Begin(int32_t device_id,
+                                 const std::shared_ptr<device::Device>& device,
+                                 const std::vector<device::Allocation>& ranges,
+                                 std::vector<device::Allocation>* written,
+                                 bool* restarted) {
+    *restarted = false;
+    if (Current(device_id, *device) != 0) {
+      absl::StatusOr<std::vector<device::Allocation>> ended =
+          device->RestartWriteTracking(ranges);
+      if (ended.ok()) {
+        *written = *std::move(ended);
+        *restarted = true;
+      }
+    }
+    if (!*restarted) {
+      if (absl::Status started = device->TrackWrites(ranges); !started.ok()) {
+        Forget(device_id);
+        return started;
+      }
+    }
+    ascend::MutexLock lock(&mu);
+    Entry& entry = entries[device_id];
+    entry.device = device;
+    entry.period = next_period++;
+    entry.base = Layout{};
+    return entry.period;
+  }
+  // Gives `period` of `device_id` its base; false when that period is over.
+  bool SetBase(int32_t device_id, uint64_t period, Layout base) {
+    ascend::MutexLock lock(&mu);
+    auto it = entries.find(device_id);
+    if (it == entries.end() || it->second.period != period) return false;
+    it->second.base = std::move(base);
+    return true;
+  }
   // Forgets `device_id`'s period and releases its base (device closed).
   void Forget(int32_t device_id) {
     Layout released;
+    std::unique_ptr<HostBuffer> reserve;
     {
       ascend::MutexLock lock(&mu);
       auto it = entries.find(device_id);
       if (it == entries.end()) return;
       released = std::move(it->second.base);
+      reserve = std::move(it->second.reserve);
       entries.erase(it);
     }
   }
@@ -409,6 +373,12 @@ std::vector<device::Allocation> DataSince(
     AppendMerged(&merged, r.addr, End(r));
   }
   return merged;
+}
+
+// ASCENDCL_SNAPSHOT_INCREMENTAL=0 turns incremental snapshots off.
+bool IncrementalEnabled() {
+  const char* mode = std::getenv("ASCENDCL_SNAPSHOT_INCREMENTAL");
+  return mode == nullptr || std::strcmp(mode, "0") != 0;
 }
 
 // Whether [begin, end) overlaps one of the ascending, disjoint `ranges`,
@@ -561,10 +531,13 @@ uint64_t SavedMemory::Plan(const std::vector<device::Allocation>& live,
 }
 
 absl::Status SavedMemory::Capture(
-    device::Device& device, const internal::Layout* base,
-    const std::vector<device::Allocation>* written) {
+    device::Device& device, const std::vector<device::Allocation>& live,
+    const internal::Layout* base,
+    const std::vector<device::Allocation>* written, std::vector<bool>* kept,
+    std::unique_ptr<internal::HostBuffer>* reserve) {
   const absl::Time start = absl::Now();
-  const std::vector<device::Allocation> live = device.Allocations();
+  if (kept != nullptr) kept->assign(live.size(), true);
+  ascend::Mutex kept_mu;
   std::vector<device::Allocation> data = DataSince(device, live, base, written);
   std::vector<size_t> copy;
   uint64_t total = Plan(live, data, base, written, &copy);
@@ -581,14 +554,20 @@ absl::Status SavedMemory::Capture(
       total = Plan(live, data, nullptr, nullptr, &copy);
     }
   }
-  ASCEND_ASSIGN_OR_RETURN(std::unique_ptr<internal::HostBuffer> fresh,
-                          internal::HostBuffer::Map(total));
-  buffers_[0] = std::move(fresh);
+  if (reserve != nullptr && *reserve != nullptr &&
+      (*reserve)->size() >= total && total > 0) {
+    (*reserve)->Shrink(total);
+    buffers_[0] = std::move(*reserve);  // faulted in ahead by a pre-copy
+  } else {
+    ASCEND_ASSIGN_OR_RETURN(std::unique_ptr<internal::HostBuffer> fresh,
+                            internal::HostBuffer::Map(total));
+    buffers_[0] = std::move(fresh);
+  }
   uint8_t* const host = buffers_[0]->data();
   const std::vector<size_t> items = GroupIntoItems(
       pieces_, copy, std::max<uint64_t>(options_.chunk_bytes, 1));
   const int32_t device_id = device_id_;
-  ASCEND_RETURN_IF_ERROR(ParallelFor(
+  ASCEND_RETURN_IF_ERROR(internal::ParallelFor(
       options_.workers, items.size(), [&](size_t item) -> absl::Status {
         const size_t end =
             item + 1 < items.size() ? items[item + 1] : copy.size();
@@ -597,16 +576,24 @@ absl::Status SavedMemory::Capture(
           uint8_t* to = host + piece.offset;
           // The device's checksum of what it sent, then ours of what
           // arrived (the piece is still in this core's cache).
-          ASCEND_ASSIGN_OR_RETURN(
-              const uint64_t on_device,
-              device.CopyFromDeviceWithChecksum(to, piece.addr, piece.size));
-          if (device::Checksum(to, piece.size) != on_device) {
-            return absl::DataLossError(absl::StrFormat(
+          absl::StatusOr<uint64_t> on_device =
+              device.CopyFromDeviceWithChecksum(to, piece.addr, piece.size);
+          absl::Status copied = on_device.status();
+          if (copied.ok() && device::Checksum(to, piece.size) != *on_device) {
+            copied = absl::DataLossError(absl::StrFormat(
                 "copy of device %d range [0x%x, +%u) was corrupted in "
                 "transfer",
                 device_id, piece.addr, piece.size));
           }
-          piece.checksum = on_device;
+          if (!copied.ok()) {
+            if (kept == nullptr) return copied;
+            // A pre-copy: the next Backup copies this allocation whole.
+            VLOG(1) << "snapshot pre-copy: " << copied.message();
+            ascend::MutexLock lock(&kept_mu);
+            (*kept)[piece.allocation] = false;
+            continue;
+          }
+          piece.checksum = *on_device;
         }
         return absl::OkStatus();
       }));
@@ -615,8 +602,10 @@ absl::Status SavedMemory::Capture(
   saved_stats_.incremental = base != nullptr;
   uint64_t allocated = 0;
   for (const device::Allocation& a : live) allocated += a.size;
-  LOG(INFO) << "snapshot backup: device " << device_id_ << ": " << live.size()
-            << " allocation(s) of " << allocated << " bytes, "
+  LOG(INFO) << (kept != nullptr ? "snapshot pre-copy: device "
+                                : "snapshot backup: device ")
+            << device_id_ << ": " << live.size() << " allocation(s) of "
+            << allocated << " bytes, "
             << (base != nullptr ? "incremental, " : "") << "saved "
             << Throughput(total, absl::Now() - start)
             << (base != nullptr
@@ -751,7 +740,7 @@ absl::Status SavedMemory::Restore() const {
   const std::vector<size_t> items = GroupIntoItems(
       pieces_, copy, std::max<uint64_t>(options_.chunk_bytes, 1));
   const int32_t device_id = device_id_;
-  ASCEND_RETURN_IF_ERROR(ParallelFor(
+  ASCEND_RETURN_IF_ERROR(internal::ParallelFor(
       options_.workers, items.size(), [&](size_t item) -> absl::Status {
         const size_t end =
             item + 1 < items.size() ? items[item + 1] : copy.size();
@@ -827,8 +816,7 @@ class MemoryParticipant final : public rt::SnapshotParticipant {
     // the previous capture not written since carry over.
     // ASCENDCL_SNAPSHOT_INCREMENTAL=0 makes every Backup full and tracks
     // nothing (DESIGN.md §4.14).
-    const char* mode = std::getenv("ASCENDCL_SNAPSHOT_INCREMENTAL");
-    const bool incremental = mode == nullptr || std::strcmp(mode, "0") != 0;
+    const bool incremental = IncrementalEnabled();
     if (!incremental) tracking_->Forget(device_id);
     std::optional<internal::Layout> base;
     std::vector<device::Allocation> written;
@@ -841,9 +829,13 @@ class MemoryParticipant final : public rt::SnapshotParticipant {
         written = *std::move(w);
       }
     }
-    ASCEND_RETURN_IF_ERROR(
-        saved->Capture(*device, base.has_value() ? &*base : nullptr, &written));
+    std::unique_ptr<internal::HostBuffer> reserve =
+        tracking_->TakeReserve(device_id);
+    ASCEND_RETURN_IF_ERROR(saved->Capture(
+        *device, device->Allocations(), base.has_value() ? &*base : nullptr,
+        &written, nullptr, base.has_value() ? &reserve : nullptr));
     base.reset();
+    reserve.reset();  // not needed after all: released
     // A new period starts from this capture (a failed capture above kept
     // the old one, whose writes are still all counted).
     if (!incremental) return std::unique_ptr<rt::SavedState>(std::move(saved));
@@ -851,8 +843,83 @@ class MemoryParticipant final : public rt::SnapshotParticipant {
         tracking_->Start(device_id, device, saved->LayoutOf(nullptr));
     if (saved->period_ != 0) {
       saved->saved_stats_.write_tracking = device->WriteTracking();
+      if (saved->saved_stats_.incremental) {
+        tracking_->SetLastCopied(device_id, saved->saved_stats_.copied);
+      }
     }
     return std::unique_ptr<rt::SavedState>(std::move(saved));
+  }
+
+  // Captures the device's memory into the base of a new write-tracking
+  // period while the process runs (DESIGN.md §4.14): the next Save carries
+  // over every piece not written after this began.
+  absl::StatusOr<Precopied> Precopy(int32_t device_id) override {
+    ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
+                            OpenDevice(runtime_, device_id));
+    if (!IncrementalEnabled()) {
+      return absl::UnimplementedError(
+          "incremental snapshots are off (ASCENDCL_SNAPSHOT_INCREMENTAL=0): "
+          "the next Backup copies everything whatever is pre-copied");
+    }
+    if (device->WriteTracking().empty()) {
+      return absl::UnimplementedError(absl::StrCat(
+          "device ", device_id,
+          " cannot track writes: the next Backup copies everything"));
+    }
+    const std::vector<device::Allocation> live = device->Allocations();
+    // The base and period running now: pieces not written since carry over.
+    std::optional<internal::Layout> base;
+    if (const uint64_t running = tracking_->Current(device_id, *device);
+        running != 0) {
+      base = tracking_->Base(device_id, running);
+    }
+    std::vector<device::Allocation> written;
+    bool restarted = false;
+    absl::StatusOr<uint64_t> period =
+        tracking_->Begin(device_id, device, live, &written, &restarted);
+    if (!period.ok()) {
+      return absl::UnimplementedError(
+          absl::StrCat("device ", device_id,
+                       " cannot track writes: ", period.status().message()));
+    }
+    if (!restarted) base.reset();
+    auto saved =
+        std::make_unique<SavedMemory>(runtime_, device_id, options_, tracking_);
+    std::vector<bool> kept;
+    absl::Status captured = saved->Capture(
+        *device, live, base.has_value() ? &*base : nullptr, &written, &kept);
+    base.reset();
+    if (!captured.ok()) {
+      tracking_->Forget(device_id);  // the next Backup is full
+      return captured;
+    }
+    if (!tracking_->SetBase(device_id, *period, saved->LayoutOf(&kept))) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "device ", device_id, " was closed during the pre-copy"));
+    }
+    // The next Backup copies what is written from now on into memory
+    // faulted in here, outside its locked window: twice what the last
+    // incremental Backup copied, at least 8 MiB, at most the image.
+    uint64_t image = 0;
+    for (const SavedMemory::Piece& piece : saved->pieces()) image += piece.size;
+    const uint64_t want = std::min(
+        image,
+        std::max<uint64_t>(2 * tracking_->LastCopied(device_id), 8 << 20));
+    uint64_t reserved = 0;
+    if (want > 0) {
+      absl::StatusOr<std::unique_ptr<internal::HostBuffer>> reserve =
+          internal::HostBuffer::Map(want);
+      if (reserve.ok()) {
+        (*reserve)->Prefault();
+        reserved = (*reserve)->size();
+        tracking_->SetReserve(device_id, *std::move(reserve));
+      }
+    }
+    Precopied result;
+    result.copied = saved->saved_stats_;
+    result.copied.write_tracking = device->WriteTracking();
+    result.host_bytes = saved->bytes() + reserved;
+    return result;
   }
 
   // Each allocation with the device's checksum of its contents.

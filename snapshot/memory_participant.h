@@ -96,10 +96,19 @@ class SavedMemory final : public rt::SavedState {
 
  private:
   friend class MemoryParticipant;
-  // `base`: the previous capture of this device, whose pieces not written
-  // since (`written`, ascending) carry over; null for a full capture.
-  absl::Status Capture(device::Device& device, const internal::Layout* base,
-                       const std::vector<device::Allocation>* written);
+  // Saves `live` (the device's allocations, ascending). `base`: the
+  // previous capture of this device, whose pieces not written since
+  // (`written`, ascending) carry over; null for a full capture. With
+  // `kept` (a pre-copy, running while the process does), an allocation
+  // whose copy fails (freed meanwhile, or damaged in transfer) is marked
+  // false there instead of failing the capture. `reserve`: a buffer faulted
+  // in ahead, used (taken) when the copy fits in it.
+  absl::Status Capture(
+      device::Device& device, const std::vector<device::Allocation>& live,
+      const internal::Layout* base,
+      const std::vector<device::Allocation>* written,
+      std::vector<bool>* kept = nullptr,
+      std::unique_ptr<internal::HostBuffer>* reserve = nullptr);
   // Lays out the pieces of `live` over `data`; with a base, pieces carried
   // over from it. Returns the bytes to copy; fills `copy` with their pieces.
   uint64_t Plan(const std::vector<device::Allocation>& live,

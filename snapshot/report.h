@@ -18,7 +18,8 @@ struct SnapshotReport {
     uint64_t bytes = 0;  // device contents it copied
   };
 
-  std::string operation = "none";  // "backup", "restore" or "none"
+  // "backup", "restore", "precopy" or "none"
+  std::string operation = "none";
   bool incremental = false;
   std::string write_tracking = "none";
   uint64_t bytes_copied = 0;

@@ -856,8 +856,8 @@ std::string SimDevice::WriteTracking() const {
   return internal::DeviceWrites::Name();
 }
 
-absl::Status SimDevice::TrackWrites(const std::vector<Allocation>& ranges) {
-  WriterMutexLock lock(&mu_);
+absl::StatusOr<std::vector<internal::DeviceWrites::Range>>
+SimDevice::TrackedRanges(const std::vector<Allocation>& ranges) const {
   std::vector<internal::DeviceWrites::Range> tracked;
   tracked.reserve(ranges.size());
   for (const Allocation& a : ranges) {
@@ -869,8 +869,37 @@ absl::Status SimDevice::TrackWrites(const std::vector<Allocation>& ranges) {
     }
     tracked.push_back({a.addr, a.addr + a.size});
   }
+  return tracked;
+}
+
+absl::Status SimDevice::TrackWrites(const std::vector<Allocation>& ranges) {
+  WriterMutexLock lock(&mu_);
+  ASCEND_ASSIGN_OR_RETURN(std::vector<internal::DeviceWrites::Range> tracked,
+                          TrackedRanges(ranges));
   losses_at_start_ = slot_->memory_losses.load(std::memory_order_acquire);
   return writes_.Start(tracked, VaMappings());
+}
+
+absl::StatusOr<std::vector<Allocation>> SimDevice::RestartWriteTracking(
+    const std::vector<Allocation>& ranges) {
+  // Exclusive: no copy of the runtime's is half done (each notes what it
+  // writes before writing it).
+  WriterMutexLock lock(&mu_);
+  ASCEND_ASSIGN_OR_RETURN(std::vector<internal::DeviceWrites::Range> tracked,
+                          TrackedRanges(ranges));
+  if (slot_->memory_losses.load(std::memory_order_acquire) !=
+      losses_at_start_) {
+    writes_.NoteAll();
+  }
+  losses_at_start_ = slot_->memory_losses.load(std::memory_order_acquire);
+  ASCEND_ASSIGN_OR_RETURN(std::vector<internal::DeviceWrites::Range> written,
+                          writes_.Restart(tracked, VaMappings()));
+  std::vector<Allocation> out;
+  out.reserve(written.size());
+  for (const auto& r : written) {
+    out.push_back(Allocation{r.begin, r.end - r.begin});
+  }
+  return out;
 }
 
 absl::StatusOr<std::vector<Allocation>> SimDevice::WrittenRanges() {

@@ -136,6 +136,8 @@ class SimDevice final : public Device {
   std::string WriteTracking() const override;
   absl::Status TrackWrites(const std::vector<Allocation>& ranges) override;
   absl::StatusOr<std::vector<Allocation>> WrittenRanges() override;
+  absl::StatusOr<std::vector<Allocation>> RestartWriteTracking(
+      const std::vector<Allocation>& ranges) override;
 
   const void* owner() const { return slot_->owner; }
 
@@ -185,6 +187,10 @@ class SimDevice final : public Device {
   // tracking sees them.
   std::vector<internal::DeviceWrites::VaMapping> VaMappings() const
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // `ranges` as write tracking takes them; kInvalidArgument for one outside
+  // the memory window.
+  absl::StatusOr<std::vector<internal::DeviceWrites::Range>> TrackedRanges(
+      const std::vector<Allocation>& ranges) const;
   static internal::DeviceWrites::VaMapping AsVaMapping(const Mapping& m) {
     return {m.addr, m.size, m.physical + m.offset};
   }

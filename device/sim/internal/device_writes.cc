@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "device/base/status_macros.h"
 
 namespace ascend::device::sim::internal {
 namespace {
@@ -91,6 +92,35 @@ absl::Status DeviceWrites::EnsureTracker() {
 absl::Status DeviceWrites::Start(const std::vector<Range>& ranges,
                                  const std::vector<VaMapping>& mappings) {
   MutexLock lock(&mu_);
+  return StartLocked(ranges, mappings, nullptr);
+}
+
+absl::StatusOr<std::vector<DeviceWrites::Range>> DeviceWrites::Restart(
+    const std::vector<Range>& ranges, const std::vector<VaMapping>& mappings) {
+  MutexLock lock(&mu_);
+  ASCEND_ASSIGN_OR_RETURN(std::vector<Range> written, WrittenLocked(mappings));
+  const std::vector<Range> ending = tracked_;
+  // Pages written between the scan above and their re-arming below are
+  // reported by the re-arming scan itself.
+  std::vector<Range> meanwhile;
+  if (absl::Status started = StartLocked(ranges, mappings, &meanwhile);
+      !started.ok()) {
+    return started;
+  }
+  // Mappings are armed afresh, which forgets a write that fell between
+  // their scan and their arming: what they show counts as written in the
+  // new period too.
+  for (const VaMapping& m : mappings) {
+    noted_.push_back(Range{m.memory, m.memory + m.size});
+  }
+  written.insert(written.end(), meanwhile.begin(), meanwhile.end());
+  Normalize(&written);
+  return Intersect(written, ending);
+}
+
+absl::Status DeviceWrites::StartLocked(const std::vector<Range>& ranges,
+                                       const std::vector<VaMapping>& mappings,
+                                       std::vector<Range>* rearmed_written) {
   // Pages armed in the running period and not written since are still
   // armed: only the written ones need arming again (one scan that re-arms
   // what it reports), plus what the period did not cover and what changed
@@ -126,6 +156,11 @@ absl::Status DeviceWrites::Start(const std::vector<Range>& ranges,
     absl::StatusOr<std::vector<std::pair<uint64_t, uint64_t>>> rearmed =
         tracker_->Collect(r.begin, r.end - r.begin, /*rearm=*/true);
     if (!rearmed.ok()) return rearmed.status();
+    if (rearmed_written != nullptr) {
+      for (const auto& [b, e] : *rearmed) {
+        rearmed_written->push_back(Range{b, e});
+      }
+    }
   }
   // Everything else wanted, and the noted pages, armed in full.
   std::vector<Range> to_arm;
@@ -177,6 +212,11 @@ void DeviceWrites::CollectMapping(const VaMapping& m) {
 absl::StatusOr<std::vector<Range>> DeviceWrites::Written(
     const std::vector<VaMapping>& mappings) {
   MutexLock lock(&mu_);
+  return WrittenLocked(mappings);
+}
+
+absl::StatusOr<std::vector<Range>> DeviceWrites::WrittenLocked(
+    const std::vector<VaMapping>& mappings) {
   if (!active_.load(std::memory_order_relaxed)) {
     return absl::FailedPreconditionError("no write-tracking period runs");
   }

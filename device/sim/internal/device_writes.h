@@ -68,6 +68,15 @@ class DeviceWrites {
   absl::StatusOr<std::vector<Range>> Written(
       const std::vector<VaMapping>& mappings);
 
+  // Written and Start in one step that writers running meanwhile (kernels,
+  // peers) cannot fall between: what the ending period saw written,
+  // including what was written while the new period started; every write
+  // after is in the new one. What mappings of the virtual address window
+  // show counts as written in the new period as well. kFailedPrecondition
+  // without a period.
+  absl::StatusOr<std::vector<Range>> Restart(
+      const std::vector<Range>& ranges, const std::vector<VaMapping>& mappings);
+
   // Whether a period runs (a relaxed read: writers that record what they
   // write check it before each write).
   bool active() const { return active_.load(std::memory_order_relaxed); }
@@ -101,6 +110,15 @@ class DeviceWrites {
 
  private:
   absl::Status EnsureTracker() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Start; with `rearmed_written`, the pages its re-arming scan found
+  // written are appended there.
+  absl::Status StartLocked(const std::vector<Range>& ranges,
+                           const std::vector<VaMapping>& mappings,
+                           std::vector<Range>* rearmed_written)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::StatusOr<std::vector<Range>> WrittenLocked(
+      const std::vector<VaMapping>& mappings)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Adds what was written through `mapping` to noted_.
   void CollectMapping(const VaMapping& mapping)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

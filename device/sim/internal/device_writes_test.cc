@@ -4,8 +4,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -160,6 +162,66 @@ TEST_F(DeviceWritesTest, EveryPeriodSeesEveryWriteWhateverTheLastOneSaw) {
   window_[1 * kPage] = 2;
   ASSERT_OK_AND_ASSIGN(std::vector<Range> again, writes.Written({}));
   EXPECT_EQ(again, (std::vector<Range>{pages(1, 2), pages(5, 6)}));
+}
+
+// A pre-copy restarts the period while writers run: what the ending period
+// saw is answered, the new period starts empty but for what mappings show,
+// and a writer on another thread loses no write to the switch.
+TEST_F(DeviceWritesTest, RestartHandsOverEveryWriteToOneOfTheTwoPeriods) {
+  DeviceWrites writes(page(0), kPages * kPage);
+  if (!Start(writes, {pages(0, 8)}, {})) GTEST_SKIP();
+  window_[2 * kPage] = 1;
+  ASSERT_OK_AND_ASSIGN(std::vector<Range> first,
+                       writes.Restart({pages(0, 8)}, {}));
+  EXPECT_EQ(first, std::vector<Range>{pages(2, 3)});
+  ASSERT_OK_AND_ASSIGN(std::vector<Range> none, writes.Written({}));
+  EXPECT_TRUE(none.empty());
+  window_[5 * kPage] = 1;
+  ASSERT_OK_AND_ASSIGN(std::vector<Range> second,
+                       writes.Restart({pages(0, 8)}, {}));
+  EXPECT_EQ(second, std::vector<Range>{pages(5, 6)});
+
+  // A writer touching every page in turn while periods restart: each page
+  // it wrote is in the answer of the period it ended in or of the last.
+  ASSERT_OK(writes.Start({pages(0, kPages)}, {}));
+  std::vector<bool> seen(kPages, false);
+  std::atomic<uint64_t> written_up_to{0};
+  std::thread writer([&] {
+    for (uint64_t i = 0; i < kPages; ++i) {
+      window_[i * kPage + 7] = static_cast<char>(i + 1);
+      written_up_to.store(i + 1);
+      std::this_thread::yield();
+    }
+  });
+  auto mark = [&](const std::vector<Range>& ranges) {
+    for (const Range& r : ranges) {
+      for (uint64_t a = r.begin; a < r.end; a += kPage) {
+        seen[(a - page(0)) / kPage] = true;
+      }
+    }
+  };
+  while (written_up_to.load() < kPages) {
+    ASSERT_OK_AND_ASSIGN(std::vector<Range> got,
+                         writes.Restart({pages(0, kPages)}, {}));
+    mark(got);
+  }
+  writer.join();
+  ASSERT_OK_AND_ASSIGN(std::vector<Range> last, writes.Written({}));
+  mark(last);
+  for (uint64_t i = 0; i < kPages; ++i) EXPECT_TRUE(seen[i]) << "page " << i;
+}
+
+// A write through a mapping between its scan and its arming would be lost:
+// what mappings show counts as written in the period a Restart starts.
+TEST_F(DeviceWritesTest, AfterARestartMappedMemoryCountsAsWritten) {
+  DeviceWrites writes(page(0), kPages * kPage);
+  if (!Start(writes, {pages(0, 8)}, {alias()})) GTEST_SKIP();
+  alias_[3 * kPage] = 1;
+  ASSERT_OK_AND_ASSIGN(std::vector<Range> ended,
+                       writes.Restart({pages(0, 8)}, {alias()}));
+  EXPECT_EQ(ended, std::vector<Range>{pages(3, 4)});
+  ASSERT_OK_AND_ASSIGN(std::vector<Range> now, writes.Written({alias()}));
+  EXPECT_EQ(now, std::vector<Range>{pages(0, 8)});
 }
 
 TEST_F(DeviceWritesTest, WithoutAPeriodThereIsNoAnswer) {
