@@ -64,6 +64,8 @@ class SavedState {
   // Host memory this state holds for device contents (what
   // aclrtSnapShotProcessBackup saved), for reporting.
   virtual uint64_t bytes() const { return 0; }
+  // Bytes this state keeps in files of an image on disk.
+  virtual uint64_t disk_bytes() const { return 0; }
 
   // What the last Save or Restore of this state moved, for the snapshot
   // report (DESIGN.md §4.14); states that move no device contents keep the
@@ -108,6 +110,9 @@ class SnapshotParticipant {
   virtual absl::StatusOr<Precopied> Precopy(int32_t device_id) {
     return Precopied{};
   }
+  // Drops what it keeps between operations (the base of the next
+  // incremental Save, a pre-copy): aclFinalize.
+  virtual void ReleaseKept() {}
 };
 
 }  // namespace ascend::rt

@@ -13,6 +13,7 @@
 #include "glog/logging.h"
 #include "runtime/base/error.h"
 #include "snapshot/builtin_participants.h"
+#include "snapshot/image_file.h"
 
 namespace ascend::snapshot {
 namespace {
@@ -41,6 +42,15 @@ absl::Status AsOperationFailure(const absl::Status& status, int32_t code,
     return status;
   }
   return Error(code, absl::StrCat(what, " failed: ", status.message()));
+}
+
+// An image with files on disk: the report names their directory.
+void NameImageDirectory(SnapshotReport* report) {
+  if (report->disk_bytes == 0) return;
+  if (std::shared_ptr<internal::ImageStore> store =
+          internal::ImageStore::Current()) {
+    report->image_dir = store->Directory().value_or("");
+  }
 }
 
 }  // namespace
@@ -107,6 +117,15 @@ void Coordinator::ReleaseBackup(std::string reason) {
     if (released) released_because_ = reason;
   }
   if (released) VLOG(1) << "snapshot: backup released (" << reason << ")";
+}
+
+void Coordinator::ReleaseAtFinalize() {
+  ascend::MutexLock op(&op_mu_);
+  ReleaseBackup("aclFinalize");
+  for (rt::SnapshotParticipant* participant : participants_->participants()) {
+    participant->ReleaseKept();
+  }
+  internal::ImageStore::Configure(std::nullopt);
 }
 
 Coordinator& Coordinator::Get() {
@@ -221,6 +240,7 @@ absl::Status Coordinator::Backup() {
   }
   SnapshotReport report = SnapshotReport::Of(
       "backup", **image, absl::ToInt64Microseconds(absl::Now() - start));
+  NameImageDirectory(&report);
   if (options_.after_backup) options_.after_backup(**image);
   // The new backup replaces the old one (freed outside the lock).
   std::shared_ptr<BackupImage> replaced;
@@ -355,6 +375,7 @@ absl::Status Coordinator::Restore() {
   {
     SnapshotReport report = SnapshotReport::Of(
         "restore", *image, absl::ToInt64Microseconds(absl::Now() - start));
+    NameImageDirectory(&report);
     ascend::MutexLock lock(&image_mu_);
     report_ = std::move(report);
   }

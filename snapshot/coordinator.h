@@ -73,6 +73,11 @@ class Coordinator {
   // GlobalState::Get().
   static Coordinator& Get();
 
+  // aclFinalize: releases the backup and what participants keep for the
+  // next one (a pre-copy, an incremental base), and with them any image
+  // files on disk (DESIGN.md §4.15).
+  void ReleaseAtFinalize();
+
   absl::Status Lock();
   absl::Status Unlock();
   absl::Status Backup();

@@ -16,6 +16,7 @@
 #include "device/checksum.h"
 #include "glog/logging.h"
 #include "snapshot/host_copy.h"
+#include "snapshot/piece_copy.h"
 
 namespace ascend::snapshot {
 
@@ -157,7 +158,7 @@ namespace internal {
 struct Layout {
   std::vector<SavedMemory::Allocation> allocations;
   std::vector<SavedMemory::Piece> pieces;
-  std::vector<std::shared_ptr<HostBuffer>> buffers;
+  std::vector<std::shared_ptr<Extent>> buffers;
 };
 
 // Per device, the capture whose write-tracking period runs (DESIGN.md
@@ -285,6 +286,12 @@ struct Tracking {
       entries.erase(it);
     }
   }
+  // Forgets every device's period (aclFinalize).
+  void ForgetAll() {
+    std::map<int32_t, Entry> released;
+    ascend::MutexLock lock(&mu);
+    released.swap(entries);
+  }
   // A copy of the base of `device_id` when its period is `period`.
   std::optional<Layout> Base(int32_t device_id, uint64_t period) {
     ascend::MutexLock lock(&mu);
@@ -389,23 +396,6 @@ bool OverlapsAny(const std::vector<device::Allocation>& ranges, size_t* cursor,
   return *cursor < ranges.size() && ranges[*cursor].addr < end;
 }
 
-// Groups the pieces `list` names into work items of about `item_bytes`:
-// returns the first position in `list` of each item.
-std::vector<size_t> GroupIntoItems(
-    const std::vector<SavedMemory::Piece>& pieces,
-    const std::vector<size_t>& list, uint64_t item_bytes) {
-  std::vector<size_t> items;
-  uint64_t in_item = 0;
-  for (size_t i = 0; i < list.size(); ++i) {
-    if (items.empty() || in_item >= item_bytes) {
-      items.push_back(i);
-      in_item = 0;
-    }
-    in_item += pieces[list[i]].size;
-  }
-  return items;
-}
-
 }  // namespace
 
 SavedMemory::SavedMemory(rt::Runtime& runtime, int32_t device_id,
@@ -421,9 +411,27 @@ SavedMemory::~SavedMemory() = default;
 uint64_t SavedMemory::bytes() const {
   uint64_t total = 0;
   for (const auto& buffer : buffers_) {
-    if (buffer != nullptr) total += buffer->size();
+    if (buffer != nullptr) total += buffer->host_bytes();
   }
   return total;
+}
+
+uint64_t SavedMemory::disk_bytes() const {
+  uint64_t total = 0;
+  for (const auto& buffer : buffers_) {
+    if (buffer != nullptr && buffer->file() != nullptr) total += buffer->size();
+  }
+  return total;
+}
+
+std::vector<internal::ImageFile*> SavedMemory::files() const {
+  std::vector<internal::ImageFile*> files;
+  for (const auto& buffer : buffers_) {
+    if (buffer != nullptr && buffer->file() != nullptr) {
+      files.push_back(buffer->file());
+    }
+  }
+  return files;
 }
 
 rt::SavedState::CopyStats SavedMemory::last_copy() const {
@@ -438,7 +446,7 @@ uint8_t* SavedMemory::SavedByte(size_t index, uint64_t offset) {
     const Piece& piece = pieces_[p];
     if (addr >= piece.addr && addr < piece.addr + piece.size) {
       const auto& buffer = buffers_[piece.buffer];
-      if (buffer == nullptr) return nullptr;
+      if (buffer == nullptr || buffer->data() == nullptr) return nullptr;
       return buffer->data() + piece.offset + (addr - piece.addr);
     }
   }
@@ -537,7 +545,6 @@ absl::Status SavedMemory::Capture(
     std::unique_ptr<internal::HostBuffer>* reserve) {
   const absl::Time start = absl::Now();
   if (kept != nullptr) kept->assign(live.size(), true);
-  ascend::Mutex kept_mu;
   std::vector<device::Allocation> data = DataSince(device, live, base, written);
   std::vector<size_t> copy;
   uint64_t total = Plan(live, data, base, written, &copy);
@@ -554,8 +561,13 @@ absl::Status SavedMemory::Capture(
       total = Plan(live, data, nullptr, nullptr, &copy);
     }
   }
-  if (reserve != nullptr && *reserve != nullptr &&
-      (*reserve)->size() >= total && total > 0) {
+  store_ = internal::ImageStore::Current();
+  if (store_ != nullptr && total > 0) {
+    // An image on disk (DESIGN.md §4.15).
+    ASCEND_ASSIGN_OR_RETURN(
+        buffers_[0], store_->Create(device_id_, store_->NextBackup(), total));
+  } else if (reserve != nullptr && *reserve != nullptr &&
+             (*reserve)->size() >= total && total > 0) {
     (*reserve)->Shrink(total);
     buffers_[0] = std::move(*reserve);  // faulted in ahead by a pre-copy
   } else {
@@ -563,40 +575,30 @@ absl::Status SavedMemory::Capture(
                             internal::HostBuffer::Map(total));
     buffers_[0] = std::move(fresh);
   }
-  uint8_t* const host = buffers_[0]->data();
-  const std::vector<size_t> items = GroupIntoItems(
+  const std::vector<size_t> items = internal::GroupIntoItems(
       pieces_, copy, std::max<uint64_t>(options_.chunk_bytes, 1));
-  const int32_t device_id = device_id_;
-  ASCEND_RETURN_IF_ERROR(internal::ParallelFor(
-      options_.workers, items.size(), [&](size_t item) -> absl::Status {
-        const size_t end =
-            item + 1 < items.size() ? items[item + 1] : copy.size();
-        for (size_t k = items[item]; k < end; ++k) {
-          Piece& piece = pieces_[copy[k]];
-          uint8_t* to = host + piece.offset;
-          // The device's checksum of what it sent, then ours of what
-          // arrived (the piece is still in this core's cache).
-          absl::StatusOr<uint64_t> on_device =
-              device.CopyFromDeviceWithChecksum(to, piece.addr, piece.size);
-          absl::Status copied = on_device.status();
-          if (copied.ok() && device::Checksum(to, piece.size) != *on_device) {
-            copied = absl::DataLossError(absl::StrFormat(
-                "copy of device %d range [0x%x, +%u) was corrupted in "
-                "transfer",
-                device_id, piece.addr, piece.size));
-          }
-          if (!copied.ok()) {
-            if (kept == nullptr) return copied;
-            // A pre-copy: the next Backup copies this allocation whole.
-            VLOG(1) << "snapshot pre-copy: " << copied.message();
-            ascend::MutexLock lock(&kept_mu);
-            (*kept)[piece.allocation] = false;
-            continue;
-          }
-          piece.checksum = *on_device;
-        }
-        return absl::OkStatus();
-      }));
+  internal::PieceWork work;
+  work.device_id = device_id_;
+  work.pieces = &pieces_;
+  work.copy = &copy;
+  work.items = &items;
+  work.workers = options_.workers;
+  if (!copy.empty()) {
+    ASCEND_RETURN_IF_ERROR(internal::CopyPiecesFromDevice(
+        work, device, *buffers_[0],
+        store_ != nullptr ? &store_->pool() : nullptr, kept));
+  }
+  if (internal::ImageFile* file = buffers_[0]->file()) {
+    std::vector<internal::ImagePiece> table;
+    table.reserve(copy.size());
+    for (const size_t k : copy) {
+      const Piece& piece = pieces_[k];
+      if (kept != nullptr && !(*kept)[piece.allocation]) continue;
+      table.push_back(internal::ImagePiece{piece.addr, piece.size, piece.offset,
+                                           piece.checksum});
+    }
+    ASCEND_RETURN_IF_ERROR(file->Commit(table));
+  }
   saved_stats_.copied = total;
   saved_stats_.unchanged = image - total;
   saved_stats_.incremental = base != nullptr;
@@ -633,6 +635,23 @@ internal::Layout SavedMemory::LayoutOf(const std::vector<bool>* keep) const {
 }
 
 absl::Status SavedMemory::Prepare() {
+  // Every image file is opened and checked before any state restores, so
+  // a missing, damaged or replaced file fails the Restore with nothing
+  // changed (DESIGN.md §4.15).
+  std::vector<std::unique_ptr<internal::ImageFile::Reader>> readers(
+      buffers_.size());
+  for (size_t b = 0; b < buffers_.size(); ++b) {
+    if (buffers_[b] == nullptr || buffers_[b]->file() == nullptr) continue;
+    absl::StatusOr<std::unique_ptr<internal::ImageFile::Reader>> reader =
+        buffers_[b]->file()->Open();
+    if (!reader.ok()) {
+      // The next Backup must not carry pieces over from a damaged file.
+      if (tracking_ != nullptr) tracking_->Forget(device_id_);
+      return reader.status();
+    }
+    readers[b] = *std::move(reader);
+  }
+  readers_ = std::move(readers);
   if (live_.has_value()) return absl::OkStatus();
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
                           OpenDevice(runtime_, device_id_));
@@ -737,37 +756,25 @@ absl::Status SavedMemory::Restore() const {
     copy.push_back(k);
     total += piece.size;
   }
-  const std::vector<size_t> items = GroupIntoItems(
+  const std::vector<size_t> items = internal::GroupIntoItems(
       pieces_, copy, std::max<uint64_t>(options_.chunk_bytes, 1));
-  const int32_t device_id = device_id_;
-  ASCEND_RETURN_IF_ERROR(internal::ParallelFor(
-      options_.workers, items.size(), [&](size_t item) -> absl::Status {
-        const size_t end =
-            item + 1 < items.size() ? items[item + 1] : copy.size();
-        for (size_t k = items[item]; k < end; ++k) {
-          const Piece& piece = pieces_[copy[k]];
-          const uint8_t* from = buffers_[piece.buffer]->data() + piece.offset;
-          // One verification covers both the image and the transfer: what
-          // landed on the device must hash to what Backup saw there. (The
-          // device was re-opened, so copying a damaged piece before
-          // noticing loses nothing.) Only on a mismatch is the host copy
-          // hashed as well, to say which of the two was damaged.
-          ASCEND_ASSIGN_OR_RETURN(
-              const uint64_t on_device,
-              device->CopyToDeviceWithChecksum(piece.addr, from, piece.size));
-          if (on_device != piece.checksum) {
-            if (device::Checksum(from, piece.size) != piece.checksum) {
-              return absl::DataLossError(absl::StrFormat(
-                  "backup image of device %d range [0x%x, +%u) is corrupted",
-                  device_id, piece.addr, piece.size));
-            }
-            return absl::DataLossError(absl::StrFormat(
-                "restore copy to device %d range [0x%x, +%u) was corrupted",
-                device_id, piece.addr, piece.size));
-          }
-        }
-        return absl::OkStatus();
-      }));
+  internal::PieceWork work;
+  work.device_id = device_id_;
+  work.pieces = const_cast<std::vector<Piece>*>(&pieces_);
+  work.copy = &copy;
+  work.items = &items;
+  work.workers = options_.workers;
+  if (absl::Status copied = internal::CopyPiecesToDevice(
+          work, *device, buffers_, readers_,
+          store_ != nullptr ? &store_->pool() : nullptr);
+      !copied.ok()) {
+    // A damaged image is not the base of the next Backup either.
+    if (copied.code() == absl::StatusCode::kDataLoss && tracking_ != nullptr) {
+      tracking_->Forget(device_id_);
+    }
+    return copied;
+  }
+  readers_.clear();
   restored_ = true;
   restored_stats_.copied = total;
   restored_stats_.unchanged = unchanged;
@@ -906,7 +913,7 @@ class MemoryParticipant final : public rt::SnapshotParticipant {
         image,
         std::max<uint64_t>(2 * tracking_->LastCopied(device_id), 8 << 20));
     uint64_t reserved = 0;
-    if (want > 0) {
+    if (want > 0 && saved->store_ == nullptr) {
       absl::StatusOr<std::unique_ptr<internal::HostBuffer>> reserve =
           internal::HostBuffer::Map(want);
       if (reserve.ok()) {
@@ -921,6 +928,8 @@ class MemoryParticipant final : public rt::SnapshotParticipant {
     result.host_bytes = saved->bytes() + reserved;
     return result;
   }
+
+  void ReleaseKept() override { tracking_->ForgetAll(); }
 
   // Each allocation with the device's checksum of its contents.
   absl::StatusOr<std::string> Describe(int32_t device_id) const override {

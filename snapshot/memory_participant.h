@@ -31,6 +31,7 @@
 #include "device/device.h"
 #include "runtime/runtime.h"
 #include "runtime/snapshot_participant.h"
+#include "snapshot/image_file.h"
 
 namespace ascend::snapshot {
 
@@ -49,7 +50,6 @@ struct MemoryOptions {
 };
 
 namespace internal {
-class HostBuffer;
 struct Layout;
 struct Tracking;
 }  // namespace internal
@@ -79,11 +79,14 @@ class SavedMemory final : public rt::SavedState {
               std::shared_ptr<internal::Tracking> tracking);
   ~SavedMemory() override;
 
+  // Also opens and checks the image files the pieces lie in (on disk).
   absl::Status Prepare() override;
   absl::Status Restore() const override;
   // Host bytes held (every buffer a piece lies in, shared with other
   // backups of the same device where pieces carried over).
   uint64_t bytes() const override;
+  // Bytes held in image files (DESIGN.md §4.15), shared likewise.
+  uint64_t disk_bytes() const override;
   CopyStats last_copy() const override;
 
   int32_t device_id() const { return device_id_; }
@@ -91,8 +94,10 @@ class SavedMemory final : public rt::SavedState {
   const std::vector<Allocation>& allocations() const { return allocations_; }
   const std::vector<Piece>& pieces() const { return pieces_; }
   // The saved byte of allocation `index` at `offset`, or null when that byte
-  // was not saved (it read as zero).
+  // was not saved (it read as zero) or lies in an image file.
   uint8_t* SavedByte(size_t index, uint64_t offset);
+  // The image files the pieces lie in (none when in host memory).
+  std::vector<internal::ImageFile*> files() const;
 
  private:
   friend class MemoryParticipant;
@@ -127,7 +132,11 @@ class SavedMemory final : public rt::SavedState {
   mutable uint64_t period_ = 0;
   std::vector<Allocation> allocations_;
   std::vector<Piece> pieces_;
-  std::vector<std::shared_ptr<internal::HostBuffer>> buffers_;
+  std::vector<std::shared_ptr<internal::Extent>> buffers_;
+  // Where the image files go (null: host memory), and the files Prepare
+  // opened for the Restore that follows, by buffer.
+  std::shared_ptr<internal::ImageStore> store_;
+  mutable std::vector<std::unique_ptr<internal::ImageFile::Reader>> readers_;
   // The allocations alive at the first Prepare (see SavedState::Prepare).
   std::optional<std::vector<device::Allocation>> live_;
   CopyStats saved_stats_;

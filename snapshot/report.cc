@@ -36,6 +36,7 @@ SnapshotReport SnapshotReport::Of(std::string operation,
   report.host_bytes = image.total_bytes();
   for (const BackupImage::NamedState& named : image.states()) {
     const rt::SavedState::CopyStats stats = named.state->last_copy();
+    report.disk_bytes += named.state->disk_bytes();
     report.bytes_copied += stats.copied;
     report.bytes_unchanged += stats.unchanged;
     report.incremental |= stats.incremental;
@@ -64,6 +65,7 @@ std::string SnapshotReport::ToJson() const {
       "\",\"write_tracking\":", Quoted(write_tracking),
       ",\"bytes_copied\":", bytes_copied,
       ",\"bytes_unchanged\":", bytes_unchanged, ",\"host_bytes\":", host_bytes,
+      ",\"image_dir\":", Quoted(image_dir), ",\"disk_bytes\":", disk_bytes,
       ",\"duration_us\":", duration_us, ",\"participants\":[");
   for (size_t i = 0; i < participants.size(); ++i) {
     const Participant& p = participants[i];

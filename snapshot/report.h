@@ -25,6 +25,10 @@ struct SnapshotReport {
   uint64_t bytes_copied = 0;
   uint64_t bytes_unchanged = 0;
   uint64_t host_bytes = 0;
+  // An image on disk (DESIGN.md §4.15): its directory ("" when the image
+  // is in host memory) and the bytes its files hold.
+  std::string image_dir;
+  uint64_t disk_bytes = 0;
   uint64_t duration_us = 0;
   std::vector<Participant> participants;  // in registration order
 

@@ -284,6 +284,33 @@ absl::Status Config::ReadEventMode(ConfigSettings* settings) const {
   return absl::OkStatus();
 }
 
+absl::Status Config::ReadSnapshot(ConfigSettings* settings) const {
+  const Json* snapshot = Member(*json_, "snapshot");
+  if (snapshot == nullptr) return absl::OkStatus();
+  if (!snapshot->is_object()) {
+    return BadValue(ACL_ERROR_INVALID_PARAM, "snapshot", "must be an object");
+  }
+  std::optional<std::string> dir;
+  if (const Json* value = Member(*snapshot, "image_dir")) {
+    if (!value->is_string()) {
+      return BadValue(ACL_ERROR_INVALID_PARAM, "snapshot.image_dir",
+                      "must be a string (an absolute path)");
+    }
+    dir = value->get<std::string>();
+  }
+  std::optional<uint64_t> mb;
+  if (const Json* value = Member(*snapshot, "host_buffer_mb")) {
+    if (!value->is_number_unsigned()) {
+      return BadValue(ACL_ERROR_INVALID_PARAM, "snapshot.host_buffer_mb",
+                      "must be a positive integer (MiB)");
+    }
+    mb = value->get<uint64_t>();
+  }
+  settings->snapshot_image_dir = std::move(dir);
+  settings->snapshot_host_buffer_mb = mb;
+  return absl::OkStatus();
+}
+
 bool Config::has_dump() const { return json_->contains("dump"); }
 
 bool Config::has_profiler() const { return json_->contains("profiler"); }

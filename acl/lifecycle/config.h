@@ -46,6 +46,9 @@ struct ConfigSettings {
   std::optional<uint32_t> simt_printf_fifo_size;
   // acl_graph.event_mode: 0 or 1.
   std::optional<int32_t> event_mode;
+  // snapshot.image_dir and snapshot.host_buffer_mb (ours, DESIGN.md §4.15).
+  std::optional<std::string> snapshot_image_dir;
+  std::optional<uint64_t> snapshot_host_buffer_mb;
 };
 
 // The complete bytes of the file at `path`. The path must resolve
@@ -80,6 +83,11 @@ class Config {
   // acl_graph.event_mode: the string "0" or "1"; any other value, or an
   // acl_graph that is not an object, is 100000.
   absl::Status ReadEventMode(ConfigSettings* settings) const;
+  // snapshot: an object whose image_dir, when present, is a string and
+  // whose host_buffer_mb is an unsigned JSON integer; anything else is
+  // 100000. Whether the values are usable is checked with the environment
+  // applied (snapshot/image_file.h).
+  absl::Status ReadSnapshot(ConfigSettings* settings) const;
 
   // Keys this runtime accepts but does not act on.
   bool has_dump() const;

@@ -10,6 +10,7 @@
 #include "glog/logging.h"
 #include "runtime/base/error.h"
 #include "runtime/default_device.h"
+#include "snapshot/image_file.h"
 
 namespace ascend::acl {
 namespace {
@@ -113,7 +114,18 @@ absl::Status Lifecycle::InitSteps(const char* config_path,
     }
     ASCEND_RETURN_IF_ERROR(config->ReadPrintfFifoSizes(&settings_));
     ASCEND_RETURN_IF_ERROR(config->ReadEventMode(&settings_));
+    ASCEND_RETURN_IF_ERROR(config->ReadSnapshot(&settings_));
   }
+  // Where snapshot images go: the config, with the environment over it
+  // (ours, DESIGN.md §4.15); also without a config file.
+  absl::StatusOr<snapshot::ImageSettings> images =
+      snapshot::ResolveImageSettings(settings_.snapshot_image_dir,
+                                     settings_.snapshot_host_buffer_mb);
+  if (!images.ok()) {
+    return rt::Error(ACL_ERROR_INVALID_PARAM,
+                     absl::StrCat("aclInit: ", images.status().message()));
+  }
+  snapshot::internal::ImageStore::Configure(*std::move(images));
 
   if (ProfilerRequested(config)) {
     LOG(WARNING) << "aclInit: profiling (PROFILER_SAMPLECONFIG or the "

@@ -9,6 +9,8 @@
 #include "runtime/base/error.h"
 #include "runtime/base/logging.h"
 #include "runtime/runtime.h"
+#include "snapshot/coordinator.h"
+#include "snapshot/image_file.h"
 
 namespace {
 
@@ -24,6 +26,15 @@ CallbackType Key(const aclRegisterCallbackType& type) {
   CallbackType key;
   std::memcpy(&key, &type, sizeof(key));
   return key;
+}
+
+// A finalised process keeps no snapshot image (DESIGN.md §4.15); one that
+// never used the runtime has none.
+void ReleaseSnapshotImages() {
+  if (ascend::rt::Runtime::GetIfCreated() != nullptr) {
+    ascend::snapshot::Coordinator::Get().ReleaseAtFinalize();
+  }
+  ascend::snapshot::internal::ImageStore::Configure(std::nullopt);
 }
 
 }  // namespace
@@ -47,14 +58,21 @@ aclError aclFinalize(void) try {
   }
   const aclError ret =
       ReportError("aclFinalize", ProcessLifecycle().Finalize());
-  if (ret == ACL_SUCCESS) ascend::rt::LogEvent("aclFinalize: finalised");
+  if (ret == ACL_SUCCESS) {
+    ReleaseSnapshotImages();
+    ascend::rt::LogEvent("aclFinalize: finalised");
+  }
   return ret;
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclFinalizeReference(uint64_t* refCount) try {
-  return ReportError("aclFinalizeReference",
-                     ProcessLifecycle().FinalizeReference(refCount));
+  const aclError ret = ReportError(
+      "aclFinalizeReference", ProcessLifecycle().FinalizeReference(refCount));
+  if (ret == ACL_SUCCESS && ProcessLifecycle().ref_count() == 0) {
+    ReleaseSnapshotImages();
+  }
+  return ret;
 }
 ACL_ENTRY_CATCH(aclError)
 

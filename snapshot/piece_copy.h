@@ -1,0 +1,59 @@
+// The memory participant's copies of saved pieces between a device and
+// where an image keeps them (DESIGN.md §4.10, §4.14, §4.15): host memory,
+// copied straight into; or image files, through a bounded pool of host
+// staging slots. Work items run on worker threads; every piece is verified
+// as it moves.
+#ifndef ASCENDCL_SNAPSHOT_PIECE_COPY_H_
+#define ASCENDCL_SNAPSHOT_PIECE_COPY_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "device/device.h"
+#include "snapshot/host_copy.h"
+#include "snapshot/image_file.h"
+#include "snapshot/memory_participant.h"
+
+namespace ascend::snapshot::internal {
+
+// Which pieces move: `copy` lists indices into `pieces`; work item i is
+// copy[items[i], items[i + 1]).
+struct PieceWork {
+  int32_t device_id = 0;
+  std::vector<SavedMemory::Piece>* pieces = nullptr;
+  const std::vector<size_t>* copy = nullptr;
+  const std::vector<size_t>* items = nullptr;
+  int workers = 0;
+};
+
+// Groups the pieces `list` names into work items of about `item_bytes`:
+// returns the first position in `list` of each item.
+std::vector<size_t> GroupIntoItems(
+    const std::vector<SavedMemory::Piece>& pieces,
+    const std::vector<size_t>& list, uint64_t item_bytes);
+
+// Backup: copies the planned pieces from `device` into `to` at their
+// offsets and records their checksums. `pool`: staging slots when `to` is
+// a file (the file is not committed here). With `kept` (a pre-copy,
+// running while the application does), a piece whose copy fails marks its
+// allocation false there instead of failing the copy.
+absl::Status CopyPiecesFromDevice(const PieceWork& work, device::Device& device,
+                                  Extent& to, StagingPool* pool,
+                                  std::vector<bool>* kept);
+
+// Restore: copies the planned pieces back from `from` (indexed by each
+// piece's buffer), verifying what landed on the device against the
+// piece's checksum. `readers`: open, checked image files for the buffers
+// that are files (null elsewhere).
+absl::Status CopyPiecesToDevice(
+    const PieceWork& work, device::Device& device,
+    const std::vector<std::shared_ptr<Extent>>& from,
+    const std::vector<std::unique_ptr<ImageFile::Reader>>& readers,
+    StagingPool* pool);
+
+}  // namespace ascend::snapshot::internal
+
+#endif  // ASCENDCL_SNAPSHOT_PIECE_COPY_H_
