@@ -14,6 +14,7 @@
 #include "runtime/base/error.h"
 #include "snapshot/builtin_participants.h"
 #include "snapshot/image_file.h"
+#include "snapshot/image_manifest.h"
 
 namespace ascend::snapshot {
 namespace {
@@ -241,6 +242,15 @@ absl::Status Coordinator::Backup() {
   SnapshotReport report = SnapshotReport::Of(
       "backup", **image, absl::ToInt64Microseconds(absl::Now() - start));
   NameImageDirectory(&report);
+  if (!report.image_dir.empty()) {
+    // The image's manifest, for ascendcl-snapshot (DESIGN.md §4.15).
+    absl::Status written = WriteImageManifest(
+        runtime_, **image, report.image_dir, report.duration_us);
+    if (!written.ok()) {
+      return AsOperationFailure(written, ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
+                                "backup");
+    }
+  }
   if (options_.after_backup) options_.after_backup(**image);
   // The new backup replaces the old one (freed outside the lock).
   std::shared_ptr<BackupImage> replaced;

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "acl/acl.h"
 #include "aclsim/aclsim.h"
 #include "ascendcl/snapshot.h"
@@ -28,6 +29,7 @@
 #include "nlohmann/json.hpp"
 #include "runtime/rt_snapshot.h"
 #include "snapshot/image_file.h"
+#include "snapshot/image_manifest.h"
 #include "testing/fault_injection/snapshot_fixture.h"
 #include "testing/status_matchers.h"
 
@@ -64,6 +66,17 @@ std::vector<std::string> List(const std::string& dir) {
     closedir(d);
   }
   std::sort(names.begin(), names.end());
+  return names;
+}
+
+// The image files (not the manifest) in `dir`.
+std::vector<std::string> Images(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const std::string& name : List(dir)) {
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".img") == 0) {
+      names.push_back(name);
+    }
+  }
   return names;
 }
 
@@ -140,7 +153,7 @@ class DiskImageTest : public ::testing::Test {
   }
   std::vector<std::string> ImageFiles(const std::string& image_dir) {
     std::vector<std::string> files;
-    for (const std::string& name : List(image_dir)) {
+    for (const std::string& name : Images(image_dir)) {
       files.push_back(image_dir + "/" + name);
     }
     return files;
@@ -159,9 +172,25 @@ TEST_F(DiskImageTest, BackupGoesToDiskAndRestoreBringsEveryByteBack) {
   struct stat st;
   ASSERT_EQ(stat(image_dir.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0700u);
-  const std::vector<std::string> files = List(image_dir);
+  const std::vector<std::string> files = Images(image_dir);
   ASSERT_EQ(files.size(), 1u);
   EXPECT_EQ(files[0].rfind("dev0-", 0), 0u);
+  // The manifest names who wrote what.
+  std::ifstream in(image_dir + "/image.json");
+  const nlohmann::json manifest = nlohmann::json::parse(in);
+  EXPECT_EQ(manifest["version"], 1);
+  EXPECT_EQ(manifest["pid"], getpid());
+  EXPECT_EQ(
+      manifest["checksum"],
+      absl::StrFormat("%016x", ascend::snapshot::ManifestChecksum(manifest)));
+  ASSERT_EQ(manifest["devices"].size(), 1u);
+  const nlohmann::json& device = manifest["devices"][0];
+  EXPECT_EQ(device["files"][0]["name"], files[0]);
+  EXPECT_EQ(device["files"][0]["data_bytes"], kBuffers * kMiB);
+  ASSERT_EQ(device["allocations"].size(), 1u);
+  EXPECT_EQ(device["allocations"][0]["kind"], "device");
+  EXPECT_EQ(device["allocations"][0]["count"], kBuffers);
+  EXPECT_EQ(device["allocations"][0]["bytes"], kBuffers * kMiB);
   EXPECT_EQ(report_["disk_bytes"], kBuffers * kMiB);
   // Device contents are on disk; host memory holds tables only.
   EXPECT_LT(report_["host_bytes"].get<uint64_t>(), kMiB);
@@ -172,7 +201,7 @@ TEST_F(DiskImageTest, BackupGoesToDiskAndRestoreBringsEveryByteBack) {
 
 TEST_F(DiskImageTest, AnIncrementalBackupWritesOnlyWhatChanged) {
   const std::string image_dir = LockAndBackup();
-  const std::vector<std::string> first = List(image_dir);
+  const std::vector<std::string> first = Images(image_dir);
   ASSERT_ACL_OK(Unlock());
   Write(3, 5 * kPiece, kPiece, 0x5A);
   LockAndBackup();
@@ -181,7 +210,7 @@ TEST_F(DiskImageTest, AnIncrementalBackupWritesOnlyWhatChanged) {
   EXPECT_EQ(report_["bytes_copied"], kPiece);
   // The first file still holds the unchanged pieces; the new one, the
   // piece written.
-  const std::vector<std::string> now = List(image_dir);
+  const std::vector<std::string> now = Images(image_dir);
   ASSERT_EQ(now.size(), 2u);
   EXPECT_EQ(now[0], first[0]);
   LoseRestoreUnlockAndCheck();

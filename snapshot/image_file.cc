@@ -139,8 +139,10 @@ void RemoveImageDirectory(const std::string& dir) {
   if (DIR* d = opendir(dir.c_str())) {
     while (dirent* e = readdir(d)) {
       const absl::string_view name = e->d_name;
-      if (absl::StartsWith(name, "dev") &&
-          (absl::EndsWith(name, ".img") || absl::EndsWith(name, ".img.tmp"))) {
+      if ((absl::StartsWith(name, "dev") &&
+           (absl::EndsWith(name, ".img") ||
+            absl::EndsWith(name, ".img.tmp"))) ||
+          absl::StartsWith(name, internal::kManifestName)) {
         unlinkat(dirfd(d), e->d_name, 0);
       }
     }

@@ -68,6 +68,8 @@ inline constexpr char kImageMagic[8] = {'A', 'S', 'C', 'L', 'S', 'N', 'A', 'P'};
 // Subdirectories of an image directory are named
 // kImageDirPrefix + "<pid>-<start time>".
 inline constexpr absl::string_view kImageDirPrefix = "ascendcl-snapshot-";
+// The manifest of the last Backup in an image's directory (JSON).
+inline constexpr absl::string_view kManifestName = "image.json";
 
 // The header, as it lies on disk (packed, little-endian).
 struct ImageHeader {
@@ -155,6 +157,9 @@ class ImageFile final : public Extent {
   ImageFile* file() override { return this; }
 
   const std::string& path() const { return path_; }
+  const ImageHeader& header() const { return header_; }
+  // The piece table's checksum (after Commit).
+  uint64_t table_checksum() const { return table_checksum_; }
   // Writes `n` bytes at `offset` of the data area (before Commit).
   absl::Status Write(uint64_t offset, const void* bytes, uint64_t n);
   // Writes the piece table, syncs, and gives the file its name.
