@@ -443,6 +443,11 @@ absl::Status ImageFile::Reader::Read(uint64_t offset, void* to,
   return ReadFully(fd_, kImageHeaderBytes + offset, to, n, "image file");
 }
 
+void ImageFile::Reader::Prefetch(uint64_t offset, uint64_t n) const {
+  (void)posix_fadvise(fd_, static_cast<off_t>(kImageHeaderBytes + offset),
+                      static_cast<off_t>(n), POSIX_FADV_WILLNEED);
+}
+
 absl::StatusOr<std::unique_ptr<ImageFile::Reader>> ImageFile::Open() const {
   const int fd = open(path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
