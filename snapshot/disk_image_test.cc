@@ -29,7 +29,7 @@
 #include "nlohmann/json.hpp"
 #include "runtime/rt_snapshot.h"
 #include "snapshot/image_file.h"
-#include "snapshot/image_manifest.h"
+#include "snapshot/image_format.h"
 #include "testing/fault_injection/snapshot_fixture.h"
 #include "testing/status_matchers.h"
 

@@ -11,7 +11,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
-#include "device/checksum.h"
 #include "runtime/memory/memory.h"
 #include "snapshot/image_file.h"
 #include "snapshot/memory_participant.h"
@@ -78,19 +77,12 @@ absl::Status WriteFile(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-uint64_t ManifestChecksum(const nlohmann::json& manifest) {
-  nlohmann::json body = manifest;
-  body.erase("checksum");
-  const std::string text = body.dump();
-  return device::Checksum(text.data(), text.size());
-}
-
 absl::Status WriteImageManifest(rt::Runtime& runtime, const BackupImage& image,
                                 const std::string& directory,
                                 uint64_t duration_us) {
   const rt::Memory* memory = rt::Memory::Of(runtime);
   nlohmann::json manifest;
-  manifest["format"] = "ascendcl-snapshot-image";
+  manifest["format"] = std::string(kManifestFormat);
   manifest["version"] = kManifestVersion;
   manifest["written_unix_us"] = absl::ToUnixMicros(absl::Now());
   manifest["backup_duration_us"] = duration_us;

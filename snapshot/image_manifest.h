@@ -20,7 +20,8 @@
 //    "checksum": "<16 hex>"}
 //
 // "checksum" is device::Checksum of the object's compact JSON text without
-// the "checksum" member.
+// the "checksum" member (ManifestChecksum, snapshot/image_format.h, which
+// also holds the format name and version).
 #ifndef ASCENDCL_SNAPSHOT_IMAGE_MANIFEST_H_
 #define ASCENDCL_SNAPSHOT_IMAGE_MANIFEST_H_
 
@@ -32,10 +33,9 @@
 #include "nlohmann/json.hpp"
 #include "runtime/runtime.h"
 #include "snapshot/backup_image.h"
+#include "snapshot/image_format.h"
 
 namespace ascend::snapshot {
-
-inline constexpr int kManifestVersion = 1;
 
 // Writes the manifest of `image` (a Backup whose memory went to disk) into
 // `directory`, replacing the previous one only once it is complete and
@@ -43,9 +43,6 @@ inline constexpr int kManifestVersion = 1;
 absl::Status WriteImageManifest(rt::Runtime& runtime, const BackupImage& image,
                                 const std::string& directory,
                                 uint64_t duration_us);
-
-// The checksum a manifest carries (of `manifest` without "checksum").
-uint64_t ManifestChecksum(const nlohmann::json& manifest);
 
 }  // namespace ascend::snapshot
 

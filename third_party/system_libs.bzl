@@ -26,6 +26,14 @@ _ABSL = {
         "inlined_vector": [],
         "node_hash_map": ["absl_raw_hash_set", "absl_hash"],
     },
+    "absl/flags": {
+        # ABSL_FLAG: a flag's storage and its registration in the registry.
+        "flag": ["absl_flags_internal", "absl_flags_marshalling", "absl_flags_reflection", "absl_flags_private_handle_accessor", "absl_flags_commandlineflag", "absl_flags_commandlineflag_internal", "absl_flags_config", "absl_flags_program_name"],
+        "commandlineflag": ["absl_flags_commandlineflag", "absl_flags_commandlineflag_internal"],
+        "reflection": ["absl_flags_reflection", "absl_flags_private_handle_accessor", "absl_flags_commandlineflag", "absl_flags_commandlineflag_internal", "absl_flags_config"],
+        "parse": ["absl_flags_parse", "absl_flags_usage", "absl_flags_usage_internal", "absl_flags_internal", "absl_flags_marshalling", "absl_flags_reflection", "absl_flags_private_handle_accessor", "absl_flags_commandlineflag", "absl_flags_commandlineflag_internal", "absl_flags_config", "absl_flags_program_name"],
+        "usage": ["absl_flags_usage", "absl_flags_usage_internal", "absl_flags_program_name"],
+    },
     "absl/functional": {
         "any_invocable": [],
         "bind_front": [],

@@ -13,6 +13,8 @@
 #   PREFIX/lib64/pkgconfig/ascendcl.pc     pkg-config: `pkg-config --cflags --libs ascendcl`
 #   PREFIX/lib64/cmake/ascendcl/           CMake package: find_package(ascendcl) -> ascendcl::ascendcl
 #   PREFIX/share/cmake/ascendcl            symlink to it (Debian's CMake does not search lib64)
+#   PREFIX/bin/ascendcl-snapshot           inspects and verifies snapshot images on
+#                                          disk (`ascendcl-snapshot --help`)
 #   PREFIX/set_env.sh, PREFIX/bin/setenv.bash
 #                                          `source` either: exports ASCEND_HOME_PATH,
 #                                          ASCEND_INSTALL_PATH, ASCEND_TOOLKIT_HOME,
@@ -61,6 +63,7 @@ manifest=""
 ascendc_cmake=""
 ascendc_rewrite=""
 kernel_operator=""
+cli=""
 prefix=""
 for arg in "$@"; do
   case "$arg" in
@@ -69,6 +72,7 @@ for arg in "$@"; do
     --ascendc-cmake=*) ascendc_cmake="${arg#*=}" ;;
     --ascendc-rewrite=*) ascendc_rewrite="${arg#*=}" ;;
     --kernel-operator=*) kernel_operator="${arg#*=}" ;;
+    --cli=*) cli="${arg#*=}" ;;
     -h | --help) usage ;;
     -*) echo "install: unknown option $arg" >&2; usage ;;
     *)
@@ -78,7 +82,7 @@ for arg in "$@"; do
   esac
 done
 [[ -n "$prefix" && -n "$library" && -n "$manifest" && -n "$ascendc_cmake" &&
-   -n "$ascendc_rewrite" && -n "$kernel_operator" ]] ||
+   -n "$ascendc_rewrite" && -n "$kernel_operator" && -n "$cli" ]] ||
   usage
 
 # Inputs are runfiles paths: relative to the working directory under
@@ -101,6 +105,7 @@ manifest=$(resolve "$manifest")
 ascendc_cmake=$(resolve "$ascendc_cmake")
 ascendc_rewrite=$(resolve "$ascendc_rewrite")
 kernel_operator=$(resolve "$kernel_operator")
+cli=$(resolve "$cli")
 
 if [[ "$prefix" != /* ]]; then
   prefix="${BUILD_WORKING_DIRECTORY:-$PWD}/$prefix"
@@ -122,6 +127,8 @@ install -D -m 0755 "$library" "$prefix/lib64/libascendcl.so"
 # (one runtime), since the loader recognises the same file.
 ln -sfn libascendcl.so "$prefix/lib64/libacl_rt.so"
 ln -sfn libascendcl.so "$prefix/lib64/libacl_rt_impl.so"
+
+install -D -m 0755 "$cli" "$prefix/bin/ascendcl-snapshot"
 
 install -D -m 0644 "$ascendc_cmake" \
   "$prefix/tikcpp/ascendc_kernel_cmake/ascendc.cmake"

@@ -4,7 +4,8 @@
 #   check_install_tree.sh PREFIX [VERSION_PROBE]
 #
 # the layout (headers, both library names as one file, environment scripts,
-# version.info, pkg-config and CMake files), that the environment scripts
+# version.info, pkg-config and CMake files, the ascendcl-snapshot command),
+# that the command runs from the tree, that the environment scripts
 # export prefix-relative paths (also after the tree is moved), that the
 # version is the same everywhere, and that pkg-config reports a usable
 # compile and link line. VERSION_PROBE, when given, is a program printing
@@ -38,7 +39,7 @@ for f in include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h \
          include/acl/error_codes/rt_error_codes.h \
          include/runtime/rt_snapshot.h include/aclsim/aclsim.h \
          include/ascendcl/snapshot.h \
-         lib64/libascendcl.so set_env.sh bin/setenv.bash \
+         lib64/libascendcl.so set_env.sh bin/setenv.bash bin/ascendcl-snapshot \
          share/info/runtime/version.info lib64/pkgconfig/ascendcl.pc \
          lib64/cmake/ascendcl/ascendclConfig.cmake \
          lib64/cmake/ascendcl/ascendclConfigVersion.cmake \
@@ -62,8 +63,29 @@ check "lib64/libascendcl.so exports aclsysGetVersionStr and aclrtGetSocName" \
            nm -D --defined-only '$prefix/lib64/libascendcl.so' |
            grep -q ' T aclrtGetSocName\$'"
 check "no absolute build path in the text files" \
-  bash -c "! grep -rl -e bazel-out -e execroot '$prefix/set_env.sh' \
+  bash -c "! grep -rlI -e bazel-out -e execroot '$prefix/set_env.sh' \
            '$prefix/bin' '$prefix/lib64/pkgconfig' '$prefix/lib64/cmake'"
+
+# --- ascendcl-snapshot ---------------------------------------------------------------
+cli="$prefix/bin/ascendcl-snapshot"
+check "bin/ascendcl-snapshot is executable" test -x "$cli"
+help=$("$cli" --help 2>/dev/null)
+help_status=$?
+check "ascendcl-snapshot --help prints its usage and exits 0" \
+  test "$help_status-${help%%$'\n'*}" = "0-usage: ascendcl-snapshot inspect [--json] DIR"
+not_an_image=$(mktemp -d "${TMPDIR:-/tmp}/ascendcl_no_image.XXXXXX")
+cli_err=$("$cli" verify "$not_an_image" 2>&1 >/dev/null)
+cli_status=$?
+rmdir "$not_an_image"
+case "$cli_err" in
+  *"holds no snapshot image"*) said=yes ;;
+  *) said=no ;;
+esac
+check "ascendcl-snapshot verify on a directory without an image exits 2 saying so" \
+  test "$cli_status-$said" = 2-yes
+"$cli" >/dev/null 2>&1
+cli_status=$?
+check "ascendcl-snapshot without a command exits 2" test "$cli_status" -eq 2
 
 # --- One version everywhere ----------------------------------------------------------
 version=$(sed -n 's/^Version=//p' "$prefix/share/info/runtime/version.info" | head -1)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the installer into a temporary prefix and checks the tree:
 #   install_test.sh INSTALL --library=... --headers=... --ascendc-cmake=...
-#                   --ascendc-rewrite=... --kernel-operator=... VERSION_PROBE
+#                   --ascendc-rewrite=... --kernel-operator=... --cli=...
+#                   VERSION_PROBE
 set -euo pipefail
 install="$1"
 probe="${@: -1}"
