@@ -110,6 +110,11 @@ class SnapshotParticipant {
   virtual absl::StatusOr<Precopied> Precopy(int32_t device_id) {
     return Precopied{};
   }
+  // Whether Save may run for several devices at once (each device's on a
+  // thread of its own): participants whose per-device saves share nothing
+  // but thread-safe state, and are worth running side by side (device
+  // memory, DESIGN.md §4.15).
+  virtual bool SavesDevicesConcurrently() const { return false; }
   // Drops what it keeps between operations (the base of the next
   // incremental Save, a pre-copy): aclFinalize.
   virtual void ReleaseKept() {}

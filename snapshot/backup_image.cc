@@ -1,7 +1,10 @@
 #include "snapshot/backup_image.h"
 
+#include <exception>
 #include <new>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
@@ -47,6 +50,45 @@ absl::StatusOr<std::unique_ptr<rt::SavedState>> SaveOne(
   }
 }
 
+struct Saved {
+  absl::StatusOr<std::unique_ptr<rt::SavedState>> state =
+      absl::UnknownError("not saved");
+  absl::Duration duration;
+};
+
+// `participant`'s save of every device of `scope`, in scope order: side by
+// side when the participant allows it (the first device on this thread;
+// without threads to spare, one after another).
+std::vector<Saved> SaveAll(SnapshotParticipant& participant,
+                           const std::vector<int32_t>& scope) {
+  std::vector<Saved> saved(scope.size());
+  auto save = [&](size_t i) {
+    const absl::Time start = absl::Now();
+    saved[i].state = SaveOne(participant, scope[i]);
+    saved[i].duration = absl::Now() - start;
+  };
+  std::vector<std::thread> threads;
+  std::vector<bool> started(scope.size(), false);
+  if (participant.SavesDevicesConcurrently() && scope.size() > 1) {
+    for (size_t i = 1; i < scope.size(); ++i) {
+      try {
+        threads.emplace_back(save, i);
+        started[i] = true;
+      } catch (const std::exception&) {
+        break;  // out of threads: the rest run here
+      }
+    }
+  }
+  for (size_t i = 0; i < scope.size(); ++i) {
+    if (started[i]) continue;
+    save(i);
+    // Run here, one after another, nothing follows a failure.
+    if (!saved[i].state.ok() && threads.empty()) break;
+  }
+  for (std::thread& t : threads) t.join();
+  return saved;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<BackupImage>> BackupImage::Save(
@@ -59,17 +101,18 @@ absl::StatusOr<std::unique_ptr<BackupImage>> BackupImage::Save(
     if (participant->scope() == SnapshotParticipant::Scope::kProcess) {
       scope = {SnapshotParticipant::kProcessWide};
     }
-    for (int32_t device_id : scope) {
-      const absl::Time start = absl::Now();
-      absl::StatusOr<std::unique_ptr<rt::SavedState>> state =
-          SaveOne(*participant, device_id);
-      if (!state.ok()) {
-        return Annotate(state.status(), "save", participant->name(), device_id);
+    std::vector<Saved> saved = SaveAll(*participant, scope);
+    for (size_t i = 0; i < scope.size(); ++i) {
+      if (!saved[i].state.ok()) {
+        return Annotate(saved[i].state.status(), "save", participant->name(),
+                        scope[i]);
       }
+    }
+    for (size_t i = 0; i < scope.size(); ++i) {
       try {
-        image->states_.push_back(NamedState{std::string(participant->name()),
-                                            device_id, *std::move(state),
-                                            absl::Now() - start});
+        image->states_.push_back(
+            NamedState{std::string(participant->name()), scope[i],
+                       *std::move(saved[i].state), saved[i].duration});
       } catch (const std::bad_alloc&) {
         return absl::ResourceExhaustedError("out of host memory");
       }

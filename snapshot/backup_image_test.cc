@@ -1,6 +1,9 @@
 #include "snapshot/backup_image.h"
 
+#include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "gtest/gtest.h"
@@ -99,6 +102,62 @@ TEST_F(BackupImageTest, TotalBytesSumsTheStates) {
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<BackupImage> image,
                        BackupImage::Save(registry_, {0, 1}));
   EXPECT_EQ(image->total_bytes(), 2000u);
+}
+
+}  // namespace
+}  // namespace ascend::snapshot
+
+namespace ascend::snapshot {
+namespace {
+
+// Saves that only succeed when every device's save is under way at once.
+class SideBySideParticipant final : public rt::SnapshotParticipant {
+ public:
+  explicit SideBySideParticipant(int devices) : devices_(devices) {}
+  absl::string_view name() const override { return "side_by_side"; }
+  bool SavesDevicesConcurrently() const override { return true; }
+  absl::StatusOr<std::unique_ptr<rt::SavedState>> Save(
+      int32_t device_id) override {
+    std::unique_lock<std::mutex> lock(mu_);
+    ++entered_;
+    all_in_.notify_all();
+    if (!all_in_.wait_for(lock, std::chrono::seconds(10),
+                          [&] { return entered_ == devices_; })) {
+      return absl::DeadlineExceededError("saves ran one after another");
+    }
+    return std::unique_ptr<rt::SavedState>(new State(device_id));
+  }
+  absl::StatusOr<std::string> Describe(int32_t) const override { return ""; }
+
+  struct State final : rt::SavedState {
+    explicit State(int32_t device) : device(device) {}
+    absl::Status Restore() const override { return absl::OkStatus(); }
+    const int32_t device;
+  };
+
+ private:
+  const int devices_;
+  std::mutex mu_;
+  std::condition_variable all_in_;
+  int entered_ = 0;
+};
+
+// A participant that allows it saves every device at once (device memory:
+// DESIGN.md §4.15); the image keeps the device order.
+TEST(BackupImageConcurrencyTest, DevicesSaveSideBySideInDeviceOrder) {
+  ParticipantRegistry registry;
+  ASSERT_OK(registry.Register(std::make_unique<SideBySideParticipant>(3)));
+  absl::StatusOr<std::unique_ptr<BackupImage>> image =
+      BackupImage::Save(registry, {2, 0, 1});
+  ASSERT_OK(image.status());
+  ASSERT_EQ((*image)->states().size(), 3u);
+  EXPECT_EQ((*image)->states()[0].device_id, 2);
+  EXPECT_EQ((*image)->states()[1].device_id, 0);
+  EXPECT_EQ((*image)->states()[2].device_id, 1);
+  const auto* first = dynamic_cast<const SideBySideParticipant::State*>(
+      (*image)->states()[0].state.get());
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(first->device, 2);
 }
 
 }  // namespace

@@ -930,6 +930,9 @@ class MemoryParticipant final : public rt::SnapshotParticipant {
   }
 
   void ReleaseKept() override { tracking_->ForgetAll(); }
+  // Each device's capture is its own; they share the tracking table, the
+  // image store and its staging pool, all locked.
+  bool SavesDevicesConcurrently() const override { return true; }
 
   // Each allocation with the device's checksum of its contents.
   absl::StatusOr<std::string> Describe(int32_t device_id) const override {
