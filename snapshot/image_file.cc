@@ -569,8 +569,13 @@ absl::StatusOr<std::shared_ptr<ImageFile>> ImageStore::Create(
   const std::string path =
       absl::StrCat(dir->path(), "/dev", device, "-", backup, ".img");
   const std::string tmp = path + ".tmp";
-  const int fd =
-      open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  int fd = open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0 && errno == ENOENT && mkdir(dir->path().c_str(), 0700) == 0) {
+    // The directory went (removed, or a file system mounted over its
+    // parent went): made again. Files of earlier images in it are gone,
+    // which a Restore of those reports.
+    fd = open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  }
   if (fd < 0) {
     return absl::ResourceExhaustedError(
         absl::StrCat("cannot create image file ", tmp, ": ", Errno(errno)));

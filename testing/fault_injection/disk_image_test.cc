@@ -8,11 +8,13 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -362,6 +364,29 @@ TEST_F(DiskImageTest, AWriteErrorFailsTheBackupAndLeavesNoPartialFile) {
                             ACL_MEMCPY_DEVICE_TO_HOST));
   EXPECT_EQ(got, bytes);
   ASSERT_ACL_OK(aclrtFree(big));
+}
+
+// A full file system (a 6 MiB tmpfs mounted over the image directory, for
+// 8 MiB of device memory) fails the Backup with 507908 and leaves nothing;
+// once there is room, the next Backup works. Skipped where this process
+// may not mount one (the file-size limit case above covers write errors
+// there).
+TEST_F(DiskImageTest, AFullFileSystemFailsTheBackupAndLeavesNothing) {
+  if (mount("tmpfs", dir_.c_str(), "tmpfs", 0, "size=6m,mode=0700") != 0) {
+    GTEST_SKIP() << "cannot mount a small tmpfs here: " << std::strerror(errno);
+  }
+  ASSERT_ACL_OK(Lock());
+  EXPECT_EQ(Backup(), ACL_ERROR_SNAPSHOT_BACKUP_FAILED);
+  EXPECT_EQ(ProcessState(), RT_PROCESS_STATE_LOCKED);
+  // Only the (empty) image subdirectory is there: no partial file.
+  for (const std::string& name : List(dir_)) {
+    EXPECT_EQ(List(dir_ + "/" + name), std::vector<std::string>{}) << name;
+  }
+  ASSERT_ACL_OK(Unlock());
+  ASSERT_EQ(umount2(dir_.c_str(), MNT_DETACH), 0);
+  LockAndBackup();
+  EXPECT_EQ(report_["disk_bytes"], kBuffers * kMiB);
+  LoseRestoreUnlockAndCheck();
 }
 
 TEST_F(DiskImageTest, AclFinalizeRemovesTheImage) {
