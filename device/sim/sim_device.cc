@@ -381,6 +381,10 @@ absl::StatusOr<uint64_t> SimDevice::CopyFromDeviceWithChecksum(void* dst,
 // Copies and hashes piece by piece, so each piece is hashed while it is
 // still in this core's cache. An injected corruption hits the piece that
 // holds byte size / 2 after it landed and before it is hashed.
+// Verified copies of at least this many bytes go through the memory file
+// (SimDevice::WriteThroughFile).
+constexpr uint64_t kFileWriteBytes = 64 * 1024;
+
 absl::StatusOr<uint64_t> SimDevice::CopyToDeviceWithChecksum(DeviceAddr dst,
                                                              const void* src,
                                                              uint64_t size) {
@@ -393,6 +397,12 @@ absl::StatusOr<uint64_t> SimDevice::CopyToDeviceWithChecksum(DeviceAddr dst,
   if (size == 0) return device::Checksum(nullptr, 0);
   const CopyFault fault = TakeCopyFault(*slot_);
   if (fault == CopyFault::kFail) return InjectedCopyFailure(id());
+  if (fault == CopyFault::kNone && size >= kFileWriteBytes) {
+    absl::StatusOr<uint64_t> written = WriteThroughFile(dst, src, size);
+    if (written.status().code() != absl::StatusCode::kUnimplemented) {
+      return written;
+    }
+  }
   auto* to = static_cast<unsigned char*>(WriteTarget(dst, size));
   const auto* from = static_cast<const unsigned char*>(src);
   device::ChecksumState state;
@@ -829,27 +839,74 @@ std::vector<internal::DeviceWrites::VaMapping> SimDevice::VaMappings() const {
   return out;
 }
 
+std::optional<DeviceAddr> SimDevice::WindowAddress(DeviceAddr dst,
+                                                   uint64_t size) const {
+  if (dst < memory_->va_base()) return dst;
+  // A mapping of physical memory: the bytes are in the memory window.
+  auto it = mappings_.upper_bound(dst);
+  if (it == mappings_.begin()) return std::nullopt;
+  --it;
+  const Mapping& m = it->second;
+  if (m.physical == 0 || dst - m.addr >= m.size ||
+      size > m.size - (dst - m.addr)) {
+    return std::nullopt;  // imported, or across mappings: tracked there
+  }
+  return m.physical + m.offset + (dst - m.addr);
+}
+
 void* SimDevice::WriteTarget(DeviceAddr dst, uint64_t size) {
   if (ABSL_PREDICT_TRUE(!writes_.window_armed()) || size == 0) {
     return AsPointer(dst);
   }
-  DeviceAddr at = dst;
-  if (dst >= memory_->va_base()) {
-    // A mapping of physical memory: the bytes are in the memory window.
-    auto it = mappings_.upper_bound(dst);
-    if (it == mappings_.begin()) return AsPointer(dst);
-    --it;
-    const Mapping& m = it->second;
-    if (m.physical == 0 || dst - m.addr >= m.size ||
-        size > m.size - (dst - m.addr)) {
-      return AsPointer(dst);  // imported, or across mappings: tracked there
-    }
-    at = m.physical + m.offset + (dst - m.addr);
-  }
-  uint8_t* alias = memory_->Alias(at);
+  const std::optional<DeviceAddr> at = WindowAddress(dst, size);
+  if (!at.has_value()) return AsPointer(dst);
+  uint8_t* alias = memory_->Alias(*at);
   if (alias == nullptr) return AsPointer(dst);
-  writes_.Note(at, size);
+  writes_.Note(*at, size);
   return alias;
+}
+
+absl::StatusOr<uint64_t> SimDevice::WriteThroughFile(DeviceAddr dst,
+                                                     const void* src,
+                                                     uint64_t size) {
+  const std::optional<DeviceAddr> at = WindowAddress(dst, size);
+  const int fd = memory_->fd();
+  if (!at.has_value() || fd < 0 || *at < memory_->base() ||
+      *at - memory_->base() > memory_->size() ||
+      size > memory_->size() - (*at - memory_->base())) {
+    return absl::UnimplementedError("not in the memory file");
+  }
+  // Tracking sees no page-table write: the range is recorded as written.
+  if (writes_.window_armed()) writes_.Note(*at, size);
+  const off_t offset = static_cast<off_t>(*at - memory_->base());
+  const auto* from = static_cast<const uint8_t*>(src);
+  for (uint64_t done = 0; done < size;) {
+    const ssize_t n =
+        pwrite(fd, from + done, size - done, offset + static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return absl::UnimplementedError("the memory file refused");
+    done += static_cast<uint64_t>(n);
+  }
+  // What the device holds now, read back and hashed.
+  constexpr uint64_t kChunk = 64 * device::kChecksumBlockBytes;
+  thread_local std::vector<uint8_t> back;
+  back.resize(kChunk);
+  device::ChecksumState state;
+  for (uint64_t done = 0;;) {
+    const uint64_t len = std::min(kChunk, size - done);
+    for (uint64_t got = 0; got < len;) {
+      const ssize_t n = pread(fd, back.data() + got, len - got,
+                              offset + static_cast<off_t>(done + got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        return absl::DataLossError("device memory cannot be read back");
+      }
+      got += static_cast<uint64_t>(n);
+    }
+    if (done + len == size) return state.Finish(back.data(), len);
+    state.Update(back.data(), len);
+    done += len;
+  }
 }
 
 std::string SimDevice::WriteTracking() const {

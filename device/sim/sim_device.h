@@ -183,6 +183,20 @@ class SimDevice final : public Device {
   // write-tracking fault (DESIGN.md §4.14); else the address itself.
   void* WriteTarget(DeviceAddr dst, uint64_t size)
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // The memory window's address of [dst, dst + size) (checked to be device
+  // memory) when it lies in the window or in one mapping of this device's
+  // physical memory; else nullopt (imported memory, across mappings).
+  std::optional<DeviceAddr> WindowAddress(DeviceAddr dst, uint64_t size) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // Writes `size` bytes at `dst` with write(2) into the memory file, not
+  // through a mapping (on a VM every first touch of a page through a
+  // mapping exits to the hypervisor; the file write takes none), and
+  // returns the checksum of what the file then holds there, read back.
+  // kUnimplemented where the bytes are not in this device's file; the
+  // caller then copies through the mapping.
+  absl::StatusOr<uint64_t> WriteThroughFile(DeviceAddr dst, const void* src,
+                                            uint64_t size)
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
   // The virtual address mappings of this device's own memory, as write
   // tracking sees them.
   std::vector<internal::DeviceWrites::VaMapping> VaMappings() const
