@@ -122,7 +122,9 @@ void Coordinator::ReleaseBackup(std::string reason) {
 
 void Coordinator::ReleaseAtFinalize() {
   ascend::MutexLock op(&op_mu_);
-  ReleaseBackup("aclFinalize");
+  // A backup exists only while the process is locked or backed up, and
+  // the snapshot state outlives aclFinalize: a Restore must still find it.
+  // It goes at Unlock, as always.
   for (rt::SnapshotParticipant* participant : participants_->participants()) {
     participant->ReleaseKept();
   }

@@ -73,9 +73,10 @@ class Coordinator {
   // GlobalState::Get().
   static Coordinator& Get();
 
-  // aclFinalize: releases the backup and what participants keep for the
-  // next one (a pre-copy, an incremental base), and with them any image
-  // files on disk (DESIGN.md §4.15).
+  // aclFinalize: releases what participants keep for the next backup (a
+  // pre-copy, an incremental base), and with them their image files on
+  // disk (DESIGN.md §4.15). A backup still held (the process is locked or
+  // backed up) stays: Restore works after aclFinalize; Unlock releases it.
   void ReleaseAtFinalize();
 
   absl::Status Lock();

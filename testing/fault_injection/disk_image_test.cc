@@ -389,6 +389,16 @@ TEST_F(DiskImageTest, AFullFileSystemFailsTheBackupAndLeavesNothing) {
   LoseRestoreUnlockAndCheck();
 }
 
+// The snapshot state outlives aclFinalize: a backed-up process's image
+// stays for its Restore.
+TEST_F(DiskImageTest, ABackedUpProcessKeepsItsImageThroughAclFinalize) {
+  const std::string image_dir = LockAndBackup();
+  ASSERT_ACL_OK(aclFinalize());
+  EXPECT_TRUE(Exists(image_dir));
+  ASSERT_ACL_OK(aclInit(nullptr));
+  LoseRestoreUnlockAndCheck();
+}
+
 TEST_F(DiskImageTest, AclFinalizeRemovesTheImage) {
   const std::string image_dir = LockAndBackup();
   ASSERT_ACL_OK(Unlock());
