@@ -398,9 +398,9 @@ absl::StatusOr<uint64_t> SimDevice::CopyToDeviceWithChecksum(DeviceAddr dst,
   const CopyFault fault = TakeCopyFault(*slot_);
   if (fault == CopyFault::kFail) return InjectedCopyFailure(id());
   if (fault == CopyFault::kNone && size >= kFileWriteBytes) {
-    absl::StatusOr<uint64_t> written = WriteThroughFile(dst, src, size);
-    if (written.status().code() != absl::StatusCode::kUnimplemented) {
-      return written;
+    if (std::optional<absl::StatusOr<uint64_t>> written =
+            WriteThroughFile(dst, src, size)) {
+      return *std::move(written);
     }
   }
   auto* to = static_cast<unsigned char*>(WriteTarget(dst, size));
@@ -866,15 +866,14 @@ void* SimDevice::WriteTarget(DeviceAddr dst, uint64_t size) {
   return alias;
 }
 
-absl::StatusOr<uint64_t> SimDevice::WriteThroughFile(DeviceAddr dst,
-                                                     const void* src,
-                                                     uint64_t size) {
+std::optional<absl::StatusOr<uint64_t>> SimDevice::WriteThroughFile(
+    DeviceAddr dst, const void* src, uint64_t size) {
   const std::optional<DeviceAddr> at = WindowAddress(dst, size);
   const int fd = memory_->fd();
   if (!at.has_value() || fd < 0 || *at < memory_->base() ||
       *at - memory_->base() > memory_->size() ||
       size > memory_->size() - (*at - memory_->base())) {
-    return absl::UnimplementedError("not in the memory file");
+    return std::nullopt;
   }
   // Tracking sees no page-table write: the range is recorded as written.
   if (writes_.window_armed()) writes_.Note(*at, size);
@@ -884,7 +883,7 @@ absl::StatusOr<uint64_t> SimDevice::WriteThroughFile(DeviceAddr dst,
     const ssize_t n =
         pwrite(fd, from + done, size - done, offset + static_cast<off_t>(done));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return absl::UnimplementedError("the memory file refused");
+    if (n <= 0) return std::nullopt;  // the mapping takes the rest over
     done += static_cast<uint64_t>(n);
   }
   // What the device holds now, read back and hashed.

@@ -192,10 +192,11 @@ class SimDevice final : public Device {
   // through a mapping (on a VM every first touch of a page through a
   // mapping exits to the hypervisor; the file write takes none), and
   // returns the checksum of what the file then holds there, read back.
-  // kUnimplemented where the bytes are not in this device's file; the
-  // caller then copies through the mapping.
-  absl::StatusOr<uint64_t> WriteThroughFile(DeviceAddr dst, const void* src,
-                                            uint64_t size)
+  // nullopt where the bytes are not in this device's file or the file
+  // refuses the write: the caller then copies through the mapping.
+  std::optional<absl::StatusOr<uint64_t>> WriteThroughFile(DeviceAddr dst,
+                                                           const void* src,
+                                                           uint64_t size)
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
   // The virtual address mappings of this device's own memory, as write
   // tracking sees them.
