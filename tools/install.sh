@@ -175,6 +175,10 @@ case ":${LD_LIBRARY_PATH:-}:" in
   *":$_ascendcl_prefix/lib64:"*) ;;
   *) export LD_LIBRARY_PATH="$_ascendcl_prefix/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ;;
 esac
+case ":${PATH:-}:" in
+  *":$_ascendcl_prefix/bin:"*) ;;
+  *) export PATH="$_ascendcl_prefix/bin${PATH:+:$PATH}" ;;
+esac
 case ":${PKG_CONFIG_PATH:-}:" in
   *":$_ascendcl_prefix/lib64/pkgconfig:"*) ;;
   *) export PKG_CONFIG_PATH="$_ascendcl_prefix/lib64/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" ;;
