@@ -10,6 +10,10 @@
 #   PREFIX/lib64/libascendcl.so            the runtime library
 #   PREFIX/lib64/libacl_rt.so              symlink to libascendcl.so (CANN samples link either)
 #   PREFIX/lib64/libacl_rt_impl.so         the same (the model-runtime samples link it too)
+#   PREFIX/lib64/<sdk library>.so          the SDK libraries CANN ships beside the
+#                                          runtime (--sdk-library, one per library:
+#                                          operators, data channels, dump,
+#                                          profiling, securec), under their CANN names
 #   PREFIX/lib64/pkgconfig/ascendcl.pc     pkg-config: `pkg-config --cflags --libs ascendcl`
 #   PREFIX/lib64/cmake/ascendcl/           CMake package: find_package(ascendcl) -> ascendcl::ascendcl
 #   PREFIX/share/cmake/ascendcl            symlink to it (Debian's CMake does not search lib64)
@@ -64,6 +68,7 @@ ascendc_cmake=""
 ascendc_rewrite=""
 kernel_operator=""
 cli=""
+sdk_libraries=()
 prefix=""
 for arg in "$@"; do
   case "$arg" in
@@ -73,6 +78,7 @@ for arg in "$@"; do
     --ascendc-rewrite=*) ascendc_rewrite="${arg#*=}" ;;
     --kernel-operator=*) kernel_operator="${arg#*=}" ;;
     --cli=*) cli="${arg#*=}" ;;
+    --sdk-library=*) sdk_libraries+=("${arg#*=}") ;;
     -h | --help) usage ;;
     -*) echo "install: unknown option $arg" >&2; usage ;;
     *)
@@ -106,6 +112,9 @@ ascendc_cmake=$(resolve "$ascendc_cmake")
 ascendc_rewrite=$(resolve "$ascendc_rewrite")
 kernel_operator=$(resolve "$kernel_operator")
 cli=$(resolve "$cli")
+for i in "${!sdk_libraries[@]}"; do
+  sdk_libraries[$i]=$(resolve "${sdk_libraries[$i]}")
+done
 
 if [[ "$prefix" != /* ]]; then
   prefix="${BUILD_WORKING_DIRECTORY:-$PWD}/$prefix"
@@ -127,6 +136,10 @@ install -D -m 0755 "$library" "$prefix/lib64/libascendcl.so"
 # (one runtime), since the loader recognises the same file.
 ln -sfn libascendcl.so "$prefix/lib64/libacl_rt.so"
 ln -sfn libascendcl.so "$prefix/lib64/libacl_rt_impl.so"
+# Each SDK library keeps the file name (and SONAME) its target gives it.
+for sdk_library in "${sdk_libraries[@]}"; do
+  install -D -m 0755 "$sdk_library" "$prefix/lib64/$(basename "$sdk_library")"
+done
 
 install -D -m 0755 "$cli" "$prefix/bin/ascendcl-snapshot"
 
