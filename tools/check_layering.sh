@@ -29,7 +29,7 @@ check //runtime/... '//snapshot/... + //acl/...'
 check //snapshot/... '//acl/...'
 check //acl/... '//aclnn/...'
 # The operator libraries sit above the ACL layer and reach the runtime only
-# through its public C API (DESIGN.md §5.23): apart from the public headers,
+# through its public C API (DESIGN.md §5.26): apart from the public headers,
 # no non-test aclnn library depends on a library of the runtime, snapshot or
 # device layers, or on the ACL implementation.
 found=$(bazel query "${bazel_flags[@]}" --noshow_progress \
