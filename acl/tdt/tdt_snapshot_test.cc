@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <thread>
 
 #include "acl/acl.h"
@@ -195,6 +196,79 @@ TEST_F(TdtSnapshotTest, BlockedCallsAndTheGate) {
   ASSERT_ACL_OK(acltdtDestroyDataset(got));
   ASSERT_ACL_OK(acltdtDestroyQueue(qid));
   ASSERT_ACL_OK(acltdtDestroyChannel(channel));
+}
+
+// What a host function launched by a BACKUP_POST stage callback does: it
+// runs after Backup drained the streams, where the runtime refuses stream
+// work's gated calls (207006, DESIGN.md §4.3).
+struct LateDequeue {
+  aclrtStream stream = nullptr;
+  aclrtContext context = nullptr;
+  uint32_t qid = 0;
+  std::atomic<int> device{-1};
+  std::atomic<int> result{-1};
+  std::atomic<int32_t> value{0};
+  std::atomic<bool> done{false};
+};
+
+void DequeueInHostFunc(void* raw) {
+  auto* late = static_cast<LateDequeue*>(raw);
+  // Not gated: a host function may make the test's context its own.
+  late->device = aclrtSetCurrentContext(late->context);
+  int32_t value = 0;
+  size_t size = 0;
+  late->result =
+      acltdtDequeueData(late->qid, &value, sizeof value, &size, nullptr, 0, 0);
+  late->value = value;
+  late->done = true;
+}
+
+uint32_t LaunchLateDequeue(int32_t, void* raw) {
+  auto* late = static_cast<LateDequeue*>(raw);
+  return aclrtLaunchHostFunc(late->stream, &DequeueInHostFunc, late) ==
+                 ACL_SUCCESS
+             ? 0
+             : 1;
+}
+
+// DESIGN.md §5.23: a dequeue by such a host function delivers its data; the
+// buffer the runtime will not free then is kept and freed by a later call.
+TEST_F(TdtSnapshotTest, BuffersTheRuntimeWillNotFreeYetAreFreedLater) {
+  const uint32_t qid = Queue(4);
+  acltdtBuf held = nullptr;
+  ASSERT_ACL_OK(acltdtAllocBuf(4, ACL_TDT_NORMAL_MEM, &held));
+  void* data = nullptr;
+  size_t size = 0;
+  ASSERT_ACL_OK(acltdtGetBufData(held, &data, &size));
+  const int32_t value = 31;
+  std::memcpy(data, &value, sizeof value);
+  ASSERT_ACL_OK(acltdtSetBufDataLen(held, sizeof value));
+  ASSERT_ACL_OK(acltdtEnqueue(qid, held, 0));
+  ASSERT_ACL_OK(Put(qid, 32));
+
+  LateDequeue late;
+  ASSERT_ACL_OK(aclrtCreateStream(&late.stream));
+  late.qid = qid;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&late.context));
+  ASSERT_ACL_OK(aclrtSnapShotCallbackRegister(ACL_RT_SNAPSHOT_BACKUP_POST,
+                                              &LaunchLateDequeue, &late));
+  const pid_t pid = getpid();
+  ASSERT_ACL_OK(aclrtSnapShotProcessLock(pid, nullptr));
+  ASSERT_ACL_OK(aclrtSnapShotProcessBackup(pid, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(late.stream, 5000));
+  ASSERT_TRUE(late.done.load());
+  ASSERT_ACL_OK(late.device.load());
+  EXPECT_ACL_OK(late.result.load());  // delivered...
+  EXPECT_EQ(late.value.load(), 31);
+  size_t len = 0;
+  EXPECT_ACL_OK(acltdtGetBufDataLen(held, &len));  // ...its buffer kept
+  ASSERT_ACL_OK(aclrtSnapShotProcessUnlock(pid, nullptr));
+  ASSERT_ACL_OK(aclrtSnapShotCallbackUnregister(ACL_RT_SNAPSHOT_BACKUP_POST,
+                                                &LaunchLateDequeue));
+  EXPECT_EQ(Take(qid), 32);  // this call frees it
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, acltdtGetBufDataLen(held, &len));
+  ASSERT_ACL_OK(aclrtDestroyStream(late.stream));
+  ASSERT_ACL_OK(acltdtDestroyQueue(qid));
 }
 
 }  // namespace
