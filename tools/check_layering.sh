@@ -42,6 +42,18 @@ if [[ -n "$found" ]]; then
 else
   echo "layering: //aclnn/... libraries use only the public headers below them"
 fi
+# The TDT libraries likewise (DESIGN.md §5.23): the public headers and the
+# header-only mutex wrapper, nothing of the runtime or the ACL implementation.
+found=$(bazel query "${bazel_flags[@]}" --noshow_progress \
+  "kind(cc_library, deps(attr(testonly, 0, kind(cc_library, //acl/tdt/...)))) intersect (//runtime/... + //snapshot/... + //device/... + //acl/...) except (//acl/tdt/... + $shared + //device/base:mutex)" \
+  2>/dev/null)
+if [[ -n "$found" ]]; then
+  echo "layering: acl/tdt libraries depend on runtime internals:"
+  sed 's/^/  /' <<<"$found"
+  status=1
+else
+  echo "layering: //acl/tdt/... libraries use only the public headers below them"
+fi
 # Kernels are backend-neutral in the runtime (DESIGN.md §5.20): no runtime
 # library depends on a simulator target (tests and benchmarks pick the
 # simulator as their backend), and no source under runtime/ includes a
