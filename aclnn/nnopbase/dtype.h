@@ -1,4 +1,4 @@
-// Data types as the operators see them (DESIGN.md §5.23): sizes, names,
+// Data types as the operators see them (DESIGN.md §5.26): sizes, names,
 // categories, CANN's promotion tables (tensor with tensor, tensor with
 // scalar), the conversion rule an output type must meet, and float16 /
 // bfloat16 conversions that round to nearest even as the hardware does.

@@ -1,4 +1,4 @@
-// How aclnn's C entry points are written (DESIGN.md §5.23): each body is a
+// How aclnn's C entry points are written (DESIGN.md §5.26): each body is a
 // function-try-block closed by ACLNN_ENTRY_CATCH, so no exception (out of
 // host memory included) leaves the library; a refusal logs one line through
 // the runtime's log (aclAppLog) naming the function and why, and returns

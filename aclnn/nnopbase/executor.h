@@ -1,4 +1,4 @@
-// The executor an operator's first phase returns (DESIGN.md §5.23): the
+// The executor an operator's first phase returns (DESIGN.md §5.26): the
 // kernel launches it planned, with the argument bytes of each and where
 // their device pointers point, so the second phase only patches addresses
 // and queues the launches on the stream.

@@ -1,7 +1,7 @@
 // The planner shared by the binary arithmetic operators (Add, Sub, Mul,
 // Div, Maximum, Minimum and their scalar and in-place forms): the checks
 // their pages list, in the order they list them, then one element-wise
-// launch (DESIGN.md §5.23).
+// launch (DESIGN.md §5.26).
 #ifndef ASCENDCL_ACLNN_OPAPI_BINARY_OPS_H_
 #define ASCENDCL_ACLNN_OPAPI_BINARY_OPS_H_
 

@@ -1,4 +1,4 @@
-// The argument checks operators share (DESIGN.md §5.23), each answering
+// The argument checks operators share (DESIGN.md §5.26), each answering
 // CANN's code and logging one line that names the operator, the parameter
 // and the rule: null pointers (161001), types outside an operator's list,
 // shapes that do not broadcast, outputs of the wrong shape or a type the

@@ -1,4 +1,4 @@
-// Element-wise operators on the simulated device (DESIGN.md §5.23): one
+// Element-wise operators on the simulated device (DESIGN.md §5.26): one
 // kernel computes out = op(inputs...) over out's shape, with the inputs
 // broadcast to it, any strides and storage offsets, and the types converted
 // on the way in and out: each block takes a contiguous run of the output's

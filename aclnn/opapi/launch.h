@@ -1,4 +1,4 @@
-// How operators reach the simulated device (DESIGN.md §5.23): their
+// How operators reach the simulated device (DESIGN.md §5.26): their
 // kernels are compiled into libopapi.so and registered with the runtime as
 // the program's own kernels (aclsimRegisterKernel), so a launch is an
 // ordinary kernel task on the stream — ordered with the stream's other
