@@ -1,6 +1,6 @@
 // Cast, InplaceCopy, InplaceZero and InplaceFillScalar (aclnnop/
 // aclnn_cast.h, aclnn_copy.h, aclnn_zero.h, aclnn_fill_scalar.h):
-// conversions and fills as element-wise launches (DESIGN.md §5.23).
+// conversions and fills as element-wise launches (DESIGN.md §5.26).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -22,7 +22,7 @@
 namespace ascend::nn {
 namespace {
 
-// The pages' lists for Atlas A2, complex types excepted (DESIGN.md §5.23):
+// The pages' lists for Atlas A2, complex types excepted (DESIGN.md §5.26):
 // every real type the simulator stores.
 constexpr DtypeList kAllReal = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16,
                                 ACL_INT8,  ACL_UINT8,   ACL_INT16,  ACL_UINT16,

@@ -1,7 +1,7 @@
 // PowTensorScalar, InplacePowTensorScalar and PowScalarTensor
 // (aclnnop/aclnn_pow.h): a tensor raised to a scalar power, and a scalar
 // raised to a tensor of powers, with the pages' type rules (DESIGN.md
-// §5.23).
+// §5.26).
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -19,7 +19,7 @@
 namespace ascend::nn {
 namespace {
 
-// The pages' lists for Atlas A2, complex types excepted (DESIGN.md §5.23).
+// The pages' lists for Atlas A2, complex types excepted (DESIGN.md §5.26).
 constexpr DtypeList kPowTypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8,
                                  ACL_INT16, ACL_INT32,   ACL_INT64,  ACL_BOOL,
                                  ACL_UINT8, ACL_BF16};

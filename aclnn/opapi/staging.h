@@ -1,4 +1,4 @@
-// Inputs whose memory the output overlaps (DESIGN.md §5.23). The
+// Inputs whose memory the output overlaps (DESIGN.md §5.26). The
 // element-wise kernel reads a chunk of each input and then writes that
 // chunk of the output, block by block in parallel, so it is exact when the
 // output and an input are the same view (element i read, then written in

@@ -101,7 +101,7 @@ aclnnStatus PlanUnary(const UnarySpec& spec, const aclTensor* self,
 namespace {
 
 // The types the pages list for Atlas A2 (complex types excepted: the
-// simulator's kernels have no complex arithmetic; DESIGN.md §5.23).
+// simulator's kernels have no complex arithmetic; DESIGN.md §5.26).
 constexpr DtypeList kFloats = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16};
 constexpr DtypeList kFloat32s = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 constexpr DtypeList kNegTypes = {ACL_INT8, ACL_INT32, ACL_INT64, ACL_FLOAT16,

@@ -1,7 +1,7 @@
 // The planner shared by the one-input operators (Neg, Abs, Exp, Log, Sqrt,
 // Rsqrt, Tanh, Relu, Sigmoid, Silu, Gelu and their Inplace forms): the
 // checks their pages list, in the order CANN makes them, then one
-// element-wise launch (DESIGN.md §5.23).
+// element-wise launch (DESIGN.md §5.26).
 //
 //   UnarySpec s{__func__, ElementOp::kExp, kExpSelf, kFloats, kFloats,
 //               OutRule::kCastable, ResultRule::kFloatForIntegers};
