@@ -1,12 +1,28 @@
 /* The aclnn headers compile as plain C99 with warnings as errors. */
 #include "aclnn/aclnn_base.h"
 #include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_abs.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_cast.h"
+#include "aclnnop/aclnn_copy.h"
 #include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_exp.h"
+#include "aclnnop/aclnn_fill_scalar.h"
+#include "aclnnop/aclnn_gelu.h"
+#include "aclnnop/aclnn_log.h"
 #include "aclnnop/aclnn_maximum.h"
 #include "aclnnop/aclnn_minimum.h"
 #include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_neg.h"
+#include "aclnnop/aclnn_pow.h"
+#include "aclnnop/aclnn_relu.h"
+#include "aclnnop/aclnn_rsqrt.h"
+#include "aclnnop/aclnn_sigmoid.h"
+#include "aclnnop/aclnn_silu.h"
+#include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_sub.h"
+#include "aclnnop/aclnn_tanh.h"
+#include "aclnnop/aclnn_zero.h"
 
 int main(void) {
   aclnnStatus status = ACLNN_SUCCESS;
@@ -14,5 +30,6 @@ int main(void) {
   aclOpExecutor *executor = NULL;
   (void)tensor;
   (void)executor;
+  if (ACLNN_MAX_SHAPE_RANK != 8) status = ACLNN_ERR_PARAM_INVALID;
   return status;
 }

@@ -11,7 +11,7 @@ namespace ascend::nn {
 
 int InputCount(ElementOp op) {
   if (op == ElementOp::kFill) return 0;
-  return op < ElementOp::kPowScalar ? 2 : 1;
+  return op < ElementOp::kPowScalar ? 2 : 1;  // kPowBase takes one
 }
 
 aclDataType ComputeTypeFor(aclDataType t) {

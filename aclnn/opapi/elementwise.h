@@ -48,6 +48,8 @@ enum class ElementOp : uint32_t {
   kCopy,     // a (the conversion to the output's type is the work)
   // No input.
   kFill,  // s0
+  // Unary, added after the rest so the others keep their numbers.
+  kPowBase,  // s0 ^ a (a scalar base, a tensor of exponents)
   kCount
 };
 

@@ -73,6 +73,19 @@ inline CT WNeg(CT x) {
   }
 }
 
+// base ^ e for integers, wrapping; a negative power of an integer: 1 and
+// -1 stay, others go to 0.
+template <typename CT>
+inline CT IPow(CT base, CT e) {
+  if (e < 0) return base == 1 ? 1 : (base == -1 ? ((e & 1) ? -1 : 1) : 0);
+  CT r = 1;
+  for (; e > 0; e >>= 1) {
+    if (e & 1) r = WMul(r, base);
+    base = WMul(base, base);
+  }
+  return r;
+}
+
 // out[i] = op(a[i], b[i]) for the n elements of one row.
 template <typename CT>
 void Apply(ElementOp op, int64_t n, const CT* const* in, CT* out, CT s) {
@@ -125,16 +138,14 @@ void Apply(ElementOp op, int64_t n, const CT* const* in, CT* out, CT s) {
           for (int64_t i = 0; i < n; ++i) out[i] = std::pow(a[i], s);
         }
       } else {
-        for (int64_t i = 0; i < n; ++i) {
-          CT r = 1, base = a[i];
-          for (CT e = s; e > 0; e >>= 1) {  // integer powers, wrapping
-            if (e & 1) r = WMul(r, base);
-            base = WMul(base, base);
-          }
-          // A negative power of an integer: 1 and -1 stay, others go to 0.
-          if (s < 0) r = a[i] == 1 ? 1 : (a[i] == -1 ? ((s & 1) ? -1 : 1) : 0);
-          out[i] = r;
-        }
+        for (int64_t i = 0; i < n; ++i) out[i] = IPow(a[i], s);
+      }
+      break;
+    case ElementOp::kPowBase:
+      if constexpr (std::is_floating_point_v<CT>) {
+        for (int64_t i = 0; i < n; ++i) out[i] = std::pow(s, a[i]);
+      } else {
+        for (int64_t i = 0; i < n; ++i) out[i] = IPow(s, a[i]);
       }
       break;
     case ElementOp::kNeg:
