@@ -2,10 +2,15 @@
 #include "aclnn/aclnn_base.h"
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_batch_matmul.h"
+#include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_maximum.h"
 #include "aclnnop/aclnn_minimum.h"
+#include "aclnnop/aclnn_mm.h"
 #include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_sub.h"
 
 int main(void) {
