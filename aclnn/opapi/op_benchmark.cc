@@ -8,7 +8,9 @@
 //     launch has blocks (the simulated cores it uses): the operator's speed
 //     at least 0.5x the reference's.
 //   aclnnAdd of two FLOAT tensors of N elements (default 64 Mi) against a
-//     loop split over the host's hardware threads: at least 0.7x.
+//     plain loop split over as many threads as the launch has blocks: at
+//     least 0.7x. (Equal thread counts keep the ratio fair on a loaded
+//     machine, where more threads get more of the CPUs.)
 //   The fixed cost of an operator: aclnnAddGetWorkspaceSize + aclnnAdd of
 //     one element + aclrtSynchronizeStream, against the launch of an empty
 //     registered kernel + aclrtSynchronizeStream: at most 5x the time.
@@ -249,9 +251,15 @@ void BM_AddVsLoop(benchmark::State& state) {
   aclTensor* tz = Tensor({n}, z);
   const float one = 1;
   aclScalar* alpha = aclCreateScalar(const_cast<float*>(&one), ACL_FLOAT);
-  const int threads =
-      std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   bool ok = s.ok && x != nullptr && y != nullptr && z != nullptr;
+  int threads = 1;
+  {
+    aclOpExecutor* e = nullptr;
+    uint64_t size = 0;
+    ok = ok && aclnnAddGetWorkspaceSize(tx, ty, alpha, tz, &size, &e) == 0;
+    if (ok) threads = static_cast<int>(e->launches.at(0).blocks);
+    if (e != nullptr) aclDestroyAclOpExecutor(e);
+  }
   auto op = [&]() -> double {
     const auto start = Clock::now();
     aclOpExecutor* e = nullptr;
