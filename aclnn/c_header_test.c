@@ -2,10 +2,18 @@
 #include "aclnn/aclnn_base.h"
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_amax.h"
+#include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_embedding.h"
+#include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_maximum.h"
+#include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_minimum.h"
 #include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_reduce_sum.h"
+#include "aclnnop/aclnn_rms_norm.h"
+#include "aclnnop/aclnn_softmax.h"
 #include "aclnnop/aclnn_sub.h"
 
 int main(void) {
