@@ -18,4 +18,5 @@ if [[ ! -f "$repo/DESIGN.md" ]]; then
   echo "FAIL: cannot find the checkout from $status (got $repo)" >&2
   exit 1
 fi
-exec /usr/bin/env python3 "$script" --check --library "$lib" --repo "$repo"
+# Further arguments: --library-of NAME=PATH for the other libraries.
+exec /usr/bin/env python3 "$script" --check --library "$lib" --repo "$repo" "${@:4}"

@@ -47,8 +47,15 @@ NOT_IMPLEMENTED = re.compile(
 # "issue-N", N a number.
 ISSUE_NUMBER = re.compile(r"\b[Ii]ssues?[ -]?#?[0-9]+")
 
-# A declaration: ACL_FUNC_VISIBILITY, the return type, the name, '('.
-DECLARATION = re.compile(r"\bACL_FUNC_VISIBILITY\b([^;(]*?)\b(\w+)\s*\(")
+# A declaration: ACL_FUNC_VISIBILITY (MSVP_PROF_API in acl_prof.h), the
+# return type, the name, '('.
+DECLARATION = re.compile(
+    r"\b(?:ACL_FUNC_VISIBILITY|MSVP_PROF_API)\b([^;(]*?)\b(\w+)\s*\("
+)
+
+# Headers whose functions a library other than libascendcl.so defines
+# (DESIGN.md §5.24); --check --library-of NAME=PATH names where it is.
+HEADER_LIBRARIES = {"acl_prof.h": "libmsprofiler.so"}
 
 
 # A definition in the stub file: starts a line, return type, name, '('.
@@ -79,7 +86,7 @@ def declared_functions(header_dir):
 
 # A declaration at the start of a line, in the raw header text.
 LINE_DECLARATION = re.compile(
-    r"^[ \t]*ACL_FUNC_VISIBILITY\b[^;(]*?\b(\w+)\s*\(", re.M
+    r"^[ \t]*(?:ACL_FUNC_VISIBILITY|MSVP_PROF_API)\b[^;(]*?\b(\w+)\s*\(", re.M
 )
 
 
@@ -184,6 +191,10 @@ def render(functions, status):
         "`ACL_ERROR_RT_FEATURE_NOT_SUPPORT` (207000), or NULL / 0 where it returns",
         "a handle or a number, logs one line naming itself and changes nothing.",
         "",
+        "Libraries: "
+        + ", ".join(f"`{h}` in `{lib}`" for h, lib in sorted(HEADER_LIBRARIES.items()))
+        + ", the other headers in `libascendcl.so`.",
+        "",
         f"{len(functions)} functions declared:",
         "",
         "| status | functions |",
@@ -218,6 +229,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--library", help="libascendcl.so to check exports of")
+    parser.add_argument(
+        "--library-of",
+        action="append",
+        default=[],
+        metavar="NAME=PATH",
+        help="where a library of HEADER_LIBRARIES is, to check its exports",
+    )
     parser.add_argument(
         "--repo", help="source tree whose tracked files must cite no issue"
     )
@@ -278,10 +296,18 @@ def main():
     except FileNotFoundError:
         problems.append(f"{args.table} is missing: run python3 tools/api_coverage.py")
     if args.library:
-        symbols = exported_symbols(args.library)
-        for name in names:
-            if name not in symbols:
-                problems.append(f"{name} is declared but not exported by {args.library}")
+        paths = {"libascendcl.so": args.library}
+        paths.update(item.split("=", 1) for item in args.library_of)
+        symbols = {}
+        for name, header in functions:
+            lib = HEADER_LIBRARIES.get(header, "libascendcl.so")
+            if lib not in paths:
+                problems.append(f"{name} ({header}): no --library-of {lib}=PATH")
+                continue
+            if lib not in symbols:
+                symbols[lib] = exported_symbols(paths[lib])
+            if name not in symbols[lib]:
+                problems.append(f"{name} is declared but not exported by {paths[lib]}")
     if args.repo:
         problems += issue_mentions(args.repo)
     if problems:

@@ -188,7 +188,7 @@ TEST_F(ChromiumTraceTest, ChromiumParsesTheTraceAndCountsItsEvents) {
   const std::string outputs = Env("TEST_UNDECLARED_OUTPUTS_DIR", "");
   if (!outputs.empty()) {
     Shell("cp '" + trace_path + "' '" + outputs + "/trace.json'");
-    Shell(env + chromium + flags + " --hide-scrollbars --window-size=1400,680" +
+    Shell(env + chromium + flags + " --hide-scrollbars --window-size=1400,340" +
           " --screenshot=" + outputs + "/profiling_trace.png '" + url +
           "' 2>>" + tmp + "/chromium.log");
   }
