@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "runtime/stream.h"
 
 namespace ascend::rt {
@@ -108,6 +109,13 @@ struct Submission {
   // executes: it is part of an execution already submitted, and no hook
   // takes it.
   bool divertable = true;
+  // For observers of the timeline (runtime/timeline, DESIGN.md §5.24): what
+  // the task is called beyond its kind (a kernel's function name; valid
+  // during Submit), and the model runtime instance whose execution it is
+  // (kNoModel for everything but a model's execution and its programs).
+  static constexpr uint32_t kNoModel = 0xFFFFFFFFU;
+  absl::string_view name;
+  uint32_t model_id = kNoModel;
 };
 
 // What a synchronous call is about to do from the host.

@@ -45,10 +45,12 @@ PREFIXES = (PENDING, NOT_SUPPORTED)
 OTHER_LIBRARIES = {
     "acl_tdt.h": "libacl_tdt_channel.so",
     "acl_tdt_queue.h": "libacl_tdt_queue.so",
+    "acl_prof.h": "libmsprofiler.so",
 }
 STUB_FILES = {
     "libacl_tdt_channel.so": None,
     "libacl_tdt_queue.so": "acl/tdt/queue_unsupported.cc",
+    "libmsprofiler.so": None,
 }
 MAIN_LIBRARY = "libascendcl.so"
 
@@ -68,8 +70,14 @@ NOT_IMPLEMENTED = re.compile(
 # "issue-N", N a number.
 ISSUE_NUMBER = re.compile(r"\b[Ii]ssues?[ -]?#?[0-9]+")
 
-# A declaration: ACL_FUNC_VISIBILITY, the return type, the name, '('.
-DECLARATION = re.compile(r"\bACL_FUNC_VISIBILITY\b([^;(]*?)\b(\w+)\s*\(")
+# A declaration: ACL_FUNC_VISIBILITY (MSVP_PROF_API in acl_prof.h), the
+# return type, the name, '('.
+DECLARATION = re.compile(
+    r"\b(?:ACL_FUNC_VISIBILITY|MSVP_PROF_API)\b([^;(]*?)\b(\w+)\s*\("
+)
+
+# Headers whose functions a library other than libascendcl.so defines
+# (DESIGN.md §5.23, §5.24); --check takes one --library per library.
 
 
 # A definition in the stub file: starts a line, return type, name, '('.
@@ -100,7 +108,7 @@ def declared_functions(header_dir):
 
 # A declaration at the start of a line, in the raw header text.
 LINE_DECLARATION = re.compile(
-    r"^[ \t]*ACL_FUNC_VISIBILITY\b[^;(]*?\b(\w+)\s*\(", re.M
+    r"^[ \t]*(?:ACL_FUNC_VISIBILITY|MSVP_PROF_API)\b[^;(]*?\b(\w+)\s*\(", re.M
 )
 
 

@@ -23,6 +23,8 @@ packages=(
   pkg-config
   g++-aarch64-linux-gnu  # //device:checksum_aarch64_test (NEON kernel)
   qemu-user              # runs that test's aarch64 binary
+  chromium               # //acl/prof/trace_viewer:chromium_trace_test opens the
+                         # profiling trace in it (it skips without)
 )
 
 missing=()

@@ -3,9 +3,14 @@
 #include <stdio.h>
 
 #include "acl/acl.h"
+#include "acl/acl_prof.h"
 #include "aclsim/aclsim.h"
 #include "ascendcl/snapshot.h"
+#include "ascendcl/timeline.h"
+#include "mstx/ms_tools_ext.h"
+#include "profiling/aprof_pub.h"
 #include "runtime/rt_snapshot.h"
+#include "securec.h"
 
 #define EXPECT(cond)                          \
   do {                                        \
@@ -65,6 +70,29 @@ int main(void) {
   {
     aclrtAllocatorAllocFunc alloc_func = 0;
     EXPECT(alloc_func == 0);
+  }
+  /* Profiling (DESIGN.md 5.24): CANN's values and record sizes. */
+  EXPECT(ACL_PROF_MSPROFTX == 0x80);
+  EXPECT(ACL_PROF_AICORE_SHAPE == 0x800000000ULL);
+  EXPECT(ACL_AICORE_NONE == 0xFF && ACL_AICORE_MEMORY_ACCESS == 8);
+  EXPECT(ACL_PROF_PATH == 16 && ACL_PROF_ARGS_MAX == 17);
+  EXPECT(ACL_SUBSCRIBE_NONE == 0xFF && ACL_SUBSCRIBE_ATTRI_NONE == 1);
+  EXPECT(sizeof(aclprofTensor) == 48);
+  EXPECT(sizeof(struct MsprofApi) == 40);
+  EXPECT(sizeof(struct MsprofEvent) == 40);
+  EXPECT(sizeof(struct MsprofCompactInfo) == 64);
+  EXPECT(sizeof(struct MsprofAdditionalInfo) == 256);
+  EXPECT(PROF_COMMANDHANDLE_TYPE_MODEL_UNSUBSCRIBE == 5);
+  EXPECT(MSTX_API_CORE2_DOMAIN_RANGE_END == 5 && MSTX_API_MODULE_CORE_MEM == 3);
+  EXPECT(ASCENDCL_TASK_MARKER == 12);
+  EXPECT(EOVERLAP_AND_RESET == (54 | 128));
+  {
+    /* Without a profiler in this program mstx does nothing. */
+    uint64_t tool = 1;
+    mstxGetToolId(&tool);
+    EXPECT(tool == MSTX_TOOL_INVALID_ID);
+    EXPECT(mstxRangeStartA("r", NULL) == 0);
+    EXPECT(mstxDomainCreateA("d") == NULL);
   }
   if (failures == 0) printf("c_header_test: all checks passed\n");
   return failures == 0 ? 0 : 1;

@@ -647,9 +647,11 @@ absl::Status Kernels::Launch(void* func, uint32_t blocks, void* stream,
     return absl::OkStatus();
   };
   // A kernel is code of the application's: it may write any memory.
-  return runtime_.tasks().Submit(TaskKind::kKernel, "aclrtLaunchKernel",
-                                 std::move(s), std::move(task),
-                                 TaskWrites{{}, true});
+  Submission sub(TaskKind::kKernel, "aclrtLaunchKernel", std::move(s));
+  sub.name = task_info->function->name;
+  sub.task = std::move(task);
+  sub.writes.any = true;
+  return runtime_.tasks().Submit(std::move(sub));
 }
 
 void Kernels::LaunchDone() {

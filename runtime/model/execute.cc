@@ -62,10 +62,12 @@ absl::Status Models::ExecuteAsync(void* model, void* stream) {
   }
   auto exec = std::make_shared<Execution>(runtime_, m);
   exec->Instantiate();
-  return runtime_.tasks().Submit(
-      TaskKind::kModelExecute, "aclmdlRIExecuteAsync", std::move(s),
-      Task{[exec] { return exec->Run(); }, [exec] { exec->CancelUnused(); }},
-      TaskWrites{{}, true});
+  Submission sub(TaskKind::kModelExecute, "aclmdlRIExecuteAsync", std::move(s));
+  sub.task =
+      Task{[exec] { return exec->Run(); }, [exec] { exec->CancelUnused(); }};
+  sub.writes.any = true;
+  sub.model_id = m->id_;
+  return runtime_.tasks().Submit(std::move(sub));
 }
 
 absl::Status Models::Execute(void* model, int32_t timeout_ms) {

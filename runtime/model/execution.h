@@ -130,6 +130,7 @@ class Execution : public std::enable_shared_from_this<Execution> {
                    runners_[index]);
     sub.divertable = false;
     sub.writes.any = true;
+    sub.model_id = model_->id_;
     sub.task =
         Task{[self, index] {
                self->RunProgram(index);

@@ -23,6 +23,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -146,6 +147,9 @@ class Models final : public Family {
   std::vector<std::shared_ptr<Model>> ModelsOf(int32_t device_id) const;
 
   std::shared_ptr<Model> FindModel(const void* handle) const;
+  // The device of the live model whose id (aclmdlRIGetId) is `model_id`;
+  // nullopt when none has it (the timeline's model lookup, DESIGN.md §5.24).
+  std::optional<int32_t> DeviceOfModel(uint32_t model_id) const;
   // Device values a model's control tasks read and write when they run.
   absl::StatusOr<std::vector<uint8_t>> ReadValue(const void* ptr, size_t bytes,
                                                  int32_t device_id);

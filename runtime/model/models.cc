@@ -65,6 +65,14 @@ std::shared_ptr<Model> Models::FindModel(const void* handle) const {
   return it == models_.end() ? nullptr : it->second;
 }
 
+std::optional<int32_t> Models::DeviceOfModel(uint32_t model_id) const {
+  ascend::MutexLock lock(&mu_);
+  for (const auto& [h, m] : models_) {
+    if (m->id_ == model_id) return m->device_id_;
+  }
+  return std::nullopt;
+}
+
 absl::StatusOr<std::shared_ptr<Model>> Models::ResolveModel(
     const void* handle) const {
   std::shared_ptr<Model> m = FindModel(handle);

@@ -4,16 +4,15 @@
 #include "runtime/memory/memory.h"
 #include "runtime/model/model.h"
 #include "runtime/sync/sync.h"
+#include "runtime/timeline/timeline.h"
 
 namespace ascend::rt {
 
 std::vector<FamilyRegistration> AllFamilies() {
-  return {
-      MemoryFamily(),
-      SyncFamily(),
-      ModelFamily(),
-      KernelFamily(),
-  };
+  // The timeline first: its hook on the task path sees a submission before
+  // the capture's hook takes it into a model (DESIGN.md §5.24).
+  return {TimelineFamily(), MemoryFamily(), SyncFamily(), ModelFamily(),
+          KernelFamily()};
 }
 
 }  // namespace ascend::rt
