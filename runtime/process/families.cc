@@ -1,5 +1,6 @@
 #include "runtime/process/families.h"
 
+#include "runtime/dump/dump.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/memory/memory.h"
 #include "runtime/model/model.h"
@@ -11,6 +12,9 @@ std::vector<FamilyRegistration> AllFamilies() {
   return {
       MemoryFamily(),
       SyncFamily(),
+      // Before the models: its hook sees a kernel launch before a capture
+      // takes it (DESIGN.md §5.25).
+      DumpFamily(),
       ModelFamily(),
       KernelFamily(),
   };
