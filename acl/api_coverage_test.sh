@@ -12,10 +12,12 @@ set -euo pipefail
 script="$1"
 lib="$2"
 status="$3"
+dump_lib="$4"  # libascend_dump.so: the functions of acl_dump.h
 source_file=$(readlink -f "$status")
 repo=$(dirname "$(dirname "$source_file")")
 if [[ ! -f "$repo/DESIGN.md" ]]; then
   echo "FAIL: cannot find the checkout from $status (got $repo)" >&2
   exit 1
 fi
-exec /usr/bin/env python3 "$script" --check --library "$lib" --repo "$repo"
+exec /usr/bin/env python3 "$script" --check --library "$lib" \
+  --library-for "acl_dump.h=$dump_lib" --repo "$repo"

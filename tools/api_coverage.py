@@ -47,8 +47,11 @@ NOT_IMPLEMENTED = re.compile(
 # "issue-N", N a number.
 ISSUE_NUMBER = re.compile(r"\b[Ii]ssues?[ -]?#?[0-9]+")
 
-# A declaration: ACL_FUNC_VISIBILITY, the return type, the name, '('.
-DECLARATION = re.compile(r"\bACL_FUNC_VISIBILITY\b([^;(]*?)\b(\w+)\s*\(")
+# A declaration: ACL_FUNC_VISIBILITY (acl_dump.h: ACL_DUMP_API), the return
+# type, the name, '('.
+DECLARATION = re.compile(
+    r"\b(?:ACL_FUNC_VISIBILITY|ACL_DUMP_API)\b([^;(]*?)\b(\w+)\s*\("
+)
 
 
 # A definition in the stub file: starts a line, return type, name, '('.
@@ -219,6 +222,14 @@ def main():
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--library", help="libascendcl.so to check exports of")
     parser.add_argument(
+        "--library-for",
+        action="append",
+        default=[],
+        metavar="HEADER=LIBRARY",
+        help="check the functions of HEADER against LIBRARY instead "
+        "(acl_dump.h=libascend_dump.so)",
+    )
+    parser.add_argument(
         "--repo", help="source tree whose tracked files must cite no issue"
     )
     parser.add_argument("--headers", default=os.path.join(root, "acl/include/acl"))
@@ -278,10 +289,14 @@ def main():
     except FileNotFoundError:
         problems.append(f"{args.table} is missing: run python3 tools/api_coverage.py")
     if args.library:
-        symbols = exported_symbols(args.library)
-        for name in names:
-            if name not in symbols:
-                problems.append(f"{name} is declared but not exported by {args.library}")
+        libraries = dict(item.split("=", 1) for item in args.library_for)
+        exports = {}
+        for name, header in functions:
+            library = libraries.get(header, args.library)
+            if library not in exports:
+                exports[library] = exported_symbols(library)
+            if name not in exports[library]:
+                problems.append(f"{name} is declared but not exported by {library}")
     if args.repo:
         problems += issue_mentions(args.repo)
     if problems:

@@ -347,6 +347,10 @@ rt::DumpSettings::Exception SceneOf(absl::string_view name) {
 
 absl::StatusOr<DumpConfig> ParseDumpConfig(absl::string_view bytes) {
   DumpConfig config;
+  // No config file (or an empty one): nothing to dump.
+  if (bytes.find_first_not_of(" \t\r\n") == absl::string_view::npos) {
+    return config;
+  }
   const json root = json::parse(bytes.begin(), bytes.end(), nullptr,
                                 /*allow_exceptions=*/false);
   if (root.is_discarded()) return Invalid("the file is not JSON");

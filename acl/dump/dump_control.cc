@@ -97,14 +97,15 @@ const char* DumpControl::Keep(const std::string& text) {
   return kept_.back().c_str();
 }
 
+const DumpControl::Source* DumpControl::DataSource() const {
+  if (round_open_ && round_data_.has_value()) return &*round_data_;
+  if (init_.has_value() && DataKind(init_->config)) return &*init_;
+  return nullptr;
+}
+
 std::shared_ptr<const rt::DumpSettings> DumpControl::Merge() const {
   auto s = std::make_shared<rt::DumpSettings>();
-  const Source* data = nullptr;
-  if (round_open_ && round_.has_value() && DataKind(round_->config)) {
-    data = &*round_;
-  } else if (init_.has_value() && DataKind(init_->config)) {
-    data = &*init_;
-  }
+  const Source* data = DataSource();
   bool any = false;
   if (data != nullptr) {
     const DumpConfig& c = data->config;
@@ -129,9 +130,8 @@ std::shared_ptr<const rt::DumpSettings> DumpControl::Merge() const {
   const Source* exception = nullptr;
   if (init_.has_value() && init_->config.kind == DumpConfig::Kind::kException) {
     exception = &*init_;
-  } else if (round_open_ && round_.has_value() &&
-             round_->config.kind == DumpConfig::Kind::kException) {
-    exception = &*round_;
+  } else if (round_open_ && round_exception_.has_value()) {
+    exception = &*round_exception_;
   }
   if (exception != nullptr) {
     s->exception = exception->config.exception;
@@ -186,7 +186,8 @@ void DumpControl::OnFinalize() {
   ascend::MutexLock lock(&mu_);
   init_.reset();
   round_open_ = false;
-  round_.reset();
+  round_data_.reset();
+  round_exception_.reset();
   Publish();
 }
 
@@ -220,8 +221,8 @@ absl::Status DumpControl::SetRound(const std::string& bytes) {
                      "aclmdlInitDump must be called first");
   }
   if (config->kind == DumpConfig::Kind::kNone) return absl::OkStatus();
-  if (config->kind == DumpConfig::Kind::kException && round_.has_value() &&
-      round_->config.kind == DumpConfig::Kind::kException) {
+  if (config->kind == DumpConfig::Kind::kException &&
+      round_exception_.has_value()) {
     // CANN enables an exception dump once; a second one changes nothing.
     LOG(WARNING) << "aclmdlSetDump: the exception dump is enabled already";
     return absl::OkStatus();
@@ -236,7 +237,11 @@ absl::Status DumpControl::SetRound(const std::string& bytes) {
                     "static graphs, which this runtime does not have: "
                     "nothing is dumped (DESIGN.md §5.25)";
   }
-  round_ = std::move(source);
+  if (source.config.kind == DumpConfig::Kind::kException) {
+    round_exception_ = std::move(source);
+  } else {
+    round_data_ = std::move(source);
+  }
   Publish();
   return absl::OkStatus();
 }
@@ -248,7 +253,8 @@ absl::Status DumpControl::EndRound() {
                      "aclmdlInitDump must be called first");
   }
   round_open_ = false;
-  round_.reset();
+  round_data_.reset();
+  round_exception_.reset();
   Publish();
   return absl::OkStatus();
 }
@@ -262,12 +268,7 @@ const char* DumpControl::PathOf(int32_t dump_type) {
   ascend::MutexLock lock(&mu_);
   std::string path;
   if (dump_type == DATA_DUMP || dump_type == OVERFLOW_DUMP) {
-    const Source* data = nullptr;
-    if (round_open_ && round_.has_value() && DataKind(round_->config)) {
-      data = &*round_;
-    } else if (init_.has_value() && DataKind(init_->config)) {
-      data = &*init_;
-    }
+    const Source* data = DataSource();
     if (data == nullptr) return nullptr;
     path = data->data_root;
   } else if (dump_type == AIC_ERR_BRIEF_DUMP ||

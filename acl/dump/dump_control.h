@@ -90,26 +90,31 @@ class DumpControl final : public ConfigConsumer {
   std::string ExceptionRoot() const;
 
  private:
-  // The settings the configuration sources give now; null when nothing is
-  // enabled.
-  std::shared_ptr<const rt::DumpSettings> Merge() const
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void Publish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // An absolute form of a directory name ("" stays "").
-  static std::string Absolute(const std::string& path);
-  const char* Keep(const std::string& text) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-
   struct Source {
     DumpConfig config;
     std::string data_root;  // <absolute dump_path>/<time of the setting>
   };
+
+  // The settings the configuration sources give now; null when nothing is
+  // enabled.
+  std::shared_ptr<const rt::DumpSettings> Merge() const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The source of the data dump in force (the round's, else aclInit's).
+  const Source* DataSource() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Publish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // An absolute form of a directory name ("" stays "").
+  static std::string Absolute(const std::string& path);
+  const char* Keep(const std::string& text) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const std::function<rt::Dumps*()> dumps_;
   const std::function<const char*(const char*)> environment_;
   mutable ascend::Mutex mu_;
   std::optional<Source> init_ ABSL_GUARDED_BY(mu_);
   bool round_open_ ABSL_GUARDED_BY(mu_) = false;
-  std::optional<Source> round_ ABSL_GUARDED_BY(mu_);
+  // A round's latest data (or overflow, watcher) setting, and its exception
+  // dump (enabled once per round).
+  std::optional<Source> round_data_ ABSL_GUARDED_BY(mu_);
+  std::optional<Source> round_exception_ ABSL_GUARDED_BY(mu_);
   // Exception dump asked for by the environment: scene and root.
   rt::DumpSettings::Exception env_scene_ ABSL_GUARDED_BY(mu_) =
       rt::DumpSettings::Exception::kOff;

@@ -328,14 +328,29 @@ absl::Status Dumps::NoteOperator(OperatorDump op, void* stream) {
 std::shared_ptr<const OperatorDump> Dumps::FindNoted(int32_t device_id,
                                                      uint32_t stream_id,
                                                      uint32_t task_id) const {
-  ascend::MutexLock lock(&mu_);
-  for (auto it = noted_.rbegin(); it != noted_.rend(); ++it) {
-    if (it->device_id == device_id && it->stream_id == stream_id &&
-        it->task_id == task_id) {
-      return it->op;
+  struct Key {
+    const Dumps* self;
+    int32_t device_id;
+    uint32_t stream_id;
+    uint32_t task_id;
+    std::shared_ptr<const OperatorDump> found;
+  } key{this, device_id, stream_id, task_id, nullptr};
+  auto find = +[](Key* k) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+    for (auto it = k->self->noted_.rbegin(); it != k->self->noted_.rend();
+         ++it) {
+      if (it->device_id == k->device_id && it->stream_id == k->stream_id &&
+          it->task_id == k->task_id) {
+        k->found = it->op;
+        return true;
+      }
     }
-  }
-  return nullptr;
+    return false;
+  };
+  ascend::MutexLock lock(&mu_);
+  // An operator reports its tensors right after it launched its kernel,
+  // which may fail first on a simulated core: give the report a moment.
+  mu_.AwaitWithTimeout(absl::Condition(find, &key), kNoteGrace);
+  return key.found;
 }
 
 // --- Exception dump directory and custom exception information -------------

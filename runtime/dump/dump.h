@@ -34,6 +34,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "device/base/mutex.h"
 #include "runtime/dump/dump_file.h"
 #include "runtime/family.h"
@@ -125,6 +126,10 @@ class Dumps final : public Family {
   // that task fails, its exception dump includes them. The most recent
   // kMaxNotedOperators are kept.
   static constexpr size_t kMaxNotedOperators = 4096;
+  // How long a failing kernel's exception dump waits for its operator's
+  // report (NoteOperator comes right after the launch; a simulated kernel
+  // can fail before it does).
+  static constexpr absl::Duration kNoteGrace = absl::Milliseconds(50);
   absl::Status NoteOperator(OperatorDump op, void* stream);
 
   // <exception_root>/extra-info/data-dump/<device>, created.
