@@ -46,11 +46,13 @@ OTHER_LIBRARIES = {
     "acl_tdt.h": "libacl_tdt_channel.so",
     "acl_tdt_queue.h": "libacl_tdt_queue.so",
     "acl_prof.h": "libmsprofiler.so",
+    "acl_dump.h": "libascend_dump.so",
 }
 STUB_FILES = {
     "libacl_tdt_channel.so": None,
     "libacl_tdt_queue.so": "acl/tdt/queue_unsupported.cc",
     "libmsprofiler.so": None,
+    "libascend_dump.so": None,
 }
 MAIN_LIBRARY = "libascendcl.so"
 
@@ -70,10 +72,10 @@ NOT_IMPLEMENTED = re.compile(
 # "issue-N", N a number.
 ISSUE_NUMBER = re.compile(r"\b[Ii]ssues?[ -]?#?[0-9]+")
 
-# A declaration: ACL_FUNC_VISIBILITY (MSVP_PROF_API in acl_prof.h), the
-# return type, the name, '('.
+# A declaration: ACL_FUNC_VISIBILITY (MSVP_PROF_API in acl_prof.h,
+# ACL_DUMP_API in acl_dump.h), the return type, the name, '('.
 DECLARATION = re.compile(
-    r"\b(?:ACL_FUNC_VISIBILITY|MSVP_PROF_API)\b([^;(]*?)\b(\w+)\s*\("
+    r"\b(?:ACL_FUNC_VISIBILITY|MSVP_PROF_API|ACL_DUMP_API)\b([^;(]*?)\b(\w+)\s*\("
 )
 
 # Headers whose functions a library other than libascendcl.so defines
