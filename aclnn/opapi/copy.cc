@@ -34,7 +34,25 @@ void PlanCopy(aclOpExecutor& e, const CopyEnd& src, const CopyEnd& dst) {
     ss.push_back(1);
     ds.push_back(1);
   }
+  // A transposing copy (the destination walks its last dimension, the
+  // source another): that dimension moves next to the last (the order the
+  // elements are visited in is free) and the copy goes by tiles.
+  bool tiled = false;
+  const size_t last = dims.size() - 1;
+  if (dims.size() >= 2 && ds[last] == 1 && ss[last] != 1) {
+    for (size_t d = 0; d < last; ++d) {
+      if (ss[d] != 1) continue;
+      for (std::vector<int64_t>* v : {&dims, &ss, &ds}) {
+        const int64_t moved = (*v)[d];
+        v->erase(v->begin() + static_cast<std::ptrdiff_t>(d));
+        v->insert(v->begin() + static_cast<std::ptrdiff_t>(last - 1), moved);
+      }
+      tiled = true;
+      break;
+    }
+  }
   CopyArgs args{};
+  args.tiled = tiled ? 1 : 0;
   args.element_size = static_cast<int32_t>(ElementSize(dst.view->dtype));
   args.ndim = static_cast<int32_t>(dims.size());
   args.numel = dst.view->Numel();

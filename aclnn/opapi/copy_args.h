@@ -12,9 +12,18 @@
 
 namespace ascend::nn {
 
+// Tiles of a transposing copy: kCopyTile x kCopyTile elements.
+inline constexpr int64_t kCopyTile = 32;
+
 struct CopyArgs {
   int32_t element_size;  // 1, 2, 4, 8 or 16 bytes
   int32_t ndim;          // >= 1
+  // 1: a transposing copy (ndim >= 2): the source's unit stride is on
+  // dimension ndim - 2, the destination's on ndim - 1; blocks take tiles of
+  // those two dimensions, so both sides are read and written a cache line
+  // at a time.
+  int32_t tiled;
+  int32_t reserved;
   int64_t numel;
   int64_t shape[kArgDims];
   uint64_t src;  // element 0 of each view (patched)
@@ -24,7 +33,8 @@ struct CopyArgs {
 };
 
 // The kernel: called once per block; each block copies a contiguous run of
-// the destination's elements (in row-major order of the shape).
+// the destination's elements (in row-major order of the shape), or of the
+// tiles when tiled.
 void CopyKernel(const aclsimKernelContext* ctx, void* args);
 
 }  // namespace ascend::nn

@@ -50,6 +50,62 @@ void CopyRange(const CopyArgs& a, int64_t lo, int64_t hi) {
   }
 }
 
+// Tiles [lo, hi) of a transposing copy: the last two dimensions (rows r,
+// columns c) in tiles of kCopyTile x kCopyTile, the others outside them.
+template <size_t E>
+void CopyTiles(const CopyArgs& a, int64_t lo, int64_t hi) {
+  const int nd = a.ndim;
+  const int64_t rows = a.shape[nd - 2], cols = a.shape[nd - 1];
+  const int64_t row_tiles = (rows + kCopyTile - 1) / kCopyTile;
+  const int64_t col_tiles = (cols + kCopyTile - 1) / kCopyTile;
+  const int64_t srs = a.src_strides[nd - 2] * static_cast<int64_t>(E);
+  const int64_t scs = a.src_strides[nd - 1] * static_cast<int64_t>(E);
+  const int64_t drs = a.dst_strides[nd - 2] * static_cast<int64_t>(E);
+  const int64_t dcs = a.dst_strides[nd - 1] * static_cast<int64_t>(E);
+  const auto* src = reinterpret_cast<const uint8_t*>(a.src);
+  auto* dst = reinterpret_cast<uint8_t*>(a.dst);
+  for (int64_t u = lo; u < hi; ++u) {
+    int64_t outer = u / (row_tiles * col_tiles);
+    const int64_t tile = u % (row_tiles * col_tiles);
+    const int64_t r0 = tile / col_tiles * kCopyTile;
+    const int64_t c0 = tile % col_tiles * kCopyTile;
+    int64_t so = 0, doff = 0;
+    for (int d = nd - 3; d >= 0; --d) {
+      const int64_t i = outer % a.shape[d];
+      outer /= a.shape[d];
+      so += i * a.src_strides[d];
+      doff += i * a.dst_strides[d];
+    }
+    const uint8_t* s = src + so * static_cast<int64_t>(E);
+    uint8_t* t = dst + doff * static_cast<int64_t>(E);
+    const int64_t r1 = std::min(rows, r0 + kCopyTile);
+    const int64_t c1 = std::min(cols, c0 + kCopyTile);
+    for (int64_t r = r0; r < r1; ++r) {
+      for (int64_t c = c0; c < c1; ++c) {
+        std::memcpy(t + r * drs + c * dcs, s + r * srs + c * scs, E);
+      }
+    }
+  }
+}
+
+template <size_t E>
+void Copy(const CopyArgs& a, int64_t block, int64_t blocks) {
+  if (a.tiled != 0) {
+    const int64_t rows = a.shape[a.ndim - 2], cols = a.shape[a.ndim - 1];
+    const int64_t units = a.numel / (rows * cols) *
+                          ((rows + kCopyTile - 1) / kCopyTile) *
+                          ((cols + kCopyTile - 1) / kCopyTile);
+    CopyTiles<E>(a, units * block / blocks, units * (block + 1) / blocks);
+    return;
+  }
+  // Even shares on 64-element boundaries: no two blocks write one cache
+  // line of a contiguous destination.
+  const int64_t units = (a.numel + 63) / 64;
+  const int64_t lo = std::min(a.numel, units * block / blocks * 64);
+  const int64_t hi = std::min(a.numel, units * (block + 1) / blocks * 64);
+  if (lo < hi) CopyRange<E>(a, lo, hi);
+}
+
 }  // namespace
 
 void CopyKernel(const aclsimKernelContext* ctx, void* args) {
@@ -60,27 +116,25 @@ void CopyKernel(const aclsimKernelContext* ctx, void* args) {
   }
   const int64_t blocks = ctx->blockNum == 0 ? 1 : ctx->blockNum;
   const int64_t b = ctx->blockIdx % blocks;
-  // Even shares on 64-element boundaries: no two blocks write one cache
-  // line of a contiguous destination.
-  const int64_t units = (a.numel + 63) / 64;
-  const int64_t lo = std::min(a.numel, units * b / blocks * 64);
-  const int64_t hi = std::min(a.numel, units * (b + 1) / blocks * 64);
-  if (lo >= hi) return;
+  if (a.numel <= 0 || (a.tiled != 0 && a.ndim < 2)) {
+    ctx->raiseException(ctx, 0);
+    return;
+  }
   switch (a.element_size) {
     case 1:
-      CopyRange<1>(a, lo, hi);
+      Copy<1>(a, b, blocks);
       break;
     case 2:
-      CopyRange<2>(a, lo, hi);
+      Copy<2>(a, b, blocks);
       break;
     case 4:
-      CopyRange<4>(a, lo, hi);
+      Copy<4>(a, b, blocks);
       break;
     case 8:
-      CopyRange<8>(a, lo, hi);
+      Copy<8>(a, b, blocks);
       break;
     case 16:
-      CopyRange<16>(a, lo, hi);
+      Copy<16>(a, b, blocks);
       break;
     default:
       ctx->raiseException(ctx, 0);

@@ -285,6 +285,46 @@ TEST_F(LayoutOps, PermuteReordersDimensions) {
   EXPECT_EQ(so.Read()[0], 42);
 }
 
+// Transposing permutes go by tiles: shapes past one tile with ragged edges,
+// outer dimensions, several blocks, element sizes of 2, 4 and 8 bytes.
+TEST_F(LayoutOps, PermuteLargeTransposes) {
+  struct Case {
+    std::vector<int64_t> shape, dims;
+    aclDataType type;
+  };
+  for (const Case& c : {Case{{3, 70, 45}, {0, 2, 1}, ACL_FLOAT},
+                        Case{{37, 5, 66}, {2, 0, 1}, ACL_INT16},
+                        Case{{33, 4, 2, 40}, {3, 1, 2, 0}, ACL_INT64},
+                        Case{{300, 200}, {1, 0}, ACL_FLOAT}}) {
+    SCOPED_TRACE(c.shape.size());
+    int64_t n = 1;
+    for (int64_t d : c.shape) n *= d;
+    const std::vector<double> v = Iota(static_cast<int>(n), -1000);
+    std::vector<int64_t> out_shape, in_strides(c.shape.size(), 1);
+    for (size_t d = c.shape.size(); d-- > 1;) {
+      in_strides[d - 1] = in_strides[d] * c.shape[d];
+    }
+    for (int64_t d : c.dims) out_shape.push_back(c.shape[d]);
+    DeviceTensor x(c.shape, c.type, v);
+    DeviceTensor out(out_shape, c.type, std::vector<double>(n));
+    ASSERT_EQ(Permute(x.get(), c.dims, out.get()), 0);
+    // want[i] = v at the self index the permutation maps out's index i to.
+    std::vector<double> want(static_cast<size_t>(n));
+    std::vector<int64_t> idx(out_shape.size(), 0);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t e = 0;
+      for (size_t d = 0; d < idx.size(); ++d)
+        e += idx[d] * in_strides[c.dims[d]];
+      want[i] = v[e];
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < out_shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    EXPECT_EQ(out.Read(), want);
+  }
+}
+
 // Strided self and out; COMPLEX128 and FLOAT16 NaN payloads move bit for
 // bit.
 TEST_F(LayoutOps, PermuteStridedAndBitExact) {
