@@ -43,6 +43,9 @@ namespace ascend::rt {
 // callback (aclrtBinarySetExceptionCallback). Owned by the task.
 struct KernelTaskInfo {
   void* func = nullptr;
+  // The kernel's name (lives as long as the task; the data dump names a
+  // kernel's files by it, DESIGN.md §5.25).
+  const char* name = nullptr;
   void* args_ptr = nullptr;
   uint32_t args_len = 0;
   // The launch's blocks and attributes (aclmdlRIKernelTaskGetAttribute).

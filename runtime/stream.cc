@@ -23,6 +23,8 @@ namespace ascend::rt {
 namespace {
 
 thread_local const Stream* tls_running_stream = nullptr;
+// The id of the task tls_running_stream is running (CurrentTaskId).
+thread_local uint32_t tls_running_task_id = 0;
 
 // Streams support priorities 0 (highest) .. 7 (lowest).
 constexpr uint32_t kLowestPriority = 7;
@@ -92,6 +94,8 @@ std::unique_ptr<SnapshotParticipant> MakeStreamParticipant(Runtime& runtime) {
 }
 
 const Stream* Stream::Current() { return tls_running_stream; }
+
+uint32_t Stream::CurrentTaskId() { return tls_running_task_id; }
 
 Stream::Stream(ExecutorPool& executors, const ExceptionCallbacks& exceptions,
                int32_t device_id, uint32_t id, uint32_t flags,
@@ -260,6 +264,7 @@ void Stream::RunQueued(bool reaped) {
     } else if (task.run) {
       // Whichever worker runs the task is the stream's executor for it.
       tls_running_stream = this;
+      tls_running_task_id = task.id;
       // Backup's drain waits for this task: its gated calls must not wait
       // for the snapshot (DESIGN.md §4.3).
       StreamWorkScope stream_work(StreamWorkScope::kTask);

@@ -235,6 +235,9 @@ class Stream : public std::enable_shared_from_this<Stream>,
   // calling thread, or null. Such a task must not wait for its own stream
   // or tear it down: the runtime refuses those calls instead of deadlocking.
   static const Stream* Current();
+  // The id of the task running on the calling thread (meaningful while
+  // Current() is not null): what a hook wrapping a task's run names it by.
+  static uint32_t CurrentTaskId();
   // Held by a task while it blocks in a wait (event, notify, count notify,
   // value and cache-maintenance waits; they poll aborting()):
   // aclrtDestroyStreamForce returns once its stream's waits gave up, leaving

@@ -155,7 +155,7 @@ class TaskHook {
 
 class TaskPath {
  public:
-  static constexpr int kMaxHooks = 4;
+  static constexpr int kMaxHooks = 8;
 
   TaskPath() = default;
   TaskPath(const TaskPath&) = delete;

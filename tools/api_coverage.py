@@ -6,16 +6,20 @@ Inputs: the headers acl/include/acl/*.h and the status list acl/api_status.txt
 (`<function> <status>` a line; '#' starts a comment).
 
   python3 tools/api_coverage.py            # rewrite acl/API_COVERAGE.md
-  python3 tools/api_coverage.py --check [--library bazel-bin/acl/libascendcl.so]
+  python3 tools/api_coverage.py --check [--library bazel-bin/acl/libascendcl.so ...]
+
+A header's functions live in libascendcl.so unless OTHER_LIBRARIES names
+another library (the TDT headers: libacl_tdt_channel.so, libacl_tdt_queue.so).
 
 --check rewrites nothing and fails (exit 1) when a declared function has no
 status or a status names no declared function, a status is not one of the
 allowed forms, the table differs from what this script writes, or (with
---library) a declared function is not exported by the library (nm -D). It
-also checks that the not-yet-implemented functions, and only those, are
-defined in the stub file acl/api/unsupported_api.cc, and that no
-`implemented` function has a doc comment (the comment directly above its
-declaration) that calls it not implemented or planned.
+--library, once per library) a declared function is not exported by its
+library (nm -D). It also checks that the not-yet-implemented functions, and
+only those, are defined in their library's stub file (acl/api/unsupported_api.cc
+for libascendcl.so, STUB_FILES for the others), and that no `implemented`
+function has a doc comment (the comment directly above its declaration) that
+calls it not implemented or planned.
 
 --repo ROOT adds one more check: no file git tracks under ROOT (every file
 under it when git cannot list them; binary files skipped) cites an issue
@@ -36,6 +40,27 @@ PENDING = "pending: "
 NOT_SUPPORTED = "not supported: "
 PREFIXES = (PENDING, NOT_SUPPORTED)
 
+# Headers whose functions another library defines (header -> library), and
+# the stub file of each such library (relative to the checkout; None: none).
+OTHER_LIBRARIES = {
+    "acl_tdt.h": "libacl_tdt_channel.so",
+    "acl_tdt_queue.h": "libacl_tdt_queue.so",
+    "acl_prof.h": "libmsprofiler.so",
+    "acl_dump.h": "libascend_dump.so",
+}
+STUB_FILES = {
+    "libacl_tdt_channel.so": None,
+    "libacl_tdt_queue.so": "acl/tdt/queue_unsupported.cc",
+    "libmsprofiler.so": None,
+    "libascend_dump.so": None,
+}
+MAIN_LIBRARY = "libascendcl.so"
+
+
+def library_of(header):
+    return OTHER_LIBRARIES.get(header, MAIN_LIBRARY)
+
+
 # A doc comment that says its function is not there yet.
 NOT_IMPLEMENTED = re.compile(
     r"not\s+(?:yet\s+)?implemented|\bunimplemented\b|\bplanned\b"
@@ -47,15 +72,14 @@ NOT_IMPLEMENTED = re.compile(
 # "issue-N", N a number.
 ISSUE_NUMBER = re.compile(r"\b[Ii]ssues?[ -]?#?[0-9]+")
 
-# A declaration: ACL_FUNC_VISIBILITY (MSVP_PROF_API in acl_prof.h), the
-# return type, the name, '('.
+# A declaration: ACL_FUNC_VISIBILITY (MSVP_PROF_API in acl_prof.h,
+# ACL_DUMP_API in acl_dump.h), the return type, the name, '('.
 DECLARATION = re.compile(
-    r"\b(?:ACL_FUNC_VISIBILITY|MSVP_PROF_API)\b([^;(]*?)\b(\w+)\s*\("
+    r"\b(?:ACL_FUNC_VISIBILITY|MSVP_PROF_API|ACL_DUMP_API)\b([^;(]*?)\b(\w+)\s*\("
 )
 
 # Headers whose functions a library other than libascendcl.so defines
-# (DESIGN.md §5.24); --check --library-of NAME=PATH names where it is.
-HEADER_LIBRARIES = {"acl_prof.h": "libmsprofiler.so"}
+# (DESIGN.md §5.23, §5.24); --check takes one --library per library.
 
 
 # A definition in the stub file: starts a line, return type, name, '('.
@@ -189,11 +213,15 @@ def render(functions, status):
         "",
         "Every function that is not `implemented` returns",
         "`ACL_ERROR_RT_FEATURE_NOT_SUPPORT` (207000), or NULL / 0 where it returns",
-        "a handle or a number, logs one line naming itself and changes nothing.",
+        "a handle or a number, logs one line naming itself and changes nothing",
+        "(the TDT libraries answer their family's `ACL_ERROR_FEATURE_UNSUPPORTED`,",
+        "200006, as CANN's do).",
         "",
-        "Libraries: "
-        + ", ".join(f"`{h}` in `{lib}`" for h, lib in sorted(HEADER_LIBRARIES.items()))
-        + ", the other headers in `libascendcl.so`.",
+        "Functions live in `libascendcl.so`, except those of "
+        + ", ".join(
+            f"`{h}` (`{lib}`)" for h, lib in sorted(OTHER_LIBRARIES.items())
+        )
+        + ".",
         "",
         f"{len(functions)} functions declared:",
         "",
@@ -228,13 +256,12 @@ def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true")
-    parser.add_argument("--library", help="libascendcl.so to check exports of")
     parser.add_argument(
-        "--library-of",
+        "--library",
         action="append",
         default=[],
-        metavar="NAME=PATH",
-        help="where a library of HEADER_LIBRARIES is, to check its exports",
+        help="a library to check the exports of (libascendcl.so and the "
+        "OTHER_LIBRARIES; repeat the option)",
     )
     parser.add_argument(
         "--repo", help="source tree whose tracked files must cite no issue"
@@ -260,14 +287,23 @@ def main():
     for name in sorted(set(status) - set(names)):
         problems.append(f"{name} has a status but no header declares it")
     table = render(functions, status)
-    with open(args.stubs, encoding="utf-8") as f:
-        stubs = set(STUB.findall(strip_comments(f.read())))
-    for name in names:
+    stub_files = {MAIN_LIBRARY: args.stubs}
+    for library, rel in STUB_FILES.items():
+        stub_files[library] = os.path.join(root, rel) if rel else None
+    stubs = {}
+    for library, path in stub_files.items():
+        stubs[library] = set()
+        if path:
+            with open(path, encoding="utf-8") as f:
+                stubs[library] = set(STUB.findall(strip_comments(f.read())))
+    for name, header in functions:
+        library = library_of(header)
+        stub_file = stub_files.get(library) or f"a stub file of {library}"
         implemented = status.get(name) == "implemented"
-        if implemented and name in stubs:
-            problems.append(f"{name} is 'implemented' but stubbed in {args.stubs}")
-        if not implemented and name in status and name not in stubs:
-            problems.append(f"{name} is '{status[name]}' but not in {args.stubs}")
+        if implemented and name in stubs.get(library, ()):
+            problems.append(f"{name} is 'implemented' but stubbed in {stub_file}")
+        if not implemented and name in status and name not in stubs.get(library, ()):
+            problems.append(f"{name} is '{status[name]}' but not in {stub_file}")
 
     docs = doc_comments(args.headers)
     for name in names:
@@ -296,18 +332,16 @@ def main():
     except FileNotFoundError:
         problems.append(f"{args.table} is missing: run python3 tools/api_coverage.py")
     if args.library:
-        paths = {"libascendcl.so": args.library}
-        paths.update(item.split("=", 1) for item in args.library_of)
-        symbols = {}
+        given = {os.path.basename(path): path for path in args.library}
+        symbols = {lib: exported_symbols(path) for lib, path in given.items()}
         for name, header in functions:
-            lib = HEADER_LIBRARIES.get(header, "libascendcl.so")
-            if lib not in paths:
-                problems.append(f"{name} ({header}): no --library-of {lib}=PATH")
-                continue
-            if lib not in symbols:
-                symbols[lib] = exported_symbols(paths[lib])
-            if name not in symbols[lib]:
-                problems.append(f"{name} is declared but not exported by {paths[lib]}")
+            library = library_of(header)
+            if library not in symbols:
+                problems.append(f"{name}: no --library for {library}")
+            elif name not in symbols[library]:
+                problems.append(
+                    f"{name} is declared but not exported by {given[library]}"
+                )
     if args.repo:
         problems += issue_mentions(args.repo)
     if problems:

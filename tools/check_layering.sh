@@ -27,6 +27,33 @@ check() {  # check LOWER HIGHER
 check //device/... '//runtime/... + //snapshot/... + //acl/...'
 check //runtime/... '//snapshot/... + //acl/...'
 check //snapshot/... '//acl/...'
+check //acl/... '//aclnn/...'
+# The operator libraries sit above the ACL layer and reach the runtime only
+# through its public C API (DESIGN.md §5.26): apart from the public headers,
+# no non-test aclnn library depends on a library of the runtime, snapshot or
+# device layers, or on the ACL implementation.
+found=$(bazel query "${bazel_flags[@]}" --noshow_progress \
+  "kind(cc_library, deps(attr(testonly, 0, kind(cc_library, //aclnn/...)))) intersect (//runtime/... + //snapshot/... + //device/... + //acl/...) except ($shared + //device/sim/include:aclsim_header + //device/sim/include:aclsim_kernel_abi)" \
+  2>/dev/null)
+if [[ -n "$found" ]]; then
+  echo "layering: aclnn libraries depend on runtime internals:"
+  sed 's/^/  /' <<<"$found"
+  status=1
+else
+  echo "layering: //aclnn/... libraries use only the public headers below them"
+fi
+# The TDT libraries likewise (DESIGN.md §5.23): the public headers and the
+# header-only mutex wrapper, nothing of the runtime or the ACL implementation.
+found=$(bazel query "${bazel_flags[@]}" --noshow_progress \
+  "kind(cc_library, deps(attr(testonly, 0, kind(cc_library, //acl/tdt/...)))) intersect (//runtime/... + //snapshot/... + //device/... + //acl/...) except (//acl/tdt/... + $shared + //device/base:mutex)" \
+  2>/dev/null)
+if [[ -n "$found" ]]; then
+  echo "layering: acl/tdt libraries depend on runtime internals:"
+  sed 's/^/  /' <<<"$found"
+  status=1
+else
+  echo "layering: //acl/tdt/... libraries use only the public headers below them"
+fi
 # Kernels are backend-neutral in the runtime (DESIGN.md §5.20): no runtime
 # library depends on a simulator target (tests and benchmarks pick the
 # simulator as their backend), and no source under runtime/ includes a

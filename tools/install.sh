@@ -222,6 +222,38 @@ Libs: -L\${libdir} -lascendcl
 Cflags: -I\${includedir}
 EOF
 
+# Each SDK library gets a .pc of its own (pkg-config --libs opapi), which
+# requires the tree's libraries it was linked against (its DT_NEEDED).
+ours=(ascendcl)
+for sdk_library in "${sdk_libraries[@]}"; do
+  name=$(basename "$sdk_library" .so)
+  ours+=("${name#lib}")
+done
+sdk_requires() {  # $1: library file; prints "a b" of ours it needs
+  local lib needed=()
+  for lib in $(readelf -d "$1" 2>/dev/null |
+               sed -n 's/.*Shared library: \[lib\(.*\)\.so\]/\1/p'); do
+    [[ " ${ours[*]} " == *" $lib "* ]] && needed+=("$lib")
+  done
+  echo "${needed[*]:-}"
+}
+for sdk_library in "${sdk_libraries[@]}"; do
+  name=$(basename "$sdk_library" .so)
+  name=${name#lib}
+  cat >"$prefix/lib64/pkgconfig/$name.pc" <<EOF
+prefix=\${pcfiledir}/../..
+libdir=\${prefix}/lib64
+includedir=\${prefix}/include
+
+Name: $name
+Description: lib$name.so of the ascendcl install tree (CANN's name)
+Version: $PACKAGE_VERSION
+Requires: $(sdk_requires "$sdk_library")
+Libs: -L\${libdir} -l$name
+Cflags: -I\${includedir}
+EOF
+done
+
 # --- CMake package ------------------------------------------------------------------
 cmake_dir="$prefix/lib64/cmake/ascendcl"
 mkdir -p "$cmake_dir"
@@ -242,8 +274,25 @@ if(NOT TARGET ascendcl::ascendcl)
 endif()
 set(ascendcl_INCLUDE_DIRS "${_ascendcl_prefix}/include")
 set(ascendcl_LIBRARIES ascendcl::ascendcl)
-unset(_ascendcl_prefix)
 EOF
+# One imported target per SDK library: ascendcl::opapi, ascendcl::nnopbase, ...
+for sdk_library in "${sdk_libraries[@]}"; do
+  name=$(basename "$sdk_library" .so)
+  name=${name#lib}
+  links=""
+  for dep in $(sdk_requires "$sdk_library"); do links+="ascendcl::$dep;"; done
+  cat >>"$cmake_dir/ascendclConfig.cmake" <<EOF
+if(NOT TARGET ascendcl::$name)
+  add_library(ascendcl::$name SHARED IMPORTED)
+  set_target_properties(ascendcl::$name PROPERTIES
+    IMPORTED_LOCATION "\${_ascendcl_prefix}/lib64/lib$name.so"
+    IMPORTED_SONAME "lib$name.so"
+    INTERFACE_INCLUDE_DIRECTORIES "\${_ascendcl_prefix}/include"
+    INTERFACE_LINK_LIBRARIES "${links%;}")
+endif()
+EOF
+done
+echo 'unset(_ascendcl_prefix)' >>"$cmake_dir/ascendclConfig.cmake"
 cat >"$cmake_dir/ascendclConfigVersion.cmake" <<EOF
 # Same major version, and at least the version asked for.
 set(PACKAGE_VERSION "$PACKAGE_VERSION")

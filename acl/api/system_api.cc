@@ -1,11 +1,10 @@
 // ACL entry points: system parameters (process and context), the
 // saturation mode, operator timeouts, the task scheduler, overflow status,
-// CANN package versions, the dump configuration trio and profiling trace
-// points (DESIGN.md §5.12).
+// CANN package versions and profiling trace points (DESIGN.md §5.12; the
+// dump trio is acl/dump/dump_api.cc, §5.25).
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -14,11 +13,8 @@
 #include "absl/strings/str_split.h"
 #include "acl/acl.h"
 #include "acl/api/api_util.h"
-#include "acl/lifecycle/config.h"
-#include "acl/lifecycle/lifecycle.h"
 #include "acl/sysinfo/version_info.h"
 #include "glog/logging.h"
-#include "nlohmann/json.hpp"
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
@@ -113,20 +109,6 @@ bool CopyField(const std::string& text, char* field, size_t capacity) {
   if (text.empty() || text.size() >= capacity) return false;
   std::memcpy(field, text.c_str(), text.size() + 1);
   return true;
-}
-
-// The dump trio's state: aclmdlInitDump ... aclmdlFinalizeDump.
-std::mutex dump_mu;
-bool dump_initialised = false;  // guarded by dump_mu
-
-bool AclInitialised() {
-  return ascend::acl::ProcessLifecycle().ref_count() > 0;
-}
-
-aclError RequireAclInit(const char* api) {
-  if (AclInitialised()) return ACL_SUCCESS;
-  return ReportErrorCode(api, ACL_ERROR_UNINITIALIZE,
-                         "aclInit must be called first");
 }
 
 }  // namespace
@@ -397,69 +379,6 @@ aclError aclsysGetCANNVersion(aclCANNPackageName name,
                            "version " + *text + " does not fit its fields");
   }
   *version = filled;
-  return ACL_SUCCESS;
-}
-ACL_ENTRY_CATCH(aclError)
-
-// --- Dump configuration
-// ----------------------------------------------------------
-
-aclError aclmdlInitDump(void) try {
-  if (aclError bad = RequireAclInit(__func__)) return bad;
-  std::lock_guard<std::mutex> lock(dump_mu);
-  if (dump_initialised) {
-    return ReportErrorCode(__func__, ACL_ERROR_REPEAT_INITIALIZE,
-                           "aclmdlInitDump was already called");
-  }
-  dump_initialised = true;
-  return ACL_SUCCESS;
-}
-ACL_ENTRY_CATCH(aclError)
-
-aclError aclmdlSetDump(const char* dumpCfgPath) try {
-  if (aclError bad = RequireAclInit(__func__)) return bad;
-  std::lock_guard<std::mutex> lock(dump_mu);
-  if (!dump_initialised) {
-    return ReportErrorCode(__func__, ACL_ERROR_DUMP_NOT_RUN,
-                           "aclmdlInitDump must be called first");
-  }
-  ACL_REQUIRE_NOT_NULL(dumpCfgPath);
-  absl::StatusOr<std::string> bytes = ascend::acl::ReadConfigFile(dumpCfgPath);
-  if (!bytes.ok()) return ReportError(__func__, bytes.status());
-  absl::StatusOr<ascend::acl::Config> config =
-      ascend::acl::Config::Parse(*bytes);
-  if (!config.ok()) return ReportError(__func__, config.status());
-  // Parse accepted the bytes, so this parse succeeds; no exceptions either
-  // way.
-  const nlohmann::json json =
-      nlohmann::json::parse(*bytes, nullptr, /*allow_exceptions=*/false);
-  if (json.is_object() && json.contains("dump")) {
-    const nlohmann::json& dump = json["dump"];
-    const bool path_ok = dump.is_object() && (!dump.contains("dump_path") ||
-                                              dump["dump_path"].is_string());
-    if (!path_ok) {
-      return ReportErrorCode(__func__, ACL_ERROR_INVALID_DUMP_CONFIG,
-                             "\"dump\" must be an object whose dump_path is "
-                             "a string");
-    }
-  }
-  static std::once_flag logged;
-  std::call_once(logged, [] {
-    LOG(WARNING) << "aclmdlSetDump: the dump configuration is accepted, but "
-                    "this runtime produces no dumps";
-  });
-  return ACL_SUCCESS;
-}
-ACL_ENTRY_CATCH(aclError)
-
-aclError aclmdlFinalizeDump(void) try {
-  if (aclError bad = RequireAclInit(__func__)) return bad;
-  std::lock_guard<std::mutex> lock(dump_mu);
-  if (!dump_initialised) {
-    return ReportErrorCode(__func__, ACL_ERROR_DUMP_NOT_RUN,
-                           "aclmdlInitDump must be called first");
-  }
-  dump_initialised = false;
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)

@@ -314,15 +314,17 @@ TEST_F(SystemApiTest, CannVersionFromTheInstallTree) {
 // --- Dump trio
 // ----------------------------------------------------------------------
 
-TEST_F(SystemApiTest, DumpTrioValidatesAndProducesNothing) {
+// The trio's order and codes (18_dump_configuration.md); what a round dumps
+// is tested in //acl/dump.
+TEST_F(SystemApiTest, DumpTrioOrderAndCodes) {
   EXPECT_ACL_ERROR(ACL_ERROR_UNINITIALIZE, aclmdlInitDump());
   EXPECT_ACL_ERROR(ACL_ERROR_UNINITIALIZE, aclmdlSetDump("x"));
   EXPECT_ACL_ERROR(ACL_ERROR_UNINITIALIZE, aclmdlFinalizeDump());
   ASSERT_ACL_OK(aclInit(nullptr));
 
   const std::string good =
-      WriteFile("dump.json",
-                R"({"dump": {"dump_path": "/tmp/out", "dump_list": [{}],
+      WriteFile("dump.json", R"({"dump": {"dump_path": ")" + TempDir() +
+                                 R"(", "dump_list": [{}],
           "dump_op_switch": "on"}})");
   EXPECT_ACL_ERROR(ACL_ERROR_DUMP_NOT_RUN, aclmdlSetDump(good.c_str()));
   EXPECT_ACL_ERROR(ACL_ERROR_DUMP_NOT_RUN, aclmdlFinalizeDump());

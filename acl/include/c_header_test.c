@@ -1,9 +1,11 @@
 /* Compiles every public header as C99 and checks the ABI facts a C program
  * relies on: enum sizes, struct sizes and a few numeric values. */
+#include <stddef.h>
 #include <stdio.h>
 
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
+#include "acl/acl_dump.h"
 #include "aclsim/aclsim.h"
 #include "ascendcl/snapshot.h"
 #include "ascendcl/timeline.h"
@@ -28,6 +30,14 @@ int main(void) {
   EXPECT(sizeof(backup_args) == 64);
   EXPECT(sizeof(restore_args) == 64);
   EXPECT(sizeof(aclError) == sizeof(int));
+  /* acl_dump.h: CANN's layouts and values. */
+  EXPECT(sizeof(acldumpChunk) == 4120);
+  EXPECT(offsetof(acldumpChunk, dataBuf) == 4116);
+  EXPECT(sizeof(acldumpTensorInfo) == 456);
+  EXPECT(offsetof(acldumpTensorInfo, shape) == 56);
+  EXPECT(DATA_DUMP == 4 && OVERFLOW_DUMP == 5 && AIC_ERR_BRIEF_DUMP == 1);
+  EXPECT(ACL_DUMP_ADDR_RAW == 2 && ACL_DUMP_PLACEMENT_END == 2);
+  EXPECT(ACL_OP_DUMP_OP_AICORE_ARGS == 1U);
   EXPECT(sizeof(rtError_t) == 4);
   EXPECT(ACL_SUCCESS == 0);
   EXPECT(ACL_ERROR_INVALID_PARAM == 100000);

@@ -99,11 +99,10 @@ absl::Status Lifecycle::InitSteps(const char* config_path,
   ASCEND_RETURN_IF_ERROR(
       NotifyInitType(ACL_REG_TYPE_ACL_MODEL, bytes, progress));
 
+  // The data dump reads the config's "dump" section (DESIGN.md §5.25).
+  if (consumer_ != nullptr) ASCEND_RETURN_IF_ERROR(consumer_->OnInit(*bytes));
+
   if (has_path) {
-    if (config->has_dump()) {
-      LOG(WARNING) << "aclInit: the config's \"dump\" section is not "
-                      "supported by this runtime and is ignored";
-    }
     ASCEND_RETURN_IF_ERROR(
         NotifyInitType(ACL_REG_TYPE_ACL_OP_EXECUTOR, bytes, progress));
     ASCEND_RETURN_IF_ERROR(config->ReadStackSizes(&settings_));
@@ -220,6 +219,7 @@ absl::Status Lifecycle::FinalizeLocked() {
 absl::Status Lifecycle::FinalizeSteps() {
   ASCEND_RETURN_IF_ERROR(NotifyFinalizeType(ACL_REG_TYPE_ACL_OP_COMPILER));
   ASCEND_RETURN_IF_ERROR(NotifyFinalizeType(ACL_REG_TYPE_ACL_MODEL));
+  if (consumer_ != nullptr) consumer_->OnFinalize();
   ASCEND_RETURN_IF_ERROR(NotifyFinalizeType(ACL_REG_TYPE_ACL_DVPP));
   if (default_device_set_) {
     rt::ClearDefaultDevice();
@@ -275,6 +275,11 @@ uint64_t Lifecycle::ref_count() const {
 ConfigSettings Lifecycle::settings() const {
   internal::RecursiveLock lock(&mu_);
   return settings_;
+}
+
+void Lifecycle::SetConfigConsumer(ConfigConsumer* consumer) {
+  internal::RecursiveLock lock(&mu_);
+  consumer_ = consumer;
 }
 
 Lifecycle& ProcessLifecycle() {

@@ -59,6 +59,19 @@
 
 namespace ascend::acl {
 
+// A part of the process that aclInit's config file configures besides the
+// lifecycle itself: the data dump (acl/dump/dump_control.h, DESIGN.md
+// §5.25). Told at each fresh Init, after the MODEL init callbacks and before
+// OP_EXECUTOR (the reference's place for the dump), the config's bytes (""
+// without a file); an error fails the Init with its code. Told at each
+// finalize after the MODEL finalize callbacks.
+class ConfigConsumer {
+ public:
+  virtual ~ConfigConsumer() = default;
+  virtual absl::Status OnInit(const std::string& bytes) = 0;
+  virtual void OnFinalize() = 0;
+};
+
 class Lifecycle {
  public:
   Lifecycle();
@@ -84,6 +97,10 @@ class Lifecycle {
                                         void* user_data);
   absl::Status UnregisterFinalizeCallback(CallbackType type,
                                           aclFinalizeCallbackFunc fn);
+
+  // The consumer told of the config (not owned; null: none). Set it before
+  // the first Init.
+  void SetConfigConsumer(ConfigConsumer* consumer);
 
   // The number of references; the process is initialised while it is > 0.
   uint64_t ref_count() const;
@@ -139,6 +156,7 @@ class Lifecycle {
   std::optional<size_t> first_config_hash_ ABSL_GUARDED_BY(mu_);
   ConfigSettings settings_ ABSL_GUARDED_BY(mu_);
   bool default_device_set_ ABSL_GUARDED_BY(mu_) = false;
+  ConfigConsumer* consumer_ ABSL_GUARDED_BY(mu_) = nullptr;
 };
 
 // The process's lifecycle: created on first use, never destroyed.

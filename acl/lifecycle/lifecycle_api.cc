@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "acl/acl_rt.h"
+#include "acl/dump/dump_control.h"
 #include "acl/lifecycle/lifecycle.h"
 #include "runtime/base/c_entry.h"
 #include "runtime/base/error.h"
@@ -43,6 +44,11 @@ extern "C" {
 
 aclError aclInit(const char* configPath) try {
   ascend::rt::InitLogging();
+  // The data dump reads the config's "dump" section (DESIGN.md §5.25).
+  static const bool dump_wired = (ProcessLifecycle().SetConfigConsumer(
+                                      &ascend::acl::dump::ProcessDumpControl()),
+                                  true);
+  static_cast<void>(dump_wired);
   const aclError ret =
       ReportError("aclInit", ProcessLifecycle().Init(configPath));
   if (ret == ACL_SUCCESS) ascend::rt::LogEvent("aclInit: initialised");

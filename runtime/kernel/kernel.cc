@@ -565,6 +565,7 @@ absl::Status Kernels::Launch(void* func, uint32_t blocks, void* stream,
   LaunchArgs& launch_args = task_info->args;
   FillPlaceHolders(launch_args);
   task_info->func = function->handle.value();
+  task_info->name = function->name.c_str();
   task_info->args_ptr = launch_args.device != nullptr
                             ? launch_args.device
                             : static_cast<void*>(launch_args.bytes.data());

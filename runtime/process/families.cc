@@ -1,5 +1,6 @@
 #include "runtime/process/families.h"
 
+#include "runtime/dump/dump.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/memory/memory.h"
 #include "runtime/model/model.h"
@@ -10,9 +11,11 @@ namespace ascend::rt {
 
 std::vector<FamilyRegistration> AllFamilies() {
   // The timeline first: its hook on the task path sees a submission before
-  // the capture's hook takes it into a model (DESIGN.md §5.24).
-  return {TimelineFamily(), MemoryFamily(), SyncFamily(), ModelFamily(),
-          KernelFamily()};
+  // the capture's hook takes it into a model (DESIGN.md §5.24); the dump
+  // before the models too, so it sees a kernel launch a capture takes
+  // (DESIGN.md §5.25).
+  return {TimelineFamily(), MemoryFamily(), SyncFamily(),
+          DumpFamily(),     ModelFamily(),  KernelFamily()};
 }
 
 }  // namespace ascend::rt

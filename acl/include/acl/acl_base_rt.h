@@ -164,6 +164,10 @@ ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr,
  * creates and owns what they point to.
  * ------------------------------------------------------------------------- */
 
+typedef void *aclrtStream;
+typedef void *aclrtContext;
+typedef void *aclrtEvent;
+typedef void *aclrtNotify;
 typedef void *aclmdlRITask;
 typedef void *aclrtCntNotify;
 typedef void *aclrtLabel;

@@ -32,11 +32,6 @@ extern "C" {
 #define ACL_MINOR_VERSION 17
 #define ACL_PATCH_VERSION 0
 
-typedef void *aclrtStream;
-typedef void *aclrtContext;
-typedef void *aclrtEvent;
-typedef void *aclrtNotify;
-
 /* ---------------------------------------------------------------------------
  * Enumerations
  * ------------------------------------------------------------------------- */
@@ -3172,6 +3167,11 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
 /* An empty model for the build API (flag 0). */
 ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI,
                                                 uint32_t flag);
+/* The flag of aclmdlRIBindStream: a stream that runs from the start of each
+ * execution, or one that runs when activated (aclrtActiveStream). */
+#define ACL_MODEL_STREAM_FLAG_HEAD 0x00000000U
+#define ACL_MODEL_STREAM_FLAG_DEFAULT 0x7FFFFFFFU
+
 /* Binds an ACL_STREAM_PERSISTENT stream: its tasks are recorded into the
  * model. flag ACL_MODEL_STREAM_FLAG_HEAD (0) starts with each execution,
  * ACL_MODEL_STREAM_FLAG_DEFAULT (0x7FFFFFFF) when activated. */

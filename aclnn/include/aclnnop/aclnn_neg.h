@@ -1,0 +1,36 @@
+/*
+ * out = -self, element by element; the Inplace form negates selfRef.
+ * Returns 161001 for a null argument, 161002 for a type outside the page's
+ * list, a result type that does not convert to out's type, an out of
+ * another shape than self, or more than 8 dimensions.
+ */
+#ifndef ASCENDCL_ACLNNOP_ACLNN_NEG_H_
+#define ASCENDCL_ACLNNOP_ACLNN_NEG_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnNegGetWorkspaceSize(const aclTensor *self,
+                                               aclTensor *out,
+                                               uint64_t *workspaceSize,
+                                               aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnNeg(void *workspace, uint64_t workspaceSize,
+                               aclOpExecutor *executor,
+                               const aclrtStream stream);
+
+ACLNN_API aclnnStatus aclnnInplaceNegGetWorkspaceSize(aclTensor *selfRef,
+                                                      uint64_t *workspaceSize,
+                                                      aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnInplaceNeg(void *workspace, uint64_t workspaceSize,
+                                      aclOpExecutor *executor,
+                                      aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ASCENDCL_ACLNNOP_ACLNN_NEG_H_ */
