@@ -2,6 +2,8 @@
 // report of every operator an executor runs, both through the runtime's
 // dump interface (ascendcl/dump.h, exported by libascendcl.so). When the
 // dump wants nothing, the report costs one call that answers 0.
+#include "ascendcl/dump.h"
+
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -13,7 +15,6 @@
 #include "aclnn/nnopbase/entry.h"
 #include "aclnn/nnopbase/executor.h"
 #include "aclnn/nnopbase/objects.h"
-#include "ascendcl/dump.h"
 
 namespace ascend::nn {
 namespace {
@@ -105,8 +106,8 @@ extern "C" {
 aclnnStatus aclDumpOpTensors(const char* opType, const char* opName,
                              aclTensor** tensors, size_t inputTensorNum,
                              size_t outputTensorNum, aclrtStream stream) try {
-  ACLNN_REQUIRE(opType != nullptr && opName != nullptr,
-                ACLNN_ERR_PARAM_NULLPTR, "opType and opName must not be null");
+  ACLNN_REQUIRE(opType != nullptr && opName != nullptr, ACLNN_ERR_PARAM_NULLPTR,
+                "opType and opName must not be null");
   const size_t count = inputTensorNum + outputTensorNum;
   ACLNN_REQUIRE(tensors != nullptr || count == 0, ACLNN_ERR_PARAM_NULLPTR,
                 "tensors must not be null");
@@ -122,16 +123,15 @@ aclnnStatus aclDumpOpTensors(const char* opType, const char* opName,
   for (size_t i = 0; i < count; ++i) {
     const ascend::nn::DumpDesc d = ascend::nn::DescribeForDump(tensors[i]);
     if (!d.present || d.bytes == 0) continue;
-    infos.push_back(ascend::nn::Info(d,
-                                     i < inputTensorNum ? ACL_DUMP_TENSOR_INPUT
-                                                        : ACL_DUMP_TENSOR_OUTPUT,
-                                     tensors[i]->data));
+    infos.push_back(ascend::nn::Info(
+        d, i < inputTensorNum ? ACL_DUMP_TENSOR_INPUT : ACL_DUMP_TENSOR_OUTPUT,
+        tensors[i]->data));
   }
   const aclError ret =
       ascendclDumpOperator(opType, opName, infos.data(), infos.size(), stream);
-  ACLNN_REQUIRE(ret == ACL_SUCCESS, ACLNN_ERR_PARAM_INVALID,
-                "the data dump refused the tensors with error " +
-                    std::to_string(ret));
+  ACLNN_REQUIRE(
+      ret == ACL_SUCCESS, ACLNN_ERR_PARAM_INVALID,
+      "the data dump refused the tensors with error " + std::to_string(ret));
   return ACLNN_SUCCESS;
 }
 ACLNN_ENTRY_CATCH(ACLNN_ERR_INNER)
