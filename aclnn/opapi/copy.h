@@ -1,5 +1,5 @@
 // Planning strided copies (copy_args.h) for the layout operators (DESIGN.md
-// §5.23): the bytes of every element of one view go unchanged to the same
+// §5.26): the bytes of every element of one view go unchanged to the same
 // element of another view of the same shape and type.
 //
 //   // out = self transposed: self's view with its strides swapped.

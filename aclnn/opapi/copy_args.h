@@ -1,6 +1,6 @@
 // The argument bytes of the strided copy kernel (copy_kernel.cc): element
 // bytes moved unchanged from one view to another of the same shape, for the
-// layout operators (Cat, Permute; DESIGN.md §5.23). Any type copies, complex
+// layout operators (Cat, Permute; DESIGN.md §5.26). Any type copies, complex
 // ones included, bit for bit.
 #ifndef ASCENDCL_ACLNN_OPAPI_COPY_ARGS_H_
 #define ASCENDCL_ACLNN_OPAPI_COPY_ARGS_H_

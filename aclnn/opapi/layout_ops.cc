@@ -1,7 +1,7 @@
 // Cat and Permute (aclnnop/aclnn_cat.h, aclnn_permute.h): the checks of
 // their pages in hicann/ops-math (conversion/concat_d/docs/aclnnCat.md,
 // conversion/transpose/docs/aclnnPermute.md) for Atlas A2, then strided
-// copies (DESIGN.md §5.23). Elements that keep their type move bit for bit
+// copies (DESIGN.md §5.26). Elements that keep their type move bit for bit
 // (complex ones included); Cat's inputs of another type than out convert
 // through the list's promoted type, as CANN's Cast-then-ConcatD-then-Cast
 // does (when that differs from converting directly, through the workspace).

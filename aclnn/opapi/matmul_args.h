@@ -1,5 +1,5 @@
 // The argument bytes of the matrix-multiply kernel (matmul_kernel.cc) and
-// the tiling both sides agree on (DESIGN.md §5.23).
+// the tiling both sides agree on (DESIGN.md §5.26).
 //
 // The kernel computes C[b] = A[b] @ B[b] for every batch index b: A is
 // m x k, B is k x n, C is m x n, each addressed through its own strides (so

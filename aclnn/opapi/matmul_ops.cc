@@ -3,7 +3,7 @@
 // their pages in hicann/ops-nn (matmul/mat_mul_v3/docs/aclnnMatmul.md,
 // aclnnMatmulWeightNz.md, aclnnMm.md, matmul/batch_mat_mul_v3/docs/
 // aclnnBatchMatMul.md, aclnnBatchMatMulWeightNz.md) for Atlas A2, then one
-// launch of the matrix-multiply kernel (DESIGN.md §5.23).
+// launch of the matrix-multiply kernel (DESIGN.md §5.26).
 //
 // cubeMathType on the simulator: FLOAT inputs (or inputs that promote to
 // FLOAT) are rounded to HFLOAT32 for 1 (ALLOW_FP32_DOWN_PRECISION) and 3

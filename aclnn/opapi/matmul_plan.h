@@ -1,6 +1,6 @@
 // Planning one launch of the matrix-multiply kernel (matmul_args.h) for the
 // matrix operators (Matmul, Mm, BatchMatMul and their WeightNz forms;
-// DESIGN.md §5.23): the operators check their arguments and describe each
+// DESIGN.md §5.26): the operators check their arguments and describe each
 // operand as the kernel reads it; this chooses the tiles, the blocks and
 // the workspace.
 //

@@ -1,5 +1,5 @@
 // The operators' speed against plain C++ over the same buffers, measured in
-// the same run (DESIGN.md §5.23, §7.1). Each iteration is one pair: the
+// the same run (DESIGN.md §5.26, §7.1). Each iteration is one pair: the
 // baseline, then the operator (or the other way round, alternating); a
 // target is judged on the median ratio of the pairs.
 //
