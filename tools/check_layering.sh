@@ -29,11 +29,12 @@ check //runtime/... '//snapshot/... + //acl/...'
 check //snapshot/... '//acl/...'
 check //acl/... '//aclnn/...'
 # The operator libraries sit above the ACL layer and reach the runtime only
-# through its public C API (DESIGN.md §5.26): apart from the public headers,
+# through its public C API (DESIGN.md §5.26; the dump's C interface,
+# ascendcl/dump.h, DESIGN.md §5.25): apart from the public headers,
 # no non-test aclnn library depends on a library of the runtime, snapshot or
 # device layers, or on the ACL implementation.
 found=$(bazel query "${bazel_flags[@]}" --noshow_progress \
-  "kind(cc_library, deps(attr(testonly, 0, kind(cc_library, //aclnn/...)))) intersect (//runtime/... + //snapshot/... + //device/... + //acl/...) except ($shared + //device/sim/include:aclsim_header + //device/sim/include:aclsim_kernel_abi)" \
+  "kind(cc_library, deps(attr(testonly, 0, kind(cc_library, //aclnn/...)))) intersect (//runtime/... + //snapshot/... + //device/... + //acl/...) except ($shared + //acl/dump:dump_header + //device/sim/include:aclsim_header + //device/sim/include:aclsim_kernel_abi)" \
   2>/dev/null)
 if [[ -n "$found" ]]; then
   echo "layering: aclnn libraries depend on runtime internals:"

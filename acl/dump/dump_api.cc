@@ -350,3 +350,52 @@ aclError ascendclDumpStopArgs(uint32_t dumpType) try {
 ACL_ENTRY_CATCH(aclError)
 
 }  // extern "C"
+
+// --- acl_dump.h in libascendcl.so
+// --------------------------------------------- CANN's header declares
+// acldumpSaveExceptionInfo and acldumpGetExceptionInfoPath weak: a program that
+// only calls those holds weak references, and a linker with --as-needed then
+// drops libascend_dump.so, leaving them NULL. So the runtime exports every
+// function of acl_dump.h too (the same behaviour as libascend_dump.so's,
+// which forwards here); whichever library the loader finds first serves
+// the call (DESIGN.md §5.25).
+extern "C" {
+
+aclError acldumpRegCallback(
+    int32_t (*const messageCallback)(const acldumpChunk*, int32_t),
+    int32_t flag) try {
+  return ascendclDumpRegCallback(messageCallback, flag);
+}
+ACL_ENTRY_CATCH(aclError)
+
+void acldumpUnregCallback(void) try { ascendclDumpUnregCallback(); }
+ACL_ENTRY_CATCH(void)
+
+aclError aclopStartDumpArgs(uint32_t dumpType, const char* path) try {
+  return ascendclDumpStartArgs(dumpType, path);
+}
+ACL_ENTRY_CATCH(aclError)
+
+aclError aclopStopDumpArgs(uint32_t dumpType) try {
+  return ascendclDumpStopArgs(dumpType);
+}
+ACL_ENTRY_CATCH(aclError)
+
+const char* acldumpGetPath(acldumpType dumpType) try {
+  return ascendclDumpGetPath(ascend::acl::RawEnum(dumpType));
+}
+ACL_ENTRY_CATCH(const char*)
+
+aclError acldumpSaveExceptionInfo(const char* fileName, const char* userTag,
+                                  const acldumpTensorInfo* tensors,
+                                  size_t tensorCount) try {
+  return ascendclDumpSaveExceptionInfo(fileName, userTag, tensors, tensorCount);
+}
+ACL_ENTRY_CATCH(aclError)
+
+aclError acldumpGetExceptionInfoPath(char* path, size_t maxLen) try {
+  return ascendclDumpGetExceptionInfoPath(path, maxLen);
+}
+ACL_ENTRY_CATCH(aclError)
+
+}  // extern "C"

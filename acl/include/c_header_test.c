@@ -4,8 +4,8 @@
 #include <stdio.h>
 
 #include "acl/acl.h"
-#include "acl/acl_prof.h"
 #include "acl/acl_dump.h"
+#include "acl/acl_prof.h"
 #include "aclsim/aclsim.h"
 #include "ascendcl/snapshot.h"
 #include "ascendcl/timeline.h"

@@ -92,8 +92,9 @@ TEST_F(MsproftxTest, StampRulesAndCodes) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclprofMark(nullptr));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclprofPush(&not_a_stamp));
   const std::string long_message(128, 'm');
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclprofSetStampTraceMessage(stamp, long_message.c_str(), 128));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclprofSetStampTraceMessage(stamp, long_message.c_str(), 128));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclprofSetStampTraceMessage(stamp, nullptr, 1));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
@@ -138,11 +139,18 @@ TEST_F(MsproftxTest, MarksAndRangesAreRecorded) {
   ASSERT_ACL_OK(aclprofPop());
   ASSERT_ACL_OK(aclprofMarkEx("on stream", 9, stream_));
   aclprofTensor tensor = {0, 2, 0, 2, {4, 8}};
-  aclprofTensorInfo info = {aclprofStr2Id("add_1"), aclprofStr2Id("Add"), 0, 1,
-                            0, 8, stream_, &tensor};
+  aclprofTensorInfo info = {aclprofStr2Id("add_1"),
+                            aclprofStr2Id("Add"),
+                            0,
+                            1,
+                            0,
+                            8,
+                            stream_,
+                            &tensor};
   aclprofEventAttributes attr = {ACL_PROF_EVENT_ATTR_VERSION,
                                  sizeof(aclprofEventAttributes),
-                                 ACL_PROF_MESSAGE_TYPE_TENSOR_INFO, {&info}};
+                                 ACL_PROF_MESSAGE_TYPE_TENSOR_INFO,
+                                 {&info}};
   ASSERT_ACL_OK(aclprofRangePushEx(&attr));
   ASSERT_ACL_OK(aclprofRangePop());
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclprofRangePop());
@@ -165,10 +173,10 @@ TEST_F(MsproftxTest, MarksAndRangesAreRecorded) {
             json({4, 8}));
   EXPECT_LE(by_type["push_pop"]["start_ns"], by_type["range"]["start_ns"]);
   // The mark on the stream is a task of the stream too.
-  FILE* grep = popen(("grep -c '\"name\":\"on stream\"' " + dir_ +
-                      "/PROF_*/tasks.jsonl")
-                         .c_str(),
-                     "r");
+  FILE* grep =
+      popen(("grep -c '\"name\":\"on stream\"' " + dir_ + "/PROF_*/tasks.jsonl")
+                .c_str(),
+            "r");
   char count[16] = {0};
   ASSERT_NE(fgets(count, sizeof count, grep), nullptr);
   pclose(grep);
@@ -183,9 +191,9 @@ TEST_F(MsproftxTest, StepTimestampsRules) {
   ASSERT_NE(step, nullptr);
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclprofGetStepTimestamp(nullptr, ACL_STEP_START, stream_));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclprofGetStepTimestamp(step, static_cast<aclprofStepTag>(5),
-                                           stream_));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclprofGetStepTimestamp(step, static_cast<aclprofStepTag>(5), stream_));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclprofGetStepTimestamp(step, ACL_STEP_END, stream_));
   ASSERT_ACL_OK(aclprofGetStepTimestamp(step, ACL_STEP_START, stream_));
@@ -272,8 +280,8 @@ TEST_F(MsproftxTest, FrameworkReportsAndCallbacks) {
   Stop();
   EXPECT_EQ(g_stops, 1);
   EXPECT_EQ(MsprofGetPath(), nullptr);  // none runs
-  FILE* grep = popen(("grep -c aclnnAdd " + dir_ + "/PROF_*/trace.json").c_str(),
-                     "r");
+  FILE* grep =
+      popen(("grep -c aclnnAdd " + dir_ + "/PROF_*/trace.json").c_str(), "r");
   char count[16] = {0};
   ASSERT_NE(fgets(count, sizeof count, grep), nullptr);
   pclose(grep);

@@ -62,7 +62,8 @@ class ProfApiTest : public ::testing::Test {
     ASSERT_ACL_OK(aclrtSetDevice(0));
     ASSERT_ACL_OK(aclrtCreateStream(&stream_));
     ASSERT_ACL_OK(aclrtMalloc(&dev_, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
-    dir_ = TempDir(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = TempDir(
+        ::testing::UnitTest::GetInstance()->current_test_info()->name());
   }
   void TearDown() override {
     for (aclprofConfig* c : configs_) (void)aclprofDestroyConfig(c);
@@ -70,9 +71,9 @@ class ProfApiTest : public ::testing::Test {
     (void)aclrtResetDeviceForce(0);
   }
   aclprofConfig* Config(std::vector<uint32_t> devices, uint64_t switches) {
-    aclprofConfig* c =
-        aclprofCreateConfig(devices.data(), static_cast<uint32_t>(devices.size()),
-                            ACL_AICORE_NONE, nullptr, switches);
+    aclprofConfig* c = aclprofCreateConfig(
+        devices.data(), static_cast<uint32_t>(devices.size()), ACL_AICORE_NONE,
+        nullptr, switches);
     if (c != nullptr) configs_.push_back(c);
     return c;
   }
@@ -145,9 +146,10 @@ TEST_F(ProfApiTest, CreateConfigRefusesBadArguments) {
                                 reinterpret_cast<aclprofAicoreEvents*>(devices),
                                 ACL_PROF_TASK_TIME),
             nullptr);
-  EXPECT_EQ(aclprofCreateConfig(devices, 1, static_cast<aclprofAicoreMetrics>(9),
-                                nullptr, ACL_PROF_TASK_TIME),
-            nullptr);
+  EXPECT_EQ(
+      aclprofCreateConfig(devices, 1, static_cast<aclprofAicoreMetrics>(9),
+                          nullptr, ACL_PROF_TASK_TIME),
+      nullptr);
   // No device: host data alone, so msproftx only.
   EXPECT_EQ(aclprofCreateConfig(nullptr, 0, ACL_AICORE_NONE, nullptr,
                                 ACL_PROF_TASK_TIME),
@@ -165,8 +167,9 @@ TEST_F(ProfApiTest, StartAndStopPairOnTheSameConfig) {
   ASSERT_ACL_OK(Init());
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclprofStart(nullptr));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclprofStart(Config({0}, 0)));
-  EXPECT_ACL_ERROR(ACL_ERROR_PROF_MODULES_UNSUPPORTED,
-                   aclprofStart(Config({0}, ACL_PROF_TASK_TIME | (1ULL << 40))));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_PROF_MODULES_UNSUPPORTED,
+      aclprofStart(Config({0}, ACL_PROF_TASK_TIME | (1ULL << 40))));
   aclprofConfig* zero_one = Config({0, 1}, ACL_PROF_TASK_TIME);
   aclprofConfig* one_two = Config({1, 2}, ACL_PROF_TASK_TIME);
   aclprofConfig* three = Config({3}, ACL_PROF_TASK_TIME);

@@ -81,7 +81,8 @@ TEST_F(SubscribeTest, ExecutionsOfASubscribedModelWriteOneRecordPerTask) {
   config_ = aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, &fds_[1]);
   ASSERT_NE(config_, nullptr);
   ASSERT_ACL_OK(aclprofModelSubscribe(id, config_));
-  for (int i = 0; i < 3; ++i) ASSERT_ACL_OK(aclmdlRIExecuteAsync(model_, stream_));
+  for (int i = 0; i < 3; ++i)
+    ASSERT_ACL_OK(aclmdlRIExecuteAsync(model_, stream_));
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
   ASSERT_ACL_OK(aclprofModelUnSubscribe(id));
   const std::vector<char> data = ReadAll();  // EOF: the write end is closed
@@ -183,7 +184,8 @@ TEST_F(SubscribeTest, SubscribingBetweenInitAndFinalizeConflicts) {
   ASSERT_ACL_OK(aclprofInit(dir.c_str(), dir.size()));
   ASSERT_EQ(MsprofSetDeviceIdByGeModelIdx(7, 0), MSPROF_ERROR_NONE);
   config_ = aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, &fds_[1]);
-  EXPECT_ACL_ERROR(ACL_ERROR_PROF_API_CONFLICT, aclprofModelSubscribe(7, config_));
+  EXPECT_ACL_ERROR(ACL_ERROR_PROF_API_CONFLICT,
+                   aclprofModelSubscribe(7, config_));
   ASSERT_ACL_OK(aclprofFinalize());
   ASSERT_EQ(MsprofUnsetDeviceIdByGeModelIdx(7, 0), MSPROF_ERROR_NONE);
   close(fds_[1]);

@@ -145,6 +145,9 @@ aclnnStatus RunExecutor(const char* api, void* workspace,
       }
     }
   }
+  // The data dump, the operator record and the exception dump take the
+  // operator now that its kernels are queued (DESIGN.md §5.25).
+  ReportToDump(api, *executor, stream);
   if (!executor->repeatable) Release(executor);
   return ACLNN_SUCCESS;
 }
@@ -154,6 +157,7 @@ aclnnStatus RunExecutor(const char* api, void* workspace,
 uint32_t aclOpExecutor::AddInput(const aclTensor* t) {
   input_params.push_back(static_cast<uint32_t>(inputs.size()));
   inputs.push_back(t != nullptr ? t->data : nullptr);
+  input_descs.push_back(ascend::nn::DescribeForDump(t));
   return static_cast<uint32_t>(inputs.size() - 1);
 }
 
@@ -162,6 +166,7 @@ uint32_t aclOpExecutor::AddInputList(const aclTensorList* list) {
   input_params.push_back(first);
   for (const aclTensor* t : list->tensors) {
     inputs.push_back(t != nullptr ? t->data : nullptr);
+    input_descs.push_back(ascend::nn::DescribeForDump(t));
   }
   return first;
 }
@@ -169,6 +174,7 @@ uint32_t aclOpExecutor::AddInputList(const aclTensorList* list) {
 uint32_t aclOpExecutor::AddOutput(const aclTensor* t) {
   output_params.push_back(static_cast<uint32_t>(outputs.size()));
   outputs.push_back(t != nullptr ? t->data : nullptr);
+  output_descs.push_back(ascend::nn::DescribeForDump(t));
   return static_cast<uint32_t>(outputs.size() - 1);
 }
 

@@ -39,6 +39,18 @@ struct AddrPatch {
   int64_t byte_offset;  // added to the base address
 };
 
+// What the data dump needs of a tensor parameter besides its address
+// (DESIGN.md §5.25): kept when the parameter is registered, so a repeatable
+// executor can report its operator after its tensors are gone.
+struct DumpDesc {
+  bool present = false;  // false for an optional tensor left out
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  aclFormat format = ACL_FORMAT_ND;
+  std::vector<int64_t> shape;
+  int64_t byte_offset = 0;  // of the view's first element in the storage
+  uint64_t bytes = 0;       // the view's extent
+};
+
 struct PlannedLaunch {
   aclrtFuncHandle func = nullptr;
   uint32_t blocks = 1;
@@ -55,6 +67,14 @@ struct PlannedLaunch {
 // failure at the operator that caused it (aclnnInit's
 // "enable_debug_kernel": "on").
 bool DebugKernels();
+
+// The description of `t` the dump keeps (null: not present).
+DumpDesc DescribeForDump(const aclTensor* t);
+// Reports the operator `executor` runs to the data dump (aclnn/nnopbase/
+// dump.cc): its tensors, at their current addresses, when the dump wants
+// them (ascendcl/dump.h); a refusal is logged, never the operator's failure.
+void ReportToDump(const char* api, const aclOpExecutor& executor,
+                  aclrtStream stream);
 
 // Runs `executor` on `stream` (the second phase of every operator) and
 // releases it unless it is repeatable. 561103 for a null or dead executor,
@@ -86,6 +106,9 @@ struct aclOpExecutor {
   bool repeatable = false;
   std::vector<void*> inputs;  // storage addresses, tensor by tensor
   std::vector<void*> outputs;
+  // The tensors' descriptions, index by index (the data dump's).
+  std::vector<ascend::nn::DumpDesc> input_descs;
+  std::vector<ascend::nn::DumpDesc> output_descs;
   // The first tensor index of each parameter (aclSetDynamic*TensorAddr).
   std::vector<uint32_t> input_params;
   std::vector<uint32_t> output_params;

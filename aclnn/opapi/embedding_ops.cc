@@ -18,7 +18,7 @@ namespace ascend::nn {
 namespace {
 
 // The page's weight types for Atlas A2 (complex types excepted: the
-// simulator has no complex types; DESIGN.md §5.23).
+// simulator has no complex types; DESIGN.md §5.26).
 constexpr DtypeList kWeightTypes = {
     ACL_BF16,  ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_INT32,
     ACL_INT16, ACL_INT8,  ACL_UINT8,   ACL_BOOL,  ACL_DOUBLE};

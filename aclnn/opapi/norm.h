@@ -1,4 +1,4 @@
-// Normalisations on the simulated device (DESIGN.md §5.23): Softmax along
+// Normalisations on the simulated device (DESIGN.md §5.26): Softmax along
 // one axis, LayerNorm and RmsNorm over trailing axes, of views with any
 // strides and offset. Each row (the normalised axes at one position of
 // the others) is one unit of work; blocks take disjoint runs of rows.

@@ -1,4 +1,4 @@
-// Reductions on the simulated device (DESIGN.md §5.23): out = op over a
+// Reductions on the simulated device (DESIGN.md §5.26): out = op over a
 // set of axes of a view with any strides and offset, for ReduceSum, Mean,
 // Amax and ArgMax, plus the checks their pages share (the axis list, the
 // reduced shape).

@@ -22,7 +22,7 @@ namespace ascend::nn {
 namespace {
 
 // The types the pages list for Atlas A2 (complex types excepted: the
-// simulator's kernels have no complex arithmetic; DESIGN.md §5.23).
+// simulator's kernels have no complex arithmetic; DESIGN.md §5.26).
 constexpr DtypeList kSumTypes = {ACL_FLOAT16, ACL_FLOAT, ACL_INT8,  ACL_INT16,
                                  ACL_INT32,   ACL_INT64, ACL_UINT8, ACL_BOOL,
                                  ACL_DOUBLE,  ACL_BF16};

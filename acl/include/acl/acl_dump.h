@@ -1,7 +1,9 @@
 /*
  * acl_dump.h: the data dump's C API, CANN's names and values
  * (docs/zh/api_ref/18_dump_configuration.md). The functions live in
- * libascend_dump.so, which programs link beside libascendcl.so; the dump
+ * libascend_dump.so, which programs link beside libascendcl.so (which
+ * exports them too, so the weak declarations below resolve even when a
+ * linker drops libascend_dump.so as not needed); the dump
  * itself is configured with aclInit's config file or aclmdlInitDump /
  * aclmdlSetDump / aclmdlFinalizeDump (acl_rt.h). What this runtime dumps
  * on the simulator, and where, is DESIGN.md §5.25.

@@ -246,8 +246,9 @@ MSVP_PROF_API aclError aclprofSetConfig(aclprofConfigType configType,
  * DESIGN.md §5.24) are written, as they finish, to the write end of the
  * pipe given at aclprofCreateSubscribeConfig, as records of
  * aclprofGetOpDescSize bytes that the aclprofGetOp* functions read.
- * aclprofModelUnSubscribe writes what is pending and closes that fd once
- * no other subscription uses it, so a reader sees end of file. */
+ * aclprofModelUnSubscribe writes what is pending (it waits for the pipe to
+ * take it: keep reading) and closes that fd once no other subscription uses
+ * it, so a reader sees end of file. */
 
 /* modelId: a model runtime instance's id (aclmdlRIGetId), or a model id a
  * framework registered with MsprofSetDeviceIdByGeModelIdx.
