@@ -37,8 +37,8 @@
 #   PREFIX/tikcpp/ascendc_kernel_cmake/ascendc_sim_rewrite.cmake
 #                                          the rules' source rewriting (<<<>>>
 #                                          launches, asm("trap"))
-#   PREFIX/tikcpp/ascendc_sim/include/kernel_operator.h
-#                                          the AscendC interface subset the
+#   PREFIX/tikcpp/ascendc_sim/include/kernel_operator.h (and the
+#   kernel_operator_*.h it includes)      the AscendC interface subset the
 #                                          simulator compiles kernels against
 #
 # Every file locates the tree from its own path, so the tree can be moved or
@@ -147,8 +147,11 @@ install -D -m 0644 "$ascendc_cmake" \
   "$prefix/tikcpp/ascendc_kernel_cmake/ascendc.cmake"
 install -D -m 0644 "$ascendc_rewrite" \
   "$prefix/tikcpp/ascendc_kernel_cmake/ascendc_sim_rewrite.cmake"
-install -D -m 0644 "$kernel_operator" \
-  "$prefix/tikcpp/ascendc_sim/include/kernel_operator.h"
+# kernel_operator.h and the parts it includes, which lie beside it.
+for header in "$(dirname "$kernel_operator")"/kernel_operator*.h; do
+  install -D -m 0644 "$header" \
+    "$prefix/tikcpp/ascendc_sim/include/$(basename "$header")"
+done
 
 # --- Version ---------------------------------------------------------------------
 mkdir -p "$prefix/share/info/runtime"

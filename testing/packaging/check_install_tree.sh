@@ -46,7 +46,8 @@ for f in include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h \
          share/cmake/ascendcl/ascendclConfig.cmake \
          tikcpp/ascendc_kernel_cmake/ascendc.cmake \
          tikcpp/ascendc_kernel_cmake/ascendc_sim_rewrite.cmake \
-         tikcpp/ascendc_sim/include/kernel_operator.h; do
+         tikcpp/ascendc_sim/include/kernel_operator.h \
+         tikcpp/ascendc_sim/include/kernel_operator_sim_abi.h; do
   check "$f" test -f "$prefix/$f"
 done
 check "lib64/libacl_rt.so is a symlink to libascendcl.so" \
