@@ -2,7 +2,8 @@
 """The API coverage table: every function the public ACL headers declare, with
 its status, as acl/API_COVERAGE.md.
 
-Inputs: the headers acl/include/acl/*.h and the status list acl/api_status.txt
+Inputs: the headers acl/include/acl/*.h (with the parts acl_rt.h includes,
+acl/include/acl/rt/*.h) and the status list acl/api_status.txt
 (`<function> <status>` a line; '#' starts a comment).
 
   python3 tools/api_coverage.py            # rewrite acl/API_COVERAGE.md
@@ -91,14 +92,29 @@ def strip_comments(text):
     return re.sub(r"//[^\n]*", " ", text)
 
 
+# A header's include of one of its parts (acl_rt.h's acl/rt/*.h), which
+# are declared where the include stands and listed under the header.
+PART_INCLUDE = re.compile(r'^#include "acl/(rt/[\w.]+\.h)"[ \t]*$', re.M)
+
+
+def header_text(header_dir, name):
+    """The text of header `name` with the parts it includes in place."""
+    with open(os.path.join(header_dir, name), encoding="utf-8") as f:
+        text = f.read()
+
+    def part(match):
+        return header_text(header_dir, match.group(1))
+
+    return PART_INCLUDE.sub(part, text)
+
+
 def declared_functions(header_dir):
     """[(name, header file name)] in header order, headers sorted by name."""
     found = []
     for name in sorted(os.listdir(header_dir)):
         if not name.endswith(".h"):
             continue
-        with open(os.path.join(header_dir, name), encoding="utf-8") as f:
-            text = strip_comments(f.read())
+        text = strip_comments(header_text(header_dir, name))
         # Macro definitions may mention ACL_FUNC_VISIBILITY; skip them.
         text = "\n".join(
             line for line in text.split("\n") if not line.lstrip().startswith("#")
@@ -120,8 +136,7 @@ def doc_comments(header_dir):
     for name in sorted(os.listdir(header_dir)):
         if not name.endswith(".h"):
             continue
-        with open(os.path.join(header_dir, name), encoding="utf-8") as f:
-            text = f.read()
+        text = header_text(header_dir, name)
         for match in LINE_DECLARATION.finditer(text):
             before = text[: match.start()].rstrip()
             comment = ""
