@@ -270,6 +270,7 @@ void Stream::RunQueued(bool reaped) {
       StreamWorkScope stream_work(StreamWorkScope::kTask);
       status = task.run();
       tls_running_stream = nullptr;
+      if (task.after) task.after(status);
       if (!status.ok()) ReportException(task, status);
       // A force-closed stream stops at the first task that gave up.
       if (absl::IsCancelled(status) &&

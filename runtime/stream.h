@@ -99,6 +99,11 @@ struct Task {
   // lives as long as `run`.
   const KernelTaskInfo* kernel = nullptr;
   TaskParams params;
+  // Called by the worker once `run` has returned, and with it everything the
+  // task path's hooks wrapped around it (a timeline report, a dump), with
+  // run's status; not called when the task is cancelled. What waits for
+  // `after` sees the task wholly done.
+  std::function<void(const absl::Status&)> after;
 };
 
 // What aclrtCreateStreamV2's configuration handle holds: the priority and

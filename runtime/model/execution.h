@@ -131,14 +131,22 @@ class Execution : public std::enable_shared_from_this<Execution> {
     sub.divertable = false;
     sub.writes.any = true;
     sub.model_id = model_->id_;
+    // The program's result goes to the execution in `after`, once the
+    // hooks' work around the task (the timeline's record of it) is done
+    // too: the execution, and a synchronisation with it, ends after that.
+    // The runner's task itself succeeds (a failure is the execution's).
+    auto result = std::make_shared<absl::Status>();
     sub.task =
-        Task{[self, index] {
-               self->RunProgram(index);
+        Task{[self, index, result] {
+               *result = self->RunProgram(index);
                return absl::OkStatus();
              },
              [self] {
                self->ProgramDone(absl::CancelledError("model stream reset"));
              }};
+    sub.task.after = [self, result](const absl::Status&) {
+      self->ProgramDone(std::move(*result));
+    };
     absl::Status status = runtime_.tasks().Submit(std::move(sub));
     if (!status.ok()) ProgramDone(status);
   }
@@ -195,8 +203,8 @@ class Execution : public std::enable_shared_from_this<Execution> {
     return v;
   }
 
-  // A model stream's program, on its runner.
-  void RunProgram(uint32_t index) {
+  // A model stream's program, on its runner; its result.
+  absl::Status RunProgram(uint32_t index) {
     const std::vector<uint32_t>& program = programs_[index];
     absl::Status status;
     size_t pc = 0;
@@ -316,7 +324,7 @@ class Execution : public std::enable_shared_from_this<Execution> {
       status = Error(ACL_ERROR_RT_MODEL_ABORT_NORMAL,
                      absl::StrCat("model ", model_->id_, " aborted"));
     }
-    ProgramDone(std::move(status));
+    return status;
   }
 
   absl::Status RunBranch(const std::shared_ptr<Model>& branch) {
