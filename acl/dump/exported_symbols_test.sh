@@ -9,7 +9,10 @@ if [[ "$soname" != "libascend_dump.so" ]]; then
   echo "FAIL: SONAME of $lib is '${soname}', expected libascend_dump.so"
   exit 1
 fi
-if ! readelf -d "$lib" | grep -q 'NEEDED.*\[libascendcl.so\]'; then
+# (Outputs are read whole before grep -q: with pipefail, a grep that stops at
+# its first match fails the pipeline with the writer's SIGPIPE.)
+dynamic=$(readelf -d "$lib")
+if ! grep -q 'NEEDED.*\[libascendcl.so\]' <<<"$dynamic"; then
   echo "FAIL: $lib does not need libascendcl.so"
   readelf -d "$lib" | grep NEEDED
   exit 1
@@ -25,7 +28,8 @@ if [[ "$exported" != "$expected" ]]; then
   exit 1
 fi
 # No part of the runtime inside: every ascendcl* symbol is undefined here.
-if nm -D --defined-only "$lib" | grep -q ' ascendcl'; then
+defined=$(nm -D --defined-only "$lib")
+if grep -q ' ascendcl' <<<"$defined"; then
   echo "FAIL: $lib defines runtime symbols"
   exit 1
 fi

@@ -19,16 +19,22 @@ declared() {
 
 [[ $(soname "$profapi") == libprofapi.so ]] || fail "SONAME of $profapi"
 [[ $(soname "$msprofiler") == libmsprofiler.so ]] || fail "SONAME of $msprofiler"
-needed "$profapi" | grep -qx libascendcl.so || fail "libprofapi.so does not need libascendcl.so"
-needed "$msprofiler" | grep -qx libascendcl.so || fail "libmsprofiler.so does not need libascendcl.so"
-needed "$msprofiler" | grep -qx libprofapi.so || fail "libmsprofiler.so does not need libprofapi.so"
+# (Outputs are read whole before grep -q: with pipefail, a grep that stops at
+# its first match fails the pipeline with the writer's SIGPIPE.)
+profapi_needs=$(needed "$profapi")
+msprofiler_needs=$(needed "$msprofiler")
+grep -qx libascendcl.so <<<"$profapi_needs" || fail "libprofapi.so does not need libascendcl.so"
+grep -qx libascendcl.so <<<"$msprofiler_needs" || fail "libmsprofiler.so does not need libascendcl.so"
+grep -qx libprofapi.so <<<"$msprofiler_needs" || fail "libmsprofiler.so does not need libprofapi.so"
 
 # No runtime inside: no definition of the runtime's or the ACL layer's code.
 for lib in "$profapi" "$msprofiler"; do
   copies=$(nm -C --defined-only "$lib" | grep -E 'ascend::(rt|acl|device|snapshot)::' || true)
   [[ -z "$copies" ]] || fail "$(basename "$lib") defines runtime code: $(echo "$copies" | head -3)"
-  nm -D --defined-only "$lib" | grep -qE ' (aclrt|aclInit|ascendclTimeline)' &&
+  defined=$(nm -D --defined-only "$lib")
+  if grep -qE ' (aclrt|aclInit|ascendclTimeline)' <<<"$defined"; then
     fail "$(basename "$lib") defines ACL runtime functions"
+  fi
 done
 
 bad=$(exported "$profapi" | grep -Ev '^(Msprof|InitInjectionMstx$|ascendclProf)' || true)

@@ -20,9 +20,13 @@ while (($#)); do
   grep -q 'NEEDED.*\[libascendcl.so\]' <<<"$dynamic" || fail "$name does not need libascendcl.so"
   grep -q "SONAME.*\[$name\]" <<<"$dynamic" || fail "$name has another SONAME"
   grep -Eq 'RUNPATH.*[[:punct:]]\$ORIGIN\]' <<<"$dynamic" || fail "$name has no RUNPATH \$ORIGIN"
-  nm -D --undefined-only "$lib" | grep -q ' aclrtAllocBuf$\| aclrtGetDeviceCount$' ||
+  # (nm's output is read whole: with pipefail, a grep -q that stops at the
+  # first match would fail the pipeline with nm's SIGPIPE.)
+  undefined=$(nm -D --undefined-only "$lib")
+  grep -q ' aclrtAllocBuf$\| aclrtGetDeviceCount$' <<<"$undefined" ||
     fail "$name resolves no aclrt* call against libascendcl.so"
-  runtime=$(nm -C "$lib" | grep -E 'ascend::(rt|acl|snapshot)::' | head -3 || true)
+  symbols=$(nm -C "$lib")
+  runtime=$(grep -E 'ascend::(rt|acl|snapshot)::' <<<"$symbols" | head -3 || true)
   [[ -z "$runtime" ]] || fail "$name holds runtime code: $runtime"
   [[ $status -ne 0 ]] || echo "PASS: $name: $count acltdt* exports, needs libascendcl.so, no runtime code"
 done
