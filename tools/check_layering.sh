@@ -44,9 +44,9 @@ else
   echo "layering: //aclnn/... libraries use only the public headers below them"
 fi
 # The TDT libraries likewise (DESIGN.md §5.23): the public headers and the
-# header-only mutex wrapper, nothing of the runtime or the ACL implementation.
+# header-only mutex wrapper and exception classification, nothing of the runtime or the ACL implementation.
 found=$(bazel query "${bazel_flags[@]}" --noshow_progress \
-  "kind(cc_library, deps(attr(testonly, 0, kind(cc_library, //acl/tdt/...)))) intersect (//runtime/... + //snapshot/... + //device/... + //acl/...) except (//acl/tdt/... + $shared + //device/base:mutex)" \
+  "kind(cc_library, deps(attr(testonly, 0, kind(cc_library, //acl/tdt/...)))) intersect (//runtime/... + //snapshot/... + //device/... + //acl/...) except (//acl/tdt/... + $shared + //device/base:mutex + //device/base:current_exception)" \
   2>/dev/null)
 if [[ -n "$found" ]]; then
   echo "layering: acl/tdt libraries depend on runtime internals:"

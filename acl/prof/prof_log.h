@@ -13,12 +13,11 @@
 #define ASCENDCL_ACL_PROF_PROF_LOG_H_
 
 #include <cstdint>
-#include <new>
 #include <string>
-#include <system_error>
 #include <type_traits>
 
 #include "acl/acl_base.h"
+#include "device/base/current_exception.h"
 
 #if defined(__GLIBCXX__)
 #include <cxxabi.h>
@@ -40,21 +39,13 @@ inline int32_t Fail(const char* api, int32_t code, const std::string& text) {
 // The code of the exception being handled, as libascendcl.so's entry
 // points map it (DESIGN.md §2.7). Call only inside a handler.
 inline int32_t ExceptionCode() noexcept {
-  try {
-    throw;
-  } catch (const std::bad_alloc&) {
-    return ACL_ERROR_RT_MEMORY_ALLOCATION;
-  } catch (const std::length_error&) {
-    return ACL_ERROR_RT_MEMORY_ALLOCATION;
-  } catch (const std::system_error& e) {
-    const int v = e.code().value();
-    if (e.code().category() == std::generic_category() &&
-        (v == EAGAIN || v == ENOMEM || v == EMFILE || v == ENFILE)) {
+  switch (ClassifyCurrentException().kind) {
+    case ExceptionKind::kOutOfHostMemory:
+      return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    case ExceptionKind::kResourceExhausted:
       return ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
-    }
-    return ACL_ERROR_RT_INTERNAL_ERROR;
-  } catch (...) {
-    return ACL_ERROR_RT_INTERNAL_ERROR;
+    default:
+      return ACL_ERROR_RT_INTERNAL_ERROR;
   }
 }
 
