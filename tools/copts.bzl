@@ -23,3 +23,13 @@ TEST_COPTS = DEFAULT_COPTS + [
 ]
 
 DEFAULT_LINKOPTS = ["-pthread"]
+
+# Link options of the shared libraries we ship (libascendcl.so, the SDK
+# libraries): every symbol resolved at link time. Under --config=sanitize,
+# clang links its static sanitizer runtime into executables only and leaves
+# a shared library's calls into it to the executable, so that build does not
+# ask for it.
+SHARED_LIBRARY_LINKOPTS = select({
+    str(Label("//tools:sanitize_static_runtime")): [],
+    "//conditions:default": ["-Wl,--no-undefined"],
+})
