@@ -142,9 +142,11 @@ struct SelfCalls {
 
 void CallsOnItsOwnStream(void* raw) {
   auto* calls = static_cast<SelfCalls*>(raw);
+  // The stream's context: a destroy takes only streams of the current
+  // context (06, aclrtDestroyStream constraints).
+  (void)aclrtSetCurrentContext(calls->context);
   calls->sync_stream = aclrtSynchronizeStream(calls->stream);
   calls->destroy_stream = aclrtDestroyStream(calls->stream);
-  (void)aclrtSetCurrentContext(calls->context);
   calls->sync_device = aclrtSynchronizeDevice();
   calls->reset_device = aclrtResetDeviceForce(0);
 }
