@@ -64,6 +64,16 @@ struct SharedMemory {
   uint64_t inner = 0;
 };
 
+// The address window where a reservation may be placed at an address the
+// caller chooses (CANN's aclrtReserveMemAddress `expectPtr`: 16 TiB to
+// 24 TiB), outside every device's own windows.
+inline constexpr DeviceAddr kPlacedVaBegin = DeviceAddr{16} << 40;
+inline constexpr DeviceAddr kPlacedVaEnd = DeviceAddr{24} << 40;
+
+// What the mapping device may do with a mapping (Device::SetMappingAccess):
+// the values of CANN's aclrtMemAccessFlags.
+enum class MemAccess : uint32_t { kNone = 0, kRead = 1, kReadWrite = 3 };
+
 // One mapping of a device's virtual address window (Device::Mappings).
 struct Mapping {
   DeviceAddr addr = 0;
@@ -72,6 +82,8 @@ struct Mapping {
   // into it; 0 for memory of another process or device (MapShared).
   DeviceAddr physical = 0;
   uint64_t offset = 0;
+  // The access the device enforces on it (read-write when mapped).
+  MemAccess access = MemAccess::kReadWrite;
 };
 
 // Kinds of numeric resource ids a device hands out: one id space each. A new
@@ -249,8 +261,9 @@ class Device {
   }
   // Reserves `size` bytes (a multiple of the granularity) of the device's
   // virtual address space, at `at` when not 0 (kAlreadyExists when taken,
-  // kInvalidArgument when outside the space or misaligned). Nothing is
-  // accessible until mapped.
+  // kInvalidArgument when outside the space or misaligned); `at` may also
+  // lie in [kPlacedVaBegin, kPlacedVaEnd), where backends that can place
+  // reservations take it. Nothing is accessible until mapped.
   virtual absl::StatusOr<DeviceAddr> ReserveAddress(uint64_t size,
                                                     DeviceAddr at) {
     return absl::UnimplementedError("this backend cannot map memory");
@@ -273,6 +286,14 @@ class Device {
   }
   // Unmaps the mapping starting at `addr` (kInvalidArgument when none does).
   virtual absl::Status Unmap(DeviceAddr addr) {
+    return absl::UnimplementedError("this backend cannot map memory");
+  }
+  // Sets what the device may do with the mapping starting at `addr` (a new
+  // mapping is read-write): copies, fills and kernels that read memory
+  // without read access, or write it without write access, fail
+  // (kInvalidArgument for copies; a kernel takes a memory fault). Nothing
+  // changes on failure.
+  virtual absl::Status SetMappingAccess(DeviceAddr addr, MemAccess access) {
     return absl::UnimplementedError("this backend cannot map memory");
   }
   // Shares [addr, addr + size), inside one live allocation or one mapping of

@@ -73,7 +73,9 @@ absl::Status Runtime::LaunchCallback(aclrtCallback fn, void* user_data,
 
 absl::Status Runtime::SubscribeReport(uint64_t thread_id, void* stream) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
-  return reports_.Subscribe(thread_id, s->handle());
+  // 12, aclrtSubscribeReport constraints: one thread serves the streams of
+  // one device.
+  return reports_.Subscribe(thread_id, s->handle(), s->device_id());
 }
 
 absl::Status Runtime::UnsubscribeReport(uint64_t thread_id, void* stream) {

@@ -6,14 +6,25 @@
 
 namespace ascend::rt {
 
-absl::Status ReportHub::Subscribe(uint64_t thread_id, const void* stream) {
+absl::Status ReportHub::Subscribe(uint64_t thread_id, const void* stream,
+                                  std::optional<int32_t> device) {
   ascend::MutexLock lock(&mu_);
   if (subscriber_.contains(stream)) {
     return Error(ACL_ERROR_RT_STREAM_SUBSCRIBE,
                  "stream already has a report subscriber");
   }
+  auto held = subscriptions_.find(thread_id);
+  if (device.has_value() && held != subscriptions_.end() &&
+      held->second.device.has_value() && *held->second.device != *device) {
+    return Error(ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                 absl::StrCat("thread ", thread_id,
+                              " already serves the reports of device ",
+                              *held->second.device, "; a stream of device ",
+                              *device, " needs another thread"));
+  }
   subscriber_[stream] = thread_id;
-  ++subscriptions_[thread_id];
+  Subscriptions& subs = subscriptions_[thread_id];
+  if (subs.count++ == 0) subs.device = device;
   return absl::OkStatus();
 }
 
@@ -26,7 +37,7 @@ absl::Status ReportHub::Unsubscribe(uint64_t thread_id, const void* stream) {
                               " is not subscribed to this stream"));
   }
   subscriber_.erase(it);
-  if (--subscriptions_[thread_id] == 0) subscriptions_.erase(thread_id);
+  if (--subscriptions_[thread_id].count == 0) subscriptions_.erase(thread_id);
   return absl::OkStatus();
 }
 
@@ -34,7 +45,9 @@ void ReportHub::ForgetStream(const void* stream) {
   ascend::MutexLock lock(&mu_);
   auto it = subscriber_.find(stream);
   if (it == subscriber_.end()) return;
-  if (--subscriptions_[it->second] == 0) subscriptions_.erase(it->second);
+  if (--subscriptions_[it->second].count == 0) {
+    subscriptions_.erase(it->second);
+  }
   subscriber_.erase(it);
 }
 

@@ -31,8 +31,11 @@ class ReportHub {
     bool done = false;
   };
 
-  // 107011 when the stream already has a subscriber.
-  absl::Status Subscribe(uint64_t thread_id, const void* stream);
+  // 107011 when the stream already has a subscriber. With `device` set, a
+  // thread serves the streams of one device: 107012 when it is subscribed
+  // to a stream of another device (12, aclrtSubscribeReport constraints).
+  absl::Status Subscribe(uint64_t thread_id, const void* stream,
+                         std::optional<int32_t> device = std::nullopt);
   // 107011 when (thread, stream) is not subscribed.
   absl::Status Unsubscribe(uint64_t thread_id, const void* stream);
   // Drops the subscription of a destroyed stream.
@@ -57,7 +60,14 @@ class ReportHub {
  private:
   mutable ascend::Mutex mu_;
   absl::flat_hash_map<const void*, uint64_t> subscriber_ ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_map<uint64_t, int> subscriptions_ ABSL_GUARDED_BY(mu_);
+  // Per subscribed thread: how many streams it serves, and the device of
+  // the first (when the subscriptions name one).
+  struct Subscriptions {
+    int count = 0;
+    std::optional<int32_t> device;
+  };
+  absl::flat_hash_map<uint64_t, Subscriptions> subscriptions_
+      ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<uint64_t, std::deque<std::shared_ptr<Item>>> queues_
       ABSL_GUARDED_BY(mu_);
 };

@@ -558,6 +558,12 @@ absl::Status Runtime::DestroyStreamAndWait(void* handle) {
 absl::Status Runtime::DestroyStreamAs(void* handle, DestroyMode mode) {
   std::shared_ptr<Stream> stream;
   std::weak_ptr<device::Device> owner;
+  // The caller's context: aclrtDestroyStream and aclrtDestroyStreamForce
+  // destroy only streams of the current context (06, constraints); the
+  // runtime's own streams (kForceAndWait) are destroyed from anywhere.
+  const bool user_call = mode != DestroyMode::kForceAndWait;
+  absl::StatusOr<std::shared_ptr<Context>> current =
+      user_call ? CurrentContext() : std::shared_ptr<Context>();
   // Whether `handle` names a stream this call may destroy.
   auto check = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) -> absl::Status {
     std::optional<HandleTable::Entry> entry = table_.FindEntry(handle);
@@ -568,6 +574,15 @@ absl::Status Runtime::DestroyStreamAs(void* handle, DestroyMode mode) {
     if (context != nullptr && context->default_stream()->handle() == handle) {
       return Error(ACL_ERROR_RT_PARAM_INVALID,
                    "a context's default stream cannot be destroyed");
+    }
+    if (user_call) {
+      if (!current.ok()) return current.status();
+      if (entry->key.parent != (*current)->handle()) {
+        return Error(ACL_ERROR_RT_STREAM_CONTEXT,
+                     "the stream belongs to another context than the "
+                     "current one (aclrtSetCurrentContext to its context "
+                     "first)");
+      }
     }
     stream = entry->As<Stream>();
     ASCEND_RETURN_IF_ERROR(tasks_.Access(

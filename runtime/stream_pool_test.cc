@@ -79,9 +79,18 @@ TEST(StreamPoolTest, MaxStreamsOnEightDevicesHoldNoThreads) {
   EXPECT_EQ(*rt->AvailableIds(device::ResourceKind::kStream), 1u);
   ASSERT_OK_AND_ASSIGN(streams.back(), rt->CreateStream(0, 0));
   EXPECT_EQ(*rt->AvailableIds(device::ResourceKind::kStream), 0u);
-  for (void* s : streams) ASSERT_OK(rt->DestroyStream(s, /*force=*/false));
-  for (int32_t d = 0; d < kDevices; ++d)
+  // Each device's streams from its own context (06, aclrtDestroyStream).
+  const size_t per_device = kMaxStreams - 1;
+  for (size_t i = 0; i < streams.size(); ++i) {
+    if (i % per_device == 0) {
+      ASSERT_OK(rt->SetDevice(static_cast<int32_t>(i / per_device)));
+    }
+    ASSERT_OK(rt->DestroyStream(streams[i], /*force=*/false));
+  }
+  for (int32_t d = 0; d < kDevices; ++d) {
     ASSERT_OK(rt->ResetDevice(d, /*force=*/false));
+    ASSERT_OK(rt->ResetDevice(d, /*force=*/false));
+  }
   EXPECT_LE(Threads(), before + 2 + static_cast<int>(ExecutorPool::kKeepIdle));
 }
 

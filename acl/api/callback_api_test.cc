@@ -142,9 +142,11 @@ struct SelfCalls {
 
 void CallsOnItsOwnStream(void* raw) {
   auto* calls = static_cast<SelfCalls*>(raw);
+  // The stream's context: a destroy takes only streams of the current
+  // context (06, aclrtDestroyStream constraints).
+  (void)aclrtSetCurrentContext(calls->context);
   calls->sync_stream = aclrtSynchronizeStream(calls->stream);
   calls->destroy_stream = aclrtDestroyStream(calls->stream);
-  (void)aclrtSetCurrentContext(calls->context);
   calls->sync_device = aclrtSynchronizeDevice();
   calls->reset_device = aclrtResetDeviceForce(0);
 }
@@ -187,6 +189,38 @@ TEST_F(CallbackApiTest, SubscribeAndUnsubscribe) {
   ASSERT_ACL_OK(aclrtUnSubscribeReport(me, stream_));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SUBSCRIBE,
                    aclrtUnSubscribeReport(me, stream_));
+}
+
+// 12 (aclrtSubscribeReport, constraints): one thread may serve several
+// streams of one device, not streams of two devices (107012, the thread
+// subscription code); the refusal subscribes nothing. Once the thread
+// serves no stream of the first device, it may serve the other.
+TEST_F(CallbackApiTest, AReportThreadServesTheStreamsOfOneDevice) {
+  const uint64_t me = ThisThreadId();
+  aclrtStream second = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&second));
+  ASSERT_ACL_OK(aclrtSubscribeReport(me, stream_));
+  ASSERT_ACL_OK(aclrtSubscribeReport(me, second));  // the same device
+  ASSERT_ACL_OK(aclrtSetDevice(1));
+  aclrtStream other_device = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&other_device));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                   aclrtSubscribeReport(me, other_device));
+  // Nothing was subscribed: another thread may take the stream.
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SUBSCRIBE,
+                   aclrtUnSubscribeReport(me, other_device));
+  ASSERT_ACL_OK(aclrtSubscribeReport(me + 1, other_device));
+  ASSERT_ACL_OK(aclrtUnSubscribeReport(me + 1, other_device));
+  ASSERT_ACL_OK(aclrtUnSubscribeReport(me, stream_));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                   aclrtSubscribeReport(me, other_device));
+  ASSERT_ACL_OK(aclrtUnSubscribeReport(me, second));
+  ASSERT_ACL_OK(aclrtSubscribeReport(me, other_device));
+  ASSERT_ACL_OK(aclrtUnSubscribeReport(me, other_device));
+  ASSERT_ACL_OK(aclrtDestroyStream(other_device));
+  ASSERT_ACL_OK(aclrtResetDeviceForce(1));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  ASSERT_ACL_OK(aclrtDestroyStream(second));
 }
 
 TEST_F(CallbackApiTest, ProcessReportNeedsASubscriptionAndTimesOut) {

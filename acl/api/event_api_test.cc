@@ -89,6 +89,79 @@ TEST_F(EventApiTest, CreateEventWithFlagTakesTheDocumentedFlags) {
   }
 }
 
+// 07 (aclrtCreateEventWithFlag and aclrtCreateEventExWithFlag,
+// constraints): an event created with flags but without ACL_EVENT_SYNC is
+// not used by aclrtStreamWaitEvent (nor its timed and flagged forms) or
+// aclrtResetEvent: 107000, queuing nothing; it still records, synchronizes
+// and stamps time. Kept (DESIGN.md §5.22): aclrtCreateEvent's events,
+// ACL_EVENT_EXTERNAL events (CANN's model_ri/1 waits for and resets one)
+// and IPC events (waited for across processes, CANN's ipcevent examples).
+TEST_F(EventApiTest, EventsWithoutSyncAreNeitherWaitedForNorReset) {
+  aclrtStream other = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&other));
+  for (uint32_t flag :
+       {ACL_EVENT_TIME_LINE, 0u, ACL_EVENT_CAPTURE_STREAM_PROGRESS,
+        ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_TIME_LINE}) {
+    aclrtEvent event = nullptr;
+    ASSERT_ACL_OK(aclrtCreateEventWithFlag(&event, flag));
+    ASSERT_ACL_OK(aclrtRecordEvent(event, other));
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                     aclrtStreamWaitEvent(stream_, event))
+        << flag;
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                     aclrtStreamWaitEventWithTimeout(stream_, event, 1))
+        << flag;
+    EXPECT_ACL_ERROR(
+        ACL_ERROR_RT_PARAM_INVALID,
+        aclrtStreamWaitEventWithFlag(stream_, event, 0, ACL_EVENT_WAIT_DEFAULT))
+        << flag;
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                     aclrtResetEvent(event, stream_))
+        << flag;
+    // No wait was queued, the record stands.
+    aclrtEventWaitStatus waits = ACL_EVENT_WAIT_STATUS_NOT_READY;
+    ASSERT_ACL_OK(aclrtQueryEventWaitStatus(event, &waits));
+    EXPECT_EQ(waits, ACL_EVENT_WAIT_STATUS_COMPLETE);
+    ASSERT_ACL_OK(aclrtSynchronizeEvent(event));
+    uint64_t stamp = 0;
+    ASSERT_ACL_OK(aclrtEventGetTimestamp(event, &stamp));
+    EXPECT_GT(stamp, 0u);
+    aclrtEventRecordedStatus recorded = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    ASSERT_ACL_OK(aclrtQueryEventStatus(event, &recorded));
+    EXPECT_EQ(recorded, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    ASSERT_ACL_OK(aclrtDestroyEvent(event));
+  }
+  aclrtEvent ex_timeline = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&ex_timeline, ACL_EVENT_TIME_LINE));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtStreamWaitEvent(stream_, ex_timeline));
+  ASSERT_ACL_OK(aclrtDestroyEvent(ex_timeline));
+
+  // With ACL_EVENT_SYNC, and the kept kinds, both are accepted.
+  std::vector<aclrtEvent> accepted(4, nullptr);
+  ASSERT_ACL_OK(aclrtCreateEvent(&accepted[0]));
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&accepted[1],
+                                         ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE));
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&accepted[2], ACL_EVENT_EXTERNAL));
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&accepted[3], ACL_EVENT_SYNC));
+  for (size_t i = 0; i < accepted.size(); ++i) {
+    ASSERT_ACL_OK(aclrtRecordEvent(accepted[i], other)) << i;
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(stream_, accepted[i])) << i;
+    if (i < 3) {
+      ASSERT_ACL_OK(aclrtResetEvent(accepted[i], stream_)) << i;
+    }
+  }
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  for (aclrtEvent e : accepted) ASSERT_ACL_OK(aclrtDestroyEvent(e));
+  aclrtEvent ipc = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&ipc, ACL_EVENT_IPC));
+  ASSERT_ACL_OK(aclrtRecordEvent(ipc, other));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(stream_, ipc));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  ASSERT_ACL_OK(aclrtDestroyEvent(ipc));
+  ASSERT_ACL_OK(aclrtDestroyStream(other));
+}
+
 TEST_F(EventApiTest, NeverRecordedEventIsComplete) {
   aclrtEvent event = nullptr;
   ASSERT_ACL_OK(aclrtCreateEvent(&event));

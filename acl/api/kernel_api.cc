@@ -5,6 +5,7 @@
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -17,6 +18,7 @@
 #include "runtime/base/error.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/memory/memory.h"
+#include "runtime/model/model.h"
 #include "runtime/runtime.h"
 #include "runtime/stream.h"
 
@@ -172,7 +174,27 @@ aclError SymbolCopy(const char* api, const void* symbol, size_t count,
                  : Memory().Memcpy(dst, dst_max, src, count, kind));
 }
 
+// 06, aclrtStreamAbort / aclrtStreamStop constraints: a stream bound to a
+// model runtime instance (aclmdlRIBindStream) is not supported. The page
+// names no code: 107000, the stream family's parameter code.
+absl::Status RefuseBoundStream(const ascend::rt::Stream& stream) {
+  const ascend::rt::Models* models = ascend::rt::Models::Of(Runtime());
+  if (models == nullptr) return absl::OkStatus();
+  const std::optional<uint32_t> model = models->BoundModelId(stream);
+  if (!model.has_value()) return absl::OkStatus();
+  return ascend::rt::Error(
+      ACL_ERROR_RT_PARAM_INVALID,
+      absl::StrCat("stream ", stream.id(), " is bound to model ", *model,
+                   " (aclmdlRIBindStream): not supported"));
+}
+
 }  // namespace
+
+#define ACL_RETURN_IF_BOUND_TO_MODEL(stream)                   \
+  do {                                                         \
+    const absl::Status acl_bound_ = RefuseBoundStream(stream); \
+    if (!acl_bound_.ok()) return ACL_RESULT(acl_bound_);       \
+  } while (false)
 
 extern "C" {
 
@@ -748,6 +770,7 @@ aclError aclrtStreamAbort(aclrtStream stream) try {
     return ReportErrorCode(__func__, ACL_ERROR_RT_NO_PERMISSION,
                            "a task cannot abort its own stream");
   }
+  ACL_RETURN_IF_BOUND_TO_MODEL(**s);
   return ACL_RESULT((*s)->AbortTasks(absl::InfiniteFuture()));
 }
 ACL_ENTRY_CATCH(aclError)
@@ -760,6 +783,7 @@ aclError aclrtStreamStop(aclrtStream stream) try {
   }
   auto s = Runtime().FindStream(stream);
   if (!s.ok()) return ACL_RESULT(s.status());
+  ACL_RETURN_IF_BOUND_TO_MODEL(**s);
   (*s)->StopRunning();
   return ACL_SUCCESS;
 }

@@ -117,6 +117,43 @@ TEST_F(MemoryApiTest, MallocTakesAPolicyOutsideTheEnumeration) {
   ASSERT_ACL_OK(aclrtFree(cached));
 }
 
+// 11-01, aclrtMallocCached constraints: one item of aclrtMemMallocPolicy,
+// never several or-ed, and only HUGE_FIRST, HUGE_ONLY, NORMAL_ONLY or
+// HUGE1G_ONLY. The others (the P2P policies, the type and access flags)
+// and or-ed items are refused with 107000, allocating nothing; a value
+// outside the enumeration still chooses by size (its parameter table).
+TEST_F(MemoryApiTest, MallocCachedTakesOnlyFourPolicies) {
+  const size_t before = FreeBytes();
+  for (int32_t policy : std::initializer_list<int32_t>{
+           ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEM_MALLOC_HUGE_ONLY,
+           ACL_MEM_MALLOC_NORMAL_ONLY, ACL_MEM_MALLOC_HUGE1G_ONLY, 99}) {
+    void* ptr = nullptr;
+    ASSERT_ACL_OK(aclrtMallocCached(&ptr, 4096,
+                                    static_cast<aclrtMemMallocPolicy>(policy)))
+        << policy;
+    ASSERT_ACL_OK(aclrtFree(ptr));
+  }
+  for (int32_t policy : std::initializer_list<int32_t>{
+           ACL_MEM_MALLOC_HUGE_FIRST_P2P, ACL_MEM_MALLOC_HUGE_ONLY_P2P,
+           ACL_MEM_MALLOC_NORMAL_ONLY_P2P, ACL_MEM_MALLOC_HUGE1G_ONLY_P2P,
+           ACL_MEM_TYPE_LOW_BAND_WIDTH, ACL_MEM_TYPE_HIGH_BAND_WIDTH,
+           ACL_MEM_ACCESS_USER_SPACE_READONLY,
+           ACL_MEM_MALLOC_NORMAL_ONLY | ACL_MEM_TYPE_HIGH_BAND_WIDTH,
+           ACL_MEM_MALLOC_HUGE_ONLY | ACL_MEM_ACCESS_USER_SPACE_READONLY}) {
+    void* ptr = reinterpret_cast<void*>(0x1234);
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                     aclrtMallocCached(
+                         &ptr, 4096, static_cast<aclrtMemMallocPolicy>(policy)))
+        << policy;
+    EXPECT_EQ(ptr, reinterpret_cast<void*>(0x1234));
+  }
+  EXPECT_EQ(FreeBytes(), before);
+  // aclrtMalloc's page has no such rule.
+  void* p2p = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&p2p, 4096, ACL_MEM_MALLOC_HUGE_FIRST_P2P));
+  ASSERT_ACL_OK(aclrtFree(p2p));
+}
+
 TEST_F(MemoryApiTest, MallocNeedsACurrentDevice) {
   OnNewThread([] {
     void* ptr = nullptr;

@@ -2,12 +2,42 @@
 // serves with the same allocator (aligned and cached allocation, frees that
 // first wait for the device).
 #include <cstddef>
+#include <cstdint>
 
 #include "absl/time/time.h"
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
 
 using ascend::acl::Runtime;
+
+namespace {
+
+// 11-01, aclrtMallocCached: `policy` is one item of aclrtMemMallocPolicy,
+// never several or-ed, and only HUGE_FIRST, HUGE_ONLY, NORMAL_ONLY or
+// HUGE1G_ONLY (constraints); a value outside the enumeration chooses by size
+// (the parameter table), as aclrtMalloc's does.
+bool CachedPolicyAccepted(int32_t raw) {
+  switch (raw) {
+    case ACL_MEM_MALLOC_HUGE_FIRST:
+    case ACL_MEM_MALLOC_HUGE_ONLY:
+    case ACL_MEM_MALLOC_NORMAL_ONLY:
+    case ACL_MEM_MALLOC_HUGE1G_ONLY:
+      return true;
+    default:
+      break;
+  }
+  // Every bit an item of the enumeration may set: the page policies (0-7)
+  // and the memory type and access flags.
+  constexpr uint32_t kItemBits = 0x7u | ACL_MEM_TYPE_LOW_BAND_WIDTH |
+                                 ACL_MEM_TYPE_HIGH_BAND_WIDTH |
+                                 ACL_MEM_ACCESS_USER_SPACE_READONLY;
+  // Other items (the P2P policies, the type and access flags) and or-ed
+  // items are refused; anything with a bit no item has is outside the
+  // enumeration.
+  return (static_cast<uint32_t>(raw) & ~kItemBits) != 0;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -24,6 +54,14 @@ ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtMallocCached(void** devPtr, size_t size,
                            aclrtMemMallocPolicy policy) try {
+  const int32_t raw = ascend::acl::RawEnum(policy);
+  if (!CachedPolicyAccepted(raw)) {
+    return ascend::rt::ReportErrorCode(
+        __func__, ACL_ERROR_RT_PARAM_INVALID,
+        ascend::acl::InvalidEnumMessage("policy", "aclrtMemMallocPolicy", raw) +
+            " for aclrtMallocCached: it takes one of HUGE_FIRST, HUGE_ONLY, "
+            "NORMAL_ONLY and HUGE1G_ONLY, not or-ed");
+  }
   return aclrtMalloc(devPtr, size, policy);
 }
 ACL_ENTRY_CATCH(aclError)

@@ -765,6 +765,91 @@ TEST_F(ModelApiTest, TheFirstFlaggedCallFixesTheEventsFlag) {
   ASSERT_ACL_OK(aclrtDestroyStream(other));
 }
 
+// 07 (aclrtRecordEventWithFlag and aclrtStreamWaitEventWithFlag,
+// constraints): in one graph an event has one ACL_EVENT_RECORD_EXTERNAL
+// record or one ACL_EVENT_WAIT_EXTERNAL wait. A second is refused with
+// 107000 and records nothing; the capture goes on; another graph (or
+// another event) may have its own.
+TEST_F(ModelApiTest, AnEventHasOneExternalRecordOrWaitPerGraph) {
+  aclrtStream side = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&side));
+  aclrtEvent rec = nullptr;
+  aclrtEvent waited = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&rec, ACL_EVENT_SYNC));
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&waited, ACL_EVENT_SYNC));
+  ASSERT_ACL_OK(
+      aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_ACL_OK(
+      aclrtRecordEventWithFlag(rec, stream_, ACL_EVENT_RECORD_EXTERNAL));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtRecordEventWithFlag(rec, stream_, ACL_EVENT_RECORD_EXTERNAL));
+  ASSERT_ACL_OK(aclrtStreamWaitEventWithFlag(stream_, waited, 0,
+                                             ACL_EVENT_WAIT_EXTERNAL));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtStreamWaitEventWithFlag(stream_, waited, 0,
+                                                ACL_EVENT_WAIT_EXTERNAL));
+  // Nor one of each for the same event.
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtStreamWaitEventWithFlag(stream_, rec, 0, ACL_EVENT_WAIT_EXTERNAL));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtRecordEventWithFlag(waited, stream_, ACL_EVENT_RECORD_EXTERNAL));
+  aclmdlRICaptureStatus st = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+  aclmdlRI info = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureGetInfo(stream_, &st, &info));
+  EXPECT_EQ(st, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+  aclmdlRI model = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(stream_, &model));
+  // Two tasks were recorded, not four.
+  aclrtStream streams[4] = {};
+  uint32_t num_streams = 4;
+  ASSERT_ACL_OK(aclmdlRIGetStreams(model, streams, &num_streams));
+  ASSERT_EQ(num_streams, 1u);
+  uint32_t count = 0;
+  ASSERT_ACL_OK(aclmdlRIGetTasksByStream(streams[0], nullptr, &count));
+  EXPECT_EQ(count, 2u);
+  // Another graph has its own: the same event records externally there.
+  ASSERT_ACL_OK(aclmdlRICaptureBegin(side, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_ACL_OK(aclrtRecordEventWithFlag(rec, side, ACL_EVENT_RECORD_EXTERNAL));
+  aclmdlRI second = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(side, &second));
+  ASSERT_ACL_OK(aclmdlRIDestroy(second));
+  ASSERT_ACL_OK(aclmdlRIDestroy(model));
+  ASSERT_ACL_OK(aclrtDestroyEvent(rec));
+  ASSERT_ACL_OK(aclrtDestroyEvent(waited));
+  ASSERT_ACL_OK(aclrtDestroyStream(side));
+}
+
+// 06 (aclrtStreamAbort and aclrtStreamStop, constraints): a stream bound to
+// a model runtime instance with aclmdlRIBindStream is not supported: 107000,
+// while the model is built and after, and the model keeps its tasks.
+// Unbound, the stream may be stopped and aborted again.
+TEST_F(ModelApiTest, StreamAbortAndStopRefuseAStreamBoundToAModel) {
+  aclmdlRI model = nullptr;
+  ASSERT_ACL_OK(aclmdlRIBuildBegin(&model, 0));
+  aclrtStream p = NewPersistent();
+  ASSERT_ACL_OK(aclmdlRIBindStream(model, p, kHead));
+  ASSERT_ACL_OK(aclrtValueWrite(Dev(0), 6, 0, p));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtStreamAbort(p));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtStreamStop(p));
+  ASSERT_ACL_OK(aclmdlRIEndTask(model, p));
+  ASSERT_ACL_OK(aclmdlRIBuildEnd(model, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtStreamAbort(p));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtStreamStop(p));
+  ASSERT_ACL_OK(aclmdlRIExecute(model, -1));
+  EXPECT_EQ(ReadU64(Dev(0)), 6u);
+  ASSERT_ACL_OK(aclmdlRIUnbindStream(model, p));
+  ASSERT_ACL_OK(aclrtStreamStop(p));
+  ASSERT_ACL_OK(aclrtStreamAbort(p));
+  ASSERT_ACL_OK(aclmdlRIDestroy(model));
+  // An ordinary stream and a captured one's stream are not bound.
+  ASSERT_ACL_OK(aclrtStreamStop(stream_));
+  ASSERT_ACL_OK(aclrtStreamAbort(stream_));
+  ASSERT_ACL_OK(aclrtDestroyStream(p));
+}
+
 // 07 (aclrtCreateEventExWithFlag, ACL_EVENT_IPC: not in capture scenarios):
 // an IPC event is neither recorded nor waited for on a capturing stream.
 TEST_F(ModelApiTest, AnIpcEventStaysOutOfCaptures) {

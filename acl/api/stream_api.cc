@@ -116,7 +116,8 @@ ACL_ENTRY_CATCH(aclError)
 aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(event);
-  ACL_RETURN_VALUE(event, Sync().CreateEvent(flag));
+  ACL_RETURN_VALUE(
+      event, Sync().CreateEvent(flag, ascend::rt::Event::Origin::kWithFlag));
 }
 ACL_ENTRY_CATCH(aclError)
 

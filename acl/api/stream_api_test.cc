@@ -239,6 +239,44 @@ TEST_F(StreamApiTest, DestroyStreamRejectsNullAndTheDefaultStream) {
   EXPECT_ACL_OK(aclrtStreamQuery(default_stream, &status));
 }
 
+// 06 (aclrtDestroyStream and aclrtDestroyStreamForce, constraints): the
+// stream must be in the current context. Another context's stream is
+// refused with 107003 (ACL_ERROR_RT_STREAM_CONTEXT, "stream not in current
+// context", 25-01) and stays usable; a thread without a current context
+// gets 107002; made current, its context destroys it.
+TEST_F(StreamApiTest, DestroyStreamTakesOnlyStreamsOfTheCurrentContext) {
+  aclrtContext primary = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&primary));
+  aclrtStream in_primary = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&in_primary));
+  aclrtContext created = nullptr;
+  ASSERT_ACL_OK(aclrtCreateContext(&created, 0));  // now current
+  aclrtStream in_created = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&in_created));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CONTEXT, aclrtDestroyStream(in_primary));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CONTEXT,
+                   aclrtDestroyStreamForce(in_primary));
+  // Nothing changed: the stream still runs work.
+  std::atomic<bool> ran{false};
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(in_primary, SetFlag, &ran));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(in_primary));
+  EXPECT_TRUE(ran.load());
+  ASSERT_ACL_OK(aclrtSetCurrentContext(primary));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CONTEXT,
+                   aclrtDestroyStreamForce(in_created));
+  OnNewThread([in_primary] {
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_CONTEXT_NULL, aclrtDestroyStream(in_primary));
+  });
+  // Another thread whose current context is the stream's may destroy it.
+  OnNewThread([in_primary, primary] {
+    ASSERT_ACL_OK(aclrtSetCurrentContext(primary));
+    EXPECT_ACL_OK(aclrtDestroyStream(in_primary));
+  });
+  ASSERT_ACL_OK(aclrtSetCurrentContext(created));
+  ASSERT_ACL_OK(aclrtDestroyStreamForce(in_created));
+  ASSERT_ACL_OK(aclrtDestroyContext(created));
+}
+
 TEST_F(StreamApiTest, DestroyStreamWaitsForPendingWork) {
   aclrtStream stream = nullptr;
   ASSERT_ACL_OK(aclrtCreateStream(&stream));

@@ -70,7 +70,15 @@ TEST(StreamLimitApiTest, MaxStreamsOnEveryDeviceThenRefusalsThenCleanup) {
         s, [](void*) {}, nullptr));
     ASSERT_ACL_OK(aclrtSynchronizeStream(s));
   }
-  for (aclrtStream s : streams) ASSERT_ACL_OK(aclrtDestroyStream(s));
+  // Each device's streams from its own context (06, aclrtDestroyStream
+  // constraints: the stream of the current context).
+  for (size_t i = 0; i < streams.size(); ++i) {
+    if (i % (kMaxStreams - 1) == 0) {
+      ASSERT_ACL_OK(
+          aclrtSetDevice(static_cast<int32_t>(i / (kMaxStreams - 1))));
+    }
+    ASSERT_ACL_OK(aclrtDestroyStream(streams[i]));
+  }
   for (int32_t d = 0; d < kDevices; ++d) ASSERT_ACL_OK(aclrtResetDevice(d));
 }
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -351,6 +352,67 @@ TEST_F(SystemApiTest, DumpTrioOrderAndCodes) {
   ASSERT_ACL_OK(aclmdlInitDump());  // a new round
   ASSERT_ACL_OK(aclmdlFinalizeDump());
   ASSERT_ACL_OK(aclFinalize());
+}
+
+// 02 (aclInit): a configuration with every key the page documents is
+// accepted, each dump configuration the page shows (model, single
+// operator, exception, overflow, watch mode, kernel debug data) together
+// with the others: the error message mode, the default device, the stack
+// sizes, the printf buffers and the operator cache length. Each dump_path
+// exists.
+TEST_F(SystemApiTest, AclInitAcceptsEveryDocumentedKey) {
+  const std::string path = TempDir();
+  const std::string others = R"(,
+      "max_opqueue_num": "10000",
+      "err_msg_mode": "1",
+      "defaultDevice": {"default_device": "0"},
+      "StackSize": {"aicore_stack_size": 32768, "simt_stack_size": 1024,
+                    "simt_divergence_stack_size": 512},
+      "simt_printf_fifo_size": 1048576,
+      "simd_printf_fifo_size_per_core": 1048576})";
+  const std::string dumps[] = {
+      // The model dump.
+      R"({"dump": {"dump_list": [{"model_name": "ResNet-101"},
+          {"model_name": "ResNet-50", "layer": ["conv1conv1_relu",
+           "res2a_branch1", "pool1"]}],
+          "dump_path": ")" +
+          path + R"(", "dump_mode": "output",
+          "dump_op_switch": "off", "dump_data": "tensor"})",
+      // Single operators.
+      R"({"dump": {"dump_path": ")" + path + R"(", "dump_list": [{}],
+          "dump_op_switch": "on", "dump_data": "tensor"})",
+      // Exception operators.
+      R"({"dump": {"dump_path": ")" + path + R"(",
+          "dump_scene": "aic_err_brief_dump"})",
+      // Overflowing operators.
+      R"({"dump": {"dump_path": ")" + path + R"(", "dump_debug": "on"})",
+      // Watch mode.
+      R"({"dump": {"dump_list": [{"layer": ["A", "B"],
+          "watcher_nodes": ["C", "D"]}], "dump_path": ")" +
+          path + R"(",
+          "dump_mode": "output", "dump_level": "op",
+          "dump_scene": "watcher"})",
+      // Kernel debug data.
+      R"({"dump": {"dump_kernel_data": "printf,assert", "dump_path": ")" +
+          path + R"("})",
+  };
+  // Each in a process of its own: a process keeps the configuration of its
+  // first aclInit (DESIGN.md §3.3).
+  ::testing::FLAGS_gtest_death_test_style = "threadsafe";
+  int index = 0;
+  for (const std::string& dump : dumps) {
+    const std::string config = WriteFile(
+        "every_key_" + std::to_string(index++) + ".json", dump + others);
+    EXPECT_EXIT(
+        {
+          const aclError init = aclInit(config.c_str());
+          const aclError fin = init == ACL_SUCCESS ? aclFinalize() : init;
+          std::fprintf(stderr, "aclInit %d aclFinalize %d\n", init, fin);
+          std::_Exit(init == ACL_SUCCESS && fin == ACL_SUCCESS ? 0 : 1);
+        },
+        ::testing::ExitedWithCode(0), "aclInit 0 aclFinalize 0")
+        << dump;
+  }
 }
 
 // --- Trace points

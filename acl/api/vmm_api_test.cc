@@ -12,6 +12,7 @@
 
 #include "acl/acl.h"
 #include "aclsim/aclsim.h"
+#include "aclsim/aclsim_kernel.h"
 #include "gtest/gtest.h"
 #include "runtime/rt_snapshot.h"
 #include "testing/status_matchers.h"
@@ -29,6 +30,27 @@ aclrtPhysicalMemProp DeviceProp(uint32_t device = 0) {
   prop.location.id = device;
   return prop;
 }
+
+// A kernel compiled into this program: copies the int32 at args[1] to the
+// one at args[0], on a simulated core (so it meets the page tables).
+void CopyWord(const aclsimKernelContext*, void* args) {
+  auto** p = static_cast<int32_t**>(args);
+  *p[0] = *p[1];
+}
+
+bool UnderThreadSanitizer() {
+#if defined(__SANITIZE_THREAD__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+  return true;
+#endif
+#endif
+  return false;
+}
+
+constexpr uintptr_t kTiB = uintptr_t{1} << 40;
+constexpr uintptr_t kGiB = uintptr_t{1} << 30;
 
 class VmmApiTest : public ::testing::Test {
  protected:
@@ -49,6 +71,37 @@ class VmmApiTest : public ::testing::Test {
     ASSERT_ACL_OK(aclrtMallocPhysical(handle, kTwoMiB, &prop, 0));
     ASSERT_ACL_OK(aclrtReserveMemAddress(va, reserve, 0, nullptr, 0));
     ASSERT_ACL_OK(aclrtMapMem(*va, kTwoMiB, 0, *handle, 0));
+  }
+
+  // Runs CopyWord(dst, src) on stream_ and answers the synchronize.
+  aclError KernelCopy(void* dst, const void* src) {
+    aclrtFuncHandle f = nullptr;
+    const aclError registered =
+        aclsimRegisterKernel(reinterpret_cast<const void*>(&CopyWord),
+                             "CopyWord", &CopyWord, nullptr, &f);
+    if (registered != ACL_SUCCESS) return registered;
+    const void* args[2] = {dst, src};
+    const aclError launched = aclrtLaunchKernelWithHostArgs(
+        f, 1, stream_, nullptr, args, sizeof args, nullptr, 0);
+    if (launched != ACL_SUCCESS) return launched;
+    return aclrtSynchronizeStream(stream_);
+  }
+
+  // The access the current device (0) has to the mapping at `va`.
+  uint64_t OwnAccess(void* va) {
+    aclrtMemLocation location{};
+    location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    location.id = 0;
+    uint64_t flags = 99;
+    EXPECT_ACL_OK(aclrtMemGetAccess(va, &location, &flags));
+    return flags;
+  }
+  void SetOwnAccess(void* va, size_t size, aclrtMemAccessFlags flags) {
+    aclrtMemAccessDesc desc{};
+    desc.flags = flags;
+    desc.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    desc.location.id = 0;
+    ASSERT_ACL_OK(aclrtMemSetAccess(va, size, &desc, 1));
   }
 
   std::vector<uint8_t> Read(const void* src, size_t size) {
@@ -407,6 +460,186 @@ TEST_F(VmmApiTest, AccessRightsAreKeptPerDevice) {
   ASSERT_ACL_OK(aclrtUnmapMem(va));
   ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
   ASSERT_ACL_OK(aclrtFreePhysical(handle));
+}
+
+// 11-04: memory mapped with aclrtMemMapNoAccess is not accessible until
+// aclrtMemSetAccess grants the device access; aclrtMemGetAccess reports
+// what the device enforces. Enforced for copies, fills and kernels (the
+// simulator's page tables); a refused copy changes nothing. aclrtMapMem
+// maps with access (the aclrtMemMapNoAccess page: only that one leaves the
+// range without accessible page tables), as torch_npu relies on.
+TEST_F(VmmApiTest, MappedMemoryIsAccessibleOnlyAsItsAccessSays) {
+  aclrtPhysicalMemProp prop = DeviceProp();
+  aclrtDrvMemHandle handle = nullptr;
+  ASSERT_ACL_OK(aclrtMallocPhysical(&handle, kTwoMiB, &prop, 0));
+  void* va = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, kTwoMiB, 0, nullptr, 0));
+  void* plain = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&plain, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  const int32_t seven = 7;
+  ASSERT_ACL_OK(aclrtMemcpy(plain, 4, &seven, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+  auto* word = static_cast<int32_t*>(va);
+
+  ASSERT_ACL_OK(aclrtMemMapNoAccess(va, kTwoMiB, 0, handle, 0));
+  EXPECT_EQ(OwnAccess(va), ACL_RT_MEM_ACCESS_FLAGS_NONE);
+  int32_t got = -1;
+  EXPECT_EQ(aclrtMemcpy(va, 4, &seven, 4, ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtMemcpy(&got, 4, va, 4, ACL_MEMCPY_DEVICE_TO_HOST),
+            ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtMemset(va, 4, 1, 4), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtMemcpy(va, 4, plain, 4, ACL_MEMCPY_DEVICE_TO_DEVICE),
+            ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_ACL_OK(
+      aclrtMemcpyAsync(va, 4, &seven, 4, ACL_MEMCPY_HOST_TO_DEVICE, stream_));
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(KernelCopy(plain, va), ACL_ERROR_RT_AICORE_EXCEPTION);
+  EXPECT_EQ(got, -1);
+
+  SetOwnAccess(va, kTwoMiB, ACL_RT_MEM_ACCESS_FLAGS_READ);
+  EXPECT_EQ(OwnAccess(va), ACL_RT_MEM_ACCESS_FLAGS_READ);
+  ASSERT_ACL_OK(aclrtMemcpy(&got, 4, va, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(got, 0) << "nothing reached the memory without access";
+  EXPECT_EQ(aclrtMemcpy(va, 4, &seven, 4, ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(KernelCopy(word, plain), ACL_ERROR_RT_AICORE_EXCEPTION);
+  ASSERT_ACL_OK(KernelCopy(static_cast<char*>(plain) + 4, word));
+
+  SetOwnAccess(va, kTwoMiB, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+  EXPECT_EQ(OwnAccess(va), ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+  ASSERT_ACL_OK(KernelCopy(word, plain));
+  ASSERT_ACL_OK(aclrtMemcpy(&got, 4, va, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(got, 7);
+  ASSERT_ACL_OK(aclrtMemset(va, 4, 0, 4));
+
+  // A refused aclrtMemSetAccess changes nothing, the enforcement included.
+  aclrtMemAccessDesc bad{};
+  bad.flags = ACL_RT_MEM_ACCESS_FLAGS_NONE;
+  bad.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+  bad.location.id = 0;
+  EXPECT_EQ(aclrtMemSetAccess(va, kTwoMiB / 2, &bad, 1),
+            ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(OwnAccess(va), ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+  ASSERT_ACL_OK(aclrtMemcpy(va, 4, &seven, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtUnmapMem(va));
+
+  // aclrtMapMem: accessible at once.
+  ASSERT_ACL_OK(aclrtMapMem(va, kTwoMiB, 0, handle, 0));
+  EXPECT_EQ(OwnAccess(va), ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+  ASSERT_ACL_OK(aclrtMemcpy(&got, 4, va, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(got, 7);
+  ASSERT_ACL_OK(aclrtUnmapMem(va));
+  ASSERT_ACL_OK(aclrtFree(plain));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+  ASSERT_ACL_OK(aclrtFreePhysical(handle));
+}
+
+// The access a program set survives a snapshot: Lock, Backup, memory loss,
+// Restore, Unlock put the mapping back with the same protection.
+TEST_F(VmmApiTest, AccessProtectionSurvivesASnapshot) {
+  aclrtPhysicalMemProp prop = DeviceProp();
+  aclrtDrvMemHandle handle = nullptr;
+  ASSERT_ACL_OK(aclrtMallocPhysical(&handle, 2 * kTwoMiB, &prop, 0));
+  void* va = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, 2 * kTwoMiB, 0, nullptr, 0));
+  void* hidden = static_cast<char*>(va) + kTwoMiB;
+  ASSERT_ACL_OK(aclrtMapMem(va, kTwoMiB, 0, handle, 0));
+  ASSERT_ACL_OK(aclrtMemMapNoAccess(hidden, kTwoMiB, kTwoMiB, handle, 0));
+  const int32_t nine = 9;
+  ASSERT_ACL_OK(aclrtMemcpy(va, 4, &nine, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+  SetOwnAccess(va, kTwoMiB, ACL_RT_MEM_ACCESS_FLAGS_READ);
+
+  ASSERT_ACL_OK(aclrtSnapShotProcessLock(getpid(), nullptr));
+  ASSERT_ACL_OK(aclrtSnapShotProcessBackup(getpid(), nullptr));
+  ASSERT_ACL_OK(aclsimInjectFault(0, ACLSIM_FAULT_DEVICE_MEMORY_LOSS));
+  ASSERT_ACL_OK(aclrtSnapShotProcessRestore(getpid(), nullptr));
+  ASSERT_ACL_OK(aclrtSnapShotProcessUnlock(getpid(), nullptr));
+
+  EXPECT_EQ(OwnAccess(va), ACL_RT_MEM_ACCESS_FLAGS_READ);
+  EXPECT_EQ(OwnAccess(hidden), ACL_RT_MEM_ACCESS_FLAGS_NONE);
+  int32_t got = 0;
+  ASSERT_ACL_OK(aclrtMemcpy(&got, 4, va, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(got, 9);
+  EXPECT_EQ(aclrtMemcpy(va, 4, &got, 4, ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtMemcpy(&got, 4, hidden, 4, ACL_MEMCPY_DEVICE_TO_HOST),
+            ACL_ERROR_RT_PARAM_INVALID);
+  void* plain = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&plain, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_EQ(KernelCopy(va, plain), ACL_ERROR_RT_AICORE_EXCEPTION);
+  EXPECT_EQ(KernelCopy(plain, hidden), ACL_ERROR_RT_AICORE_EXCEPTION);
+  ASSERT_ACL_OK(aclrtFree(plain));
+  ASSERT_ACL_OK(aclrtUnmapMem(va));
+  ASSERT_ACL_OK(aclrtUnmapMem(hidden));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+  ASSERT_ACL_OK(aclrtFreePhysical(handle));
+}
+
+// 11-04, aclrtReserveMemAddress `expectPtr`: an address in 16 TiB to 24 TiB
+// is honoured, aligned to 1 GiB when the size is above 1 GiB, else to the
+// size's power of two; a misaligned one, one running past 24 TiB or one
+// taken (by this device or another) is refused with 107000 and reserves
+// nothing. The placed reservation maps, copies and survives a snapshot.
+TEST_F(VmmApiTest, ReserveHonoursAnExpectedAddressInTheDocumentedWindow) {
+  if (UnderThreadSanitizer()) {
+    GTEST_SKIP() << "ThreadSanitizer's shadow memory occupies 16-24 TiB";
+  }
+  void* const at = reinterpret_cast<void*>(20 * kTiB);
+  void* va = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, kTwoMiB, 0, at, 0));
+  EXPECT_EQ(va, at);
+  void* again = reinterpret_cast<void*>(0x1);
+  EXPECT_EQ(aclrtReserveMemAddress(&again, kTwoMiB, 0, at, 0),
+            ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(again, reinterpret_cast<void*>(0x1));
+  // Misaligned for its size: 4 MiB needs 4 MiB, 3 GiB needs 1 GiB.
+  void* const off = reinterpret_cast<void*>(21 * kTiB + kTwoMiB);
+  EXPECT_EQ(aclrtReserveMemAddress(&again, 2 * kTwoMiB, 0, off, 0),
+            ACL_ERROR_RT_PARAM_INVALID);
+  void* const half_gib = reinterpret_cast<void*>(21 * kTiB + kGiB / 2);
+  EXPECT_EQ(aclrtReserveMemAddress(&again, 3 * kGiB, 0, half_gib, 0),
+            ACL_ERROR_RT_PARAM_INVALID);
+  void* const last_gib = reinterpret_cast<void*>(24 * kTiB - kGiB);
+  EXPECT_EQ(aclrtReserveMemAddress(&again, 2 * kGiB, 0, last_gib, 0),
+            ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(again, reinterpret_cast<void*>(0x1));
+  void* big = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&big, 3 * kGiB, 0,
+                                       reinterpret_cast<void*>(22 * kTiB), 0));
+  EXPECT_EQ(big, reinterpret_cast<void*>(22 * kTiB));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(big));
+  // Another device cannot take it either.
+  ASSERT_ACL_OK(aclrtSetDevice(1));
+  EXPECT_EQ(aclrtReserveMemAddress(&again, kTwoMiB, 0, at, 0),
+            ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_ACL_OK(aclrtResetDeviceForce(1));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+
+  aclrtPhysicalMemProp prop = DeviceProp();
+  aclrtDrvMemHandle handle = nullptr;
+  ASSERT_ACL_OK(aclrtMallocPhysical(&handle, kTwoMiB, &prop, 0));
+  ASSERT_ACL_OK(aclrtMapMem(va, kTwoMiB, 0, handle, 0));
+  SetOwnAccess(va, kTwoMiB, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+  std::vector<uint8_t> data(4096);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i);
+  ASSERT_ACL_OK(aclrtMemcpy(va, data.size(), data.data(), data.size(),
+                            ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtSnapShotProcessLock(getpid(), nullptr));
+  ASSERT_ACL_OK(aclrtSnapShotProcessBackup(getpid(), nullptr));
+  ASSERT_ACL_OK(aclsimInjectFault(0, ACLSIM_FAULT_DEVICE_MEMORY_LOSS));
+  ASSERT_ACL_OK(aclrtSnapShotProcessRestore(getpid(), nullptr));
+  ASSERT_ACL_OK(aclrtSnapShotProcessUnlock(getpid(), nullptr));
+  EXPECT_EQ(Read(va, data.size()), data);
+  void* base = nullptr;
+  size_t size = 0;
+  ASSERT_ACL_OK(aclrtMemGetAddressRange(va, &base, &size));
+  EXPECT_EQ(base, at);
+  ASSERT_ACL_OK(aclrtUnmapMem(va));
+  ASSERT_ACL_OK(aclrtFreePhysical(handle));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+  // Free again.
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, kTwoMiB, 0, at, 0));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
 }
 
 TEST_F(VmmApiTest, HostFunctionsWorkOnMappedMemory) {

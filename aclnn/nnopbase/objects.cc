@@ -96,10 +96,10 @@ std::string CheckTensorDescription(const int64_t* view_dims, uint64_t view_num,
   if (!ValidFormat(Raw(&format))) {
     return "format " + std::to_string(Raw(&format)) + " is not an aclFormat";
   }
-  if (view_num > static_cast<uint64_t>(kMaxDims) ||
-      storage_num > static_cast<uint64_t>(kMaxDims)) {
-    return "a tensor has at most 8 dimensions (view " +
-           std::to_string(view_num) + ", storage " +
+  if (view_num > static_cast<uint64_t>(kMaxTensorDims) ||
+      storage_num > static_cast<uint64_t>(kMaxTensorDims)) {
+    return "a tensor has at most " + std::to_string(kMaxTensorDims) +
+           " dimensions (view " + std::to_string(view_num) + ", storage " +
            std::to_string(storage_num) + ")";
   }
   if (view_num > 0 && view_dims == nullptr) return "viewDims is null";

@@ -13,7 +13,11 @@
 
 namespace ascend::nn {
 
-// The most dimensions a tensor may have.
+// The most dimensions a tensor may have: nnopbase's own limit (its shapes
+// hold 25 dimensions, opdev/common_types.h's MAX_DIM_NUM).
+inline constexpr int kMaxTensorDims = 25;
+// The most dimensions the operators take: each operator's page refuses a
+// tensor of more (161002), and their kernels' arguments hold this many.
 inline constexpr int kMaxDims = 8;
 
 enum class Tag : uint32_t {

@@ -126,6 +126,28 @@ aclnnStatus PlanInplaceCopy(const char* api, const aclTensor* self_ref,
   return Finish(std::move(e), workspace_size, executor);
 }
 
+// `t` with the dimensions a walk over it takes as one merged (a dimension
+// whose stride is the next one's extent) and size-1 dimensions dropped:
+// the same elements, in as few dimensions as they allow.
+aclTensor MergedView(const aclTensor& t) {
+  aclTensor view = t;
+  view.tag = Tag::kDead;  // a planning view, not an object
+  view.view_shape.clear();
+  view.strides.clear();
+  for (size_t d = 0; d < t.view_shape.size(); ++d) {
+    if (t.view_shape[d] == 1) continue;
+    if (!view.view_shape.empty() &&
+        view.strides.back() == t.strides[d] * t.view_shape[d]) {
+      view.view_shape.back() *= t.view_shape[d];
+      view.strides.back() = t.strides[d];
+    } else {
+      view.view_shape.push_back(t.view_shape[d]);
+      view.strides.push_back(t.strides[d]);
+    }
+  }
+  return view;
+}
+
 aclnnStatus PlanInplaceZero(const char* api, const aclTensor* self_ref,
                             uint64_t* workspace_size,
                             aclOpExecutor** executor) {
@@ -134,9 +156,21 @@ aclnnStatus PlanInplaceZero(const char* api, const aclTensor* self_ref,
   ACLNN_CHECK(CheckTensor(api, "selfRef", self_ref));
   ACLNN_CHECK(CheckDtype(api, "selfRef", self_ref->dtype, kZeroTypes));
   ACLNN_CHECK(CheckPlainFormat(api, "selfRef", self_ref));
+  // The page sets no rank limit: any tensor nnopbase makes is zeroed, as
+  // the dimensions it merges into; the simulator's kernel walks at most 8
+  // that do not merge (DESIGN.md §5.26).
+  const aclTensor view = MergedView(*self_ref);
+  if (view.Dims() > kMaxDims) {
+    return Refuse(api, ACLNN_ERR_PARAM_INVALID,
+                  "selfRef's view " + ShapeString(self_ref->view_shape) +
+                      " walks " + std::to_string(view.Dims()) +
+                      " dimensions that do not merge; the simulator's "
+                      "kernels walk at most " +
+                      std::to_string(kMaxDims));
+  }
 
   auto e = std::make_unique<aclOpExecutor>(api);
-  const Operand dst{self_ref, Base::kOutput, e->AddOutput(self_ref)};
+  const Operand dst{&view, Base::kOutput, e->AddOutput(self_ref)};
   PlanElementwise(*e, ElementOp::kFill, ComputeTypeFor(self_ref->dtype), {},
                   dst, 0.0, 0);
   return Finish(std::move(e), workspace_size, executor);

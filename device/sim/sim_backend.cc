@@ -105,9 +105,12 @@ class SimBackend final : public Backend {
       // the whole device's worth of addresses up front), at least 4 GiB.
       const uint64_t va_bytes = std::max<uint64_t>(
           2 * config_.device_memory_bytes, uint64_t{4} << 30);
-      ASCEND_ASSIGN_OR_RETURN(slot->memory,
-                              internal::DeviceMemory::Reserve(
-                                  config_.device_memory_bytes, va_bytes));
+      // Both windows stay out of the placed window, which reservations at
+      // addresses the program chooses take (DESIGN.md §6.1).
+      ASCEND_ASSIGN_OR_RETURN(
+          slot->memory,
+          internal::DeviceMemory::Reserve(config_.device_memory_bytes, va_bytes,
+                                          kPlacedVaBegin, kPlacedVaEnd));
       slot->published_memory.store(slot->memory.get(),
                                    std::memory_order_release);
     }
@@ -127,6 +130,12 @@ class SimBackend final : public Backend {
       if (memory != nullptr && addr >= memory->base() &&
           addr - memory->base() < memory->size() + memory->va_size()) {
         return slot->id;
+      }
+    }
+    // A reservation placed at an address its program chose.
+    if (addr >= kPlacedVaBegin && addr < kPlacedVaEnd) {
+      for (const std::shared_ptr<DeviceSlot>& slot : slots_) {
+        if (slot->HoldsPlaced(addr)) return slot->id;
       }
     }
     return std::nullopt;

@@ -137,6 +137,14 @@ SimDevice::~SimDevice() {
     mappings_.clear();
     runs_.clear();
     physical_.clear();
+    {
+      // The placed window's addresses go back to the process.
+      MutexLock placed_lock(&slot_->placed_mu);
+      for (const auto& [addr, p] : slot_->placed) {
+        internal::DeviceMemory::Unplace(addr, p.size);
+      }
+      slot_->placed.clear();
+    }
     // Memory another process imported stays with that process until it
     // lets go, as a device's physical memory does.
     if (!shared_.load(std::memory_order_relaxed) ||
@@ -213,13 +221,11 @@ MemoryInfo SimDevice::GetMemoryInfo() const {
 }
 
 absl::Status SimDevice::CheckRange(DeviceAddr addr, uint64_t size,
-                                   absl::string_view what) const {
+                                   absl::string_view what, Use use) const {
   std::optional<RangeAllocator::Block> block = ranges_.Find(addr);
   if (ABSL_PREDICT_FALSE(!block.has_value() ||
                          size > block->size - (addr - block->addr))) {
-    if (addr >= memory_->va_base() && !runs_.empty()) {
-      return CheckMapped(addr, size, what);
-    }
+    if (!runs_.empty()) return CheckMapped(addr, size, what, use);
     return absl::InvalidArgumentError(absl::StrCat(
         what, " range [0x", absl::Hex(addr), ", +", size,
         ") is not inside one live allocation of simulated device ", id()));
@@ -274,7 +280,7 @@ absl::Status SimDevice::RepairMemoryErrors(DeviceAddr addr, uint64_t size) {
 absl::Status SimDevice::CopyToDevice(DeviceAddr dst, const void* src,
                                      uint64_t size) {
   ReaderMutexLock lock(&mu_);
-  ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "destination"));
+  ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "destination", Use::kWrite));
   if (size == 0) return absl::OkStatus();
   if (src == nullptr) {
     return absl::InvalidArgumentError("host source is null");
@@ -288,7 +294,7 @@ absl::Status SimDevice::CopyToDevice(DeviceAddr dst, const void* src,
 absl::Status SimDevice::CopyFromDevice(void* dst, DeviceAddr src,
                                        uint64_t size) {
   ReaderMutexLock lock(&mu_);
-  ASCEND_RETURN_IF_ERROR(CheckRange(src, size, "source"));
+  ASCEND_RETURN_IF_ERROR(CheckRange(src, size, "source", Use::kRead));
   if (size == 0) return absl::OkStatus();
   ASCEND_RETURN_IF_ERROR(CheckReadable(src, size));
   if (dst == nullptr) {
@@ -303,8 +309,8 @@ absl::Status SimDevice::CopyFromDevice(void* dst, DeviceAddr src,
 absl::Status SimDevice::CopyWithinDevice(DeviceAddr dst, DeviceAddr src,
                                          uint64_t size) {
   ReaderMutexLock lock(&mu_);
-  ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "destination"));
-  ASCEND_RETURN_IF_ERROR(CheckRange(src, size, "source"));
+  ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "destination", Use::kWrite));
+  ASCEND_RETURN_IF_ERROR(CheckRange(src, size, "source", Use::kRead));
   if (size == 0) return absl::OkStatus();
   ASCEND_RETURN_IF_ERROR(CheckReadable(src, size));
   const CopyFault fault = TakeCopyFault(*slot_);
@@ -328,8 +334,10 @@ absl::Status SimDevice::CopyPeer(SimDevice& dst_device, DeviceAddr dst,
   SimDevice& second = &first == &dst_device ? src_device : dst_device;
   ReaderMutexLock first_lock(&first.mu_);
   ReaderMutexLock second_lock(&second.mu_);
-  ASCEND_RETURN_IF_ERROR(dst_device.CheckRange(dst, size, "destination"));
-  ASCEND_RETURN_IF_ERROR(src_device.CheckRange(src, size, "source"));
+  ASCEND_RETURN_IF_ERROR(
+      dst_device.CheckRange(dst, size, "destination", Use::kWrite));
+  ASCEND_RETURN_IF_ERROR(
+      src_device.CheckRange(src, size, "source", Use::kRead));
   if (size == 0) return absl::OkStatus();
   ASCEND_RETURN_IF_ERROR(src_device.CheckReadable(src, size));
   CopyFault fault = TakeCopyFault(*dst_device.slot_);
@@ -345,14 +353,14 @@ absl::Status SimDevice::CopyPeer(SimDevice& dst_device, DeviceAddr dst,
 
 absl::Status SimDevice::Fill(DeviceAddr dst, uint8_t value, uint64_t size) {
   ReaderMutexLock lock(&mu_);
-  ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "fill"));
+  ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "fill", Use::kWrite));
   std::memset(WriteTarget(dst, size), value, size);
   return absl::OkStatus();
 }
 
 absl::StatusOr<uint64_t> SimDevice::Checksum(DeviceAddr addr, uint64_t size) {
   ReaderMutexLock lock(&mu_);
-  ASCEND_RETURN_IF_ERROR(CheckRange(addr, size, "checksum"));
+  ASCEND_RETURN_IF_ERROR(CheckRange(addr, size, "checksum", Use::kRead));
   ASCEND_RETURN_IF_ERROR(CheckReadable(addr, size));
   return device::Checksum(AsPointer(addr), size);
 }
@@ -364,7 +372,7 @@ absl::StatusOr<uint64_t> SimDevice::CopyFromDeviceWithChecksum(void* dst,
                                                                DeviceAddr src,
                                                                uint64_t size) {
   ReaderMutexLock lock(&mu_);
-  ASCEND_RETURN_IF_ERROR(CheckRange(src, size, "source"));
+  ASCEND_RETURN_IF_ERROR(CheckRange(src, size, "source", Use::kRead));
   if (size != 0 && dst == nullptr) {
     return absl::InvalidArgumentError("host destination is null");
   }
@@ -390,7 +398,7 @@ absl::StatusOr<uint64_t> SimDevice::CopyToDeviceWithChecksum(DeviceAddr dst,
                                                              uint64_t size) {
   constexpr uint64_t kPiece = 64 * device::kChecksumBlockBytes;
   ReaderMutexLock lock(&mu_);
-  ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "destination"));
+  ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "destination", Use::kWrite));
   if (size != 0 && src == nullptr) {
     return absl::InvalidArgumentError("host source is null");
   }
@@ -440,16 +448,17 @@ std::vector<Allocation> SimDevice::DataRanges(DeviceAddr addr,
 absl::Status SimDevice::Discard(DeviceAddr addr, uint64_t size) {
   // Shared: like Fill, it only changes bytes of a live allocation.
   ReaderMutexLock lock(&mu_);
-  ASCEND_RETURN_IF_ERROR(CheckRange(addr, size, "discard"));
+  ASCEND_RETURN_IF_ERROR(CheckRange(addr, size, "discard", Use::kWrite));
   memory_->Discard(addr, size);
   writes_.Note(addr, size);
   return absl::OkStatus();
 }
 
 void* SimDevice::HostPointer(DeviceAddr addr) {
+  // Mapped memory is reached through the checked copies only: its access
+  // can change (SetMappingAccess) while a caller still holds a pointer.
   ReaderMutexLock lock(&mu_);
-  if (ranges_.Find(addr).has_value()) return AsPointer(addr);
-  return CheckMapped(addr, 0, "host pointer").ok() ? AsPointer(addr) : nullptr;
+  return ranges_.Find(addr).has_value() ? AsPointer(addr) : nullptr;
 }
 
 // --- Virtual memory --------------------------------------------------------
@@ -463,19 +472,6 @@ uint64_t SimDevice::PhysicalGranularity() const {
   return memory_->shareable() ? internal::DeviceMemory::kChunkSize : 0;
 }
 
-absl::Status SimDevice::CheckMapped(DeviceAddr addr, uint64_t size,
-                                    absl::string_view what) const {
-  std::optional<Allocation> run = FindRun(addr);
-  if (!run.has_value() || size > run->size - (addr - run->addr)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        what, " range [0x", absl::Hex(addr), ", +", size,
-        ") is not inside one live allocation or mapped run of simulated "
-        "device ",
-        id()));
-  }
-  return absl::OkStatus();
-}
-
 std::optional<Allocation> SimDevice::FindRun(DeviceAddr addr) const {
   auto it = runs_.upper_bound(addr);
   if (it == runs_.begin()) return std::nullopt;
@@ -486,7 +482,7 @@ std::optional<Allocation> SimDevice::FindRun(DeviceAddr addr) const {
 
 void SimDevice::AddRun(DeviceAddr addr, uint64_t size) {
   const std::optional<RangeAllocator::Block> reservation =
-      va_ranges_.Find(addr);
+      FindReservation(addr);
   uint64_t begin = addr;
   uint64_t end = addr + size;
   auto next = runs_.find(end);
@@ -523,7 +519,7 @@ absl::Status SimDevice::CheckMappable(DeviceAddr addr, uint64_t size) const {
         "mapping [0x", absl::Hex(addr), ", +", size,
         ") is empty or not aligned to the granularity ", granularity));
   }
-  std::optional<RangeAllocator::Block> reservation = va_ranges_.Find(addr);
+  std::optional<RangeAllocator::Block> reservation = FindReservation(addr);
   if (!reservation.has_value() ||
       size > reservation->size - (addr - reservation->addr)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -602,39 +598,6 @@ absl::Status SimDevice::FreePhysical(DeviceAddr id) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<DeviceAddr> SimDevice::ReserveAddress(uint64_t size,
-                                                     DeviceAddr at) {
-  const uint64_t granularity = PhysicalGranularity();
-  if (granularity == 0) {
-    return absl::UnimplementedError("simulated device memory is not shareable");
-  }
-  if (size == 0 || size % granularity != 0 || at % granularity != 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("reservation of ", size, " bytes at 0x", absl::Hex(at),
-                     " is not aligned to ", granularity));
-  }
-  WriterMutexLock lock(&mu_);
-  if (at == 0) return va_ranges_.Allocate(size, granularity);
-  ASCEND_RETURN_IF_ERROR(va_ranges_.AllocateAt(at, size));
-  return at;
-}
-
-absl::Status SimDevice::ReleaseAddress(DeviceAddr addr) {
-  WriterMutexLock lock(&mu_);
-  std::optional<RangeAllocator::Block> block = va_ranges_.Find(addr);
-  if (!block.has_value() || block->addr != addr) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "0x", absl::Hex(addr), " is not a reservation of device ", id()));
-  }
-  auto it = mappings_.lower_bound(addr);
-  if (it != mappings_.end() && it->first < addr + block->size) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("reservation 0x", absl::Hex(addr),
-                     " is still mapped at 0x", absl::Hex(it->first)));
-  }
-  return va_ranges_.Free(addr).status();
-}
-
 absl::Status SimDevice::MapPhysical(DeviceAddr addr, uint64_t size,
                                     DeviceAddr id, uint64_t offset) {
   WriterMutexLock lock(&mu_);
@@ -706,7 +669,7 @@ absl::StatusOr<SharedMemory> SimDevice::ShareMemory(DeviceAddr addr,
   ReaderMutexLock lock(&mu_);
   uint64_t file_offset = 0;
   if (ranges_.Find(addr).has_value()) {
-    ASCEND_RETURN_IF_ERROR(CheckRange(addr, size, "shared"));
+    ASCEND_RETURN_IF_ERROR(CheckRange(addr, size, "shared", Use::kRefer));
     file_offset = addr - memory_->base();
   } else {
     auto it = mappings_.upper_bound(addr);
@@ -742,15 +705,6 @@ absl::StatusOr<SharedMemory> SimDevice::ShareMemory(DeviceAddr addr,
         "cannot duplicate the device memory file: ", std::strerror(errno)));
   }
   return shared;
-}
-
-std::vector<Allocation> SimDevice::Reservations() const {
-  ReaderMutexLock lock(&mu_);
-  std::vector<Allocation> out;
-  for (const RangeAllocator::Block& b : va_ranges_.Blocks()) {
-    out.push_back(Allocation{b.addr, b.size});
-  }
-  return out;
 }
 
 std::vector<Allocation> SimDevice::PhysicalAllocations() const {
@@ -821,6 +775,11 @@ absl::Status SimDevice::Reopen() {
     runs_.clear();
     physical_.clear();
     va_ranges_.ReserveAll();
+    {
+      // Placed reservations keep their addresses until put back.
+      MutexLock placed_lock(&slot_->placed_mu);
+      for (auto& [addr, p] : slot_->placed) p.live = false;
+    }
     memory_->ForgetCommits();
   }
   ClearErrors(*slot_);
@@ -841,7 +800,7 @@ std::vector<internal::DeviceWrites::VaMapping> SimDevice::VaMappings() const {
 
 std::optional<DeviceAddr> SimDevice::WindowAddress(DeviceAddr dst,
                                                    uint64_t size) const {
-  if (dst < memory_->va_base()) return dst;
+  if (dst >= memory_->base() && dst < memory_->va_base()) return dst;
   // A mapping of physical memory: the bytes are in the memory window.
   auto it = mappings_.upper_bound(dst);
   if (it == mappings_.begin()) return std::nullopt;

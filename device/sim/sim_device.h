@@ -61,6 +61,25 @@ struct DeviceSlot {
   // memory is zeroed (DeviceWrites::LoseAll).
   Mutex writes_mu;
   internal::DeviceWrites* writes ABSL_GUARDED_BY(writes_mu) = nullptr;
+
+  // Reservations of the placed window (device.h's kPlacedVaBegin..End) by
+  // address: each holds its range of the process's address space
+  // (DeviceMemory::PlaceAt) until released or the device closes. `live`
+  // is false for one a re-open dropped and a restore has not put back.
+  struct Placed {
+    uint64_t size = 0;
+    bool live = true;
+  };
+  mutable Mutex placed_mu;
+  std::map<DeviceAddr, Placed> placed ABSL_GUARDED_BY(placed_mu);
+  // Whether `addr` lies in one of them (the backend's DeviceOwningAddress).
+  bool HoldsPlaced(DeviceAddr addr) const {
+    MutexLock lock(&placed_mu);
+    auto it = placed.upper_bound(addr);
+    if (it == placed.begin()) return false;
+    --it;
+    return addr - it->first < it->second.size;
+  }
 };
 
 class SimDevice final : public Device {
@@ -124,6 +143,7 @@ class SimDevice final : public Device {
                            uint64_t offset) override;
   absl::Status MapShared(DeviceAddr addr, const SharedMemory& memory) override;
   absl::Status Unmap(DeviceAddr addr) override;
+  absl::Status SetMappingAccess(DeviceAddr addr, MemAccess access) override;
   absl::StatusOr<SharedMemory> ShareMemory(DeviceAddr addr,
                                            uint64_t size) override;
   std::vector<Allocation> Reservations() const override;
@@ -149,18 +169,32 @@ class SimDevice final : public Device {
                                uint64_t size) ABSL_NO_THREAD_SAFETY_ANALYSIS;
 
  private:
-  // kInvalidArgument unless [addr, addr + size) lies in one live allocation.
+  // What a copy does with a range it names: read it, write it, or only
+  // refer to it (sharing it).
+  enum class Use { kRead, kWrite, kRefer };
+  // kInvalidArgument unless [addr, addr + size) lies in one live allocation,
+  // or in one run of mappings whose access permits `use`.
   absl::Status CheckRange(DeviceAddr addr, uint64_t size,
-                          absl::string_view what) const
+                          absl::string_view what, Use use) const
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
   // A memory-error status when [addr, addr + size) overlaps a range hit by
   // an uncorrectable error, else OK.
   absl::Status CheckReadable(DeviceAddr addr, uint64_t size) const;
-  // kInvalidArgument unless [addr, addr + size) lies in one reservation and
-  // every byte of it is mapped (size 0: `addr` is mapped).
+  // kInvalidArgument unless [addr, addr + size) lies in one reservation,
+  // every byte of it is mapped (size 0: `addr` is mapped) and the mappings'
+  // access permits `use`.
   absl::Status CheckMapped(DeviceAddr addr, uint64_t size,
-                           absl::string_view what) const
+                           absl::string_view what, Use use) const
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // The live reservation holding `addr`: one of the device's virtual
+  // address window or of the placed window.
+  std::optional<internal::RangeAllocator::Block> FindReservation(
+      DeviceAddr addr) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // ReserveAddress / ReleaseAddress in the placed window.
+  absl::StatusOr<DeviceAddr> ReservePlaced(uint64_t size, DeviceAddr at)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status ReleasePlaced(DeviceAddr addr)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // kInvalidArgument unless [addr, addr + size) is granularity-aligned,
   // inside one reservation and overlaps no mapping.
   absl::Status CheckMappable(DeviceAddr addr, uint64_t size) const

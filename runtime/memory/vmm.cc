@@ -71,6 +71,48 @@ uint64_t RoundUp(uint64_t value, uint64_t granularity) {
   return (value + granularity - 1) / granularity * granularity;
 }
 
+device::MemAccess AsMemAccess(uint64_t flags) {
+  switch (flags) {
+    case ACL_RT_MEM_ACCESS_FLAGS_READ:
+      return device::MemAccess::kRead;
+    case ACL_RT_MEM_ACCESS_FLAGS_READWRITE:
+      return device::MemAccess::kReadWrite;
+    default:
+      return device::MemAccess::kNone;
+  }
+}
+
+// 11-04, aclrtReserveMemAddress `expectPtr`: an address the caller chooses
+// lies in 16 TiB to 24 TiB, aligned to 1 GiB when the size is above 1 GiB,
+// else to a power of two (the size's, rounded up) — and the whole range in
+// the window. OK for an address outside the window (the device decides).
+absl::Status CheckPlacedAddress(DeviceAddr at, uint64_t size,
+                                uint64_t rounded) {
+  if (at < device::kPlacedVaBegin || at >= device::kPlacedVaEnd) {
+    return absl::OkStatus();
+  }
+  constexpr uint64_t kGiB = uint64_t{1} << 30;
+  uint64_t alignment = kGiB;
+  if (size <= kGiB) {
+    alignment = 1;
+    while (alignment < size) alignment <<= 1;
+  }
+  if (at % alignment != 0) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("expectPtr 0x", absl::Hex(at), " for ", size,
+                              " bytes must be aligned to ", alignment,
+                              " (1 GiB above 1 GiB, else the size's power "
+                              "of two)"));
+  }
+  if (rounded > device::kPlacedVaEnd - at) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("[0x", absl::Hex(at), ", +", rounded,
+                              ") runs past 24 TiB, the end of the window "
+                              "expectPtr must lie in"));
+  }
+  return absl::OkStatus();
+}
+
 // Device-layer failures in the codes CANN's driver calls answer with.
 absl::Status DeviceError(const absl::Status& status, absl::string_view what) {
   std::string message = absl::StrCat(what, ": ", status.message());
@@ -300,6 +342,7 @@ absl::StatusOr<void*> Vmm::Reserve(uint64_t size, void* expect,
                  absl::StrCat("expectPtr 0x", absl::Hex(Addr(expect)),
                               " is not aligned to ", granularity));
   }
+  ASCEND_RETURN_IF_ERROR(CheckPlacedAddress(Addr(expect), size, rounded));
   ascend::MutexLock lock(&mu_);
   absl::StatusOr<DeviceAddr> va = device->ReserveAddress(rounded, Addr(expect));
   if (!va.ok()) {
@@ -377,6 +420,15 @@ absl::Status Vmm::Map(void* va, uint64_t size, uint64_t offset, void* handle,
                                      record.imported_offset + offset, size, 0})
           : where.device->MapPhysical(Addr(va), size, record.id, offset);
   if (!mapped.ok()) return DeviceError(mapped, "cannot map");
+  // aclrtMemMapNoAccess: nothing is accessible until aclrtMemSetAccess.
+  if (access != ACL_RT_MEM_ACCESS_FLAGS_READWRITE) {
+    absl::Status limited =
+        where.device->SetMappingAccess(Addr(va), AsMemAccess(access));
+    if (!limited.ok()) {
+      (void)where.device->Unmap(Addr(va));
+      return DeviceError(limited, "cannot set the mapping's access");
+    }
+  }
   ++record.mappings;
   MappingRecord& m = where.tables->mappings[Addr(va)];
   m = MappingRecord{Addr(va), size, offset, handle, {}};
@@ -447,6 +499,27 @@ absl::Status Vmm::SetAccess(void* va, uint64_t size,
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "size ends inside a mapping: set access for whole mappings");
   }
+  // The mapping device's own access is enforced by the device (its page
+  // tables and copies); the last description for it counts. Should one
+  // mapping refuse, those changed before it are put back.
+  std::optional<uint64_t> own;
+  for (const aclrtMemAccessDesc& d : descs) {
+    if (static_cast<int32_t>(d.location.id) == found.device_id) {
+      own = static_cast<uint64_t>(d.flags);
+    }
+  }
+  if (own.has_value()) {
+    for (size_t i = 0; i < covered.size(); ++i) {
+      absl::Status set =
+          found.device->SetMappingAccess(covered[i]->addr, AsMemAccess(*own));
+      if (set.ok()) continue;
+      for (size_t j = 0; j < i; ++j) {
+        (void)found.device->SetMappingAccess(
+            covered[j]->addr, AsMemAccess(covered[j]->access[found.device_id]));
+      }
+      return DeviceError(set, "cannot change the mapping's access");
+    }
+  }
   for (MappingRecord* m : covered) {
     for (const aclrtMemAccessDesc& d : descs) {
       m->access[static_cast<int32_t>(d.location.id)] =
@@ -472,6 +545,12 @@ absl::StatusOr<uint64_t> Vmm::GetAccess(
   --it;
   if (Addr(va) - it->first >= it->second.size) {
     return Error(ACL_ERROR_RT_PARAM_INVALID, "the address is not mapped");
+  }
+  // The mapping device's access: what the device enforces.
+  if (static_cast<int32_t>(location.id) == found.device_id) {
+    for (const device::Mapping& m : found.device->Mappings()) {
+      if (m.addr == it->first) return static_cast<uint64_t>(m.access);
+    }
   }
   auto right = it->second.access.find(static_cast<int32_t>(location.id));
   return right == it->second.access.end()
@@ -568,13 +647,24 @@ class SavedVmm final : public SavedState {
     std::map<DeviceAddr, device::Mapping> mapped;
     for (const device::Mapping& m : device->Mappings()) mapped[m.addr] = m;
     for (const auto& [addr, m] : tables_.mappings) {
-      if (mapped.count(addr) != 0) continue;
-      const auto physical_it = tables_.physical.find(m.handle);
-      if (physical_it == tables_.physical.end()) {
-        return absl::InternalError("a saved mapping names no saved handle");
+      // The device's own access comes back with the mapping (an access the
+      // program set protects it again before anything runs).
+      const auto own = m.access.find(device_id_);
+      const device::MemAccess access = own == m.access.end()
+                                           ? device::MemAccess::kNone
+                                           : AsMemAccess(own->second);
+      auto present = mapped.find(addr);
+      if (present == mapped.end()) {
+        const auto physical_it = tables_.physical.find(m.handle);
+        if (physical_it == tables_.physical.end()) {
+          return absl::InternalError("a saved mapping names no saved handle");
+        }
+        ASCEND_RETURN_IF_ERROR(device->MapPhysical(
+            addr, m.size, physical_it->second.id, m.offset));
+      } else if (present->second.access == access) {
+        continue;
       }
-      ASCEND_RETURN_IF_ERROR(
-          device->MapPhysical(addr, m.size, physical_it->second.id, m.offset));
+      ASCEND_RETURN_IF_ERROR(device->SetMappingAccess(addr, access));
     }
     return absl::OkStatus();
   }
@@ -638,9 +728,10 @@ class VmmParticipant final : public SnapshotParticipant {
     std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
     if (device) {
       for (const device::Mapping& m : device->Mappings()) {
-        absl::StrAppendFormat(&text,
-                              "device mapping [0x%x, +%u) -> 0x%x + %u\n",
-                              m.addr, m.size, m.physical, m.offset);
+        absl::StrAppendFormat(
+            &text, "device mapping [0x%x, +%u) -> 0x%x + %u access %u\n",
+            m.addr, m.size, m.physical, m.offset,
+            static_cast<uint32_t>(m.access));
       }
     }
     return text;

@@ -349,6 +349,34 @@ absl::Status Models::JoinCapture(const Event& event,
   return absl::OkStatus();
 }
 
+absl::Status Models::NoteExternalUse(const Stream& stream, const Event& event,
+                                     bool record) {
+  const char* const flag =
+      record ? "ACL_EVENT_RECORD_EXTERNAL" : "ACL_EVENT_WAIT_EXTERNAL";
+  ASCEND_ASSIGN_OR_RETURN(
+      auto rec, Recording(stream, ACL_ERROR_RT_STREAM_NOT_CAPTURED, flag));
+  const std::shared_ptr<Model>& m = rec.first;
+  if (m->kind_ == ModelKind::kSub) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat(flag,
+                              " is not supported in the branch model of "
+                              "a conditional task (a sub-graph)"));
+  }
+  ascend::MutexLock lock(&m->mu_);
+  auto [it, inserted] = m->external_uses_.emplace(event.handle(), record);
+  if (!inserted) {
+    return Error(
+        ACL_ERROR_RT_PARAM_INVALID,
+        absl::StrCat("event ", event.id(), " already has an ",
+                     it->second ? "ACL_EVENT_RECORD_EXTERNAL record"
+                                : "ACL_EVENT_WAIT_EXTERNAL wait",
+                     " in model ", m->id_,
+                     ": one external record or wait per event per graph "
+                     "(use another event)"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<bool> Models::WaitsUntilSet(const Stream& stream,
                                            const Event& event, uint32_t flag) {
   std::shared_ptr<TaskRecorder> r = stream.recorder();

@@ -41,6 +41,14 @@ absl::Status Models::CaptureHook::OnSubmit(Submission& s, bool& taken) {
   }
   // A capturing stream, or a stream bound to a model being built.
   if (ABSL_PREDICT_TRUE(!stream.recording())) return absl::OkStatus();
+  const bool external_record = s.kind == TaskKind::kEventRecord &&
+                               s.params.flag == ACL_EVENT_RECORD_EXTERNAL;
+  const bool external_wait = s.kind == TaskKind::kEventWait &&
+                             s.params.flag == ACL_EVENT_WAIT_EXTERNAL;
+  if (external_record || external_wait) {
+    ASCEND_RETURN_IF_ERROR(
+        models_.NoteExternalUse(stream, *s.event, external_record));
+  }
   std::shared_ptr<TaskRecorder> recorder = stream.recorder();
   if (recorder == nullptr) return absl::OkStatus();
   if (s.make) {

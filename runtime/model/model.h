@@ -150,6 +150,10 @@ class Models final : public Family {
   // The device of the live model whose id (aclmdlRIGetId) is `model_id`;
   // nullopt when none has it (the timeline's model lookup, DESIGN.md §5.24).
   std::optional<int32_t> DeviceOfModel(uint32_t model_id) const;
+  // The id of the built model `stream` is bound to (aclmdlRIBindStream, not
+  // unbound since); nullopt when it is bound to none. Streams bound to a
+  // model are refused by aclrtStreamAbort and aclrtStreamStop (06).
+  std::optional<uint32_t> BoundModelId(const Stream& stream) const;
   // Device values a model's control tasks read and write when they run.
   absl::StatusOr<std::vector<uint8_t>> ReadValue(const void* ptr, size_t bytes,
                                                  int32_t device_id);
@@ -184,6 +188,13 @@ class Models final : public Family {
   // what synchronizing, querying or timing it answers (CANN's rule; a
   // load when nothing is captured).
   absl::Status RefuseCapturedEvent(const Event& event, const char* api);
+  // An ACL_EVENT_RECORD_EXTERNAL record or ACL_EVENT_WAIT_EXTERNAL wait of
+  // `event` being recorded on `stream`: 107000 when the model already holds
+  // an external record or wait of the event (one per event per graph) or is
+  // a branch of a conditional task (07, aclrtRecordEventWithFlag and
+  // aclrtStreamWaitEventWithFlag constraints); else the model notes it.
+  absl::Status NoteExternalUse(const Stream& stream, const Event& event,
+                               bool record);
   // For a wait recorded on `stream`: whether it waits until the event is set
   // (an outside record) rather than for the latest record; 107024 for a
   // default wait on an event recorded outside the capture.

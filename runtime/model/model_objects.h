@@ -230,6 +230,9 @@ class Model : public std::enable_shared_from_this<Model> {
   // Events recorded in this capture: event -> (model stream, task seq).
   absl::flat_hash_map<const void*, std::pair<uint32_t, uint32_t>> recorded_
       ABSL_GUARDED_BY(mu_);
+  // Events with an external record (true) or wait (false) in this graph:
+  // each event has at most one (07 event management).
+  absl::flat_hash_map<const void*, bool> external_uses_ ABSL_GUARDED_BY(mu_);
   // The vector clock of each recorded event (what a waiter learns).
   absl::flat_hash_map<const void*, std::vector<int64_t>> record_clock_
       ABSL_GUARDED_BY(mu_);

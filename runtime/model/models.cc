@@ -73,6 +73,23 @@ std::optional<int32_t> Models::DeviceOfModel(uint32_t model_id) const {
   return std::nullopt;
 }
 
+std::optional<uint32_t> Models::BoundModelId(const Stream& stream) const {
+  std::vector<std::shared_ptr<Model>> built;
+  {
+    ascend::MutexLock lock(&mu_);
+    for (const auto& [h, m] : models_) {
+      if (m->kind_ == ModelKind::kBuilt) built.push_back(m);
+    }
+  }
+  for (const std::shared_ptr<Model>& m : built) {
+    ascend::MutexLock lock(&m->mu_);
+    for (const ModelStream& ms : m->streams_) {
+      if (ms.source.get() == &stream) return m->id_;
+    }
+  }
+  return std::nullopt;
+}
+
 absl::StatusOr<std::shared_ptr<Model>> Models::ResolveModel(
     const void* handle) const {
   std::shared_ptr<Model> m = FindModel(handle);

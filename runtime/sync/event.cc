@@ -153,7 +153,7 @@ void Event::RestoreState(const State& state) {
 
 // --- The runtime's event operations -----------------------------------------
 
-absl::StatusOr<void*> Sync::CreateEvent(uint32_t flags) {
+absl::StatusOr<void*> Sync::CreateEvent(uint32_t flags, Event::Origin origin) {
   // 07, aclrtCreateEventWithFlag `flag`: an OR of TIME_LINE, SYNC,
   // CAPTURE_STREAM_PROGRESS and DEVICE_USE_ONLY, or EXTERNAL alone (IPC
   // events come from aclrtCreateEventExWithFlag).
@@ -173,7 +173,7 @@ absl::StatusOr<void*> Sync::CreateEvent(uint32_t flags) {
   ASCEND_ASSIGN_OR_RETURN(
       std::shared_ptr<Event> event,
       runtime_.AddObject<Event>(device_id, [&](uint32_t id) {
-        return std::make_shared<Event>(device_id, id, flags);
+        return std::make_shared<Event>(device_id, id, flags, origin);
       }));
   return event->handle();
 }
@@ -272,6 +272,7 @@ absl::Status Sync::ResetEvent(void* handle, void* stream) {
                           runtime_.Resolve<Event>(handle));
   ASCEND_RETURN_IF_ERROR(
       RefuseEventUse(*event, /*extended_too=*/true, "aclrtResetEvent"));
+  ASCEND_RETURN_IF_ERROR(RefuseUnsynchronized(*event, "aclrtResetEvent"));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
   Task task{[event] {
@@ -297,6 +298,7 @@ absl::Status Sync::StreamWaitEventFor(void* stream, void* handle,
                                       absl::Duration timeout, uint32_t flag) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Event> event,
                           runtime_.Resolve<Event>(handle));
+  ASCEND_RETURN_IF_ERROR(RefuseUnsynchronized(*event, "aclrtStreamWaitEvent"));
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
   ASCEND_RETURN_IF_ERROR(
@@ -441,6 +443,26 @@ absl::Status Sync::RefuseEventUse(const Event& event, bool extended_too,
   return absl::OkStatus();
 }
 
+absl::Status Sync::RefuseUnsynchronized(const Event& event, const char* api) {
+  // 07, aclrtCreateEventWithFlag and aclrtCreateEventExWithFlag constraints:
+  // without ACL_EVENT_SYNC an event is not waited for (nor reset, for the
+  // former; the latter's are never reset). Kept: ACL_EVENT_EXTERNAL events
+  // (CANN's model_ri/1_model_update waits for and resets one in its graph)
+  // and IPC events (aclrtIpcOpenEventHandle's event is there to be waited
+  // for: CANN's ipcevent examples).
+  if (event.origin() == Event::Origin::kCreateEvent ||
+      (event.flags() & ACL_EVENT_SYNC) != 0 ||
+      event.flags() == ACL_EVENT_EXTERNAL || event.flags() == ACL_EVENT_IPC) {
+    return absl::OkStatus();
+  }
+  return Error(
+      ACL_ERROR_RT_PARAM_INVALID,
+      absl::StrCat(api, " takes no event created with flags 0x",
+                   absl::Hex(event.flags()), " (without ACL_EVENT_SYNC) by ",
+                   event.extended() ? "aclrtCreateEventExWithFlag"
+                                    : "aclrtCreateEventWithFlag"));
+}
+
 absl::StatusOr<void*> Sync::CreateEventEx(uint32_t flags) {
   const bool ipc_alone = flags == ACL_EVENT_IPC;
   if (!ipc_alone && (flags == 0 || (flags & ~kCombinableEventFlags) != 0)) {
@@ -463,8 +485,8 @@ absl::StatusOr<void*> Sync::CreateEventEx(uint32_t flags) {
   ASCEND_ASSIGN_OR_RETURN(
       std::shared_ptr<Event> event,
       runtime_.AddObject<Event>(device_id, [&](uint32_t id) {
-        return std::make_shared<Event>(device_id, id, flags,
-                                       /*extended=*/true, std::move(shared));
+        return std::make_shared<Event>(device_id, id, flags, Event::Origin::kEx,
+                                       std::move(shared));
       }));
   return event->handle();
 }

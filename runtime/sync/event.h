@@ -42,22 +42,27 @@ class Event {
  public:
   static constexpr ObjectKind kKind = ObjectKind::kEvent;
 
-  // `extended`: created by aclrtCreateEventExWithFlag, whose events some
-  // calls refuse (DESIGN.md §5.13).
+  // The call that created an event: some calls refuse events of
+  // aclrtCreateEventExWithFlag, and events created with flags but without
+  // ACL_EVENT_SYNC (DESIGN.md §5.13).
+  enum class Origin { kCreateEvent, kWithFlag, kEx };
+
   // `shared`: the page of an IPC event (its own, or one opened from another
   // process); null for every other event.
-  Event(int32_t device_id, uint32_t id, uint32_t flags, bool extended = false,
+  Event(int32_t device_id, uint32_t id, uint32_t flags,
+        Origin origin = Origin::kCreateEvent,
         std::shared_ptr<SharedSyncPage> shared = nullptr)
       : device_id_(device_id),
         id_(id),
         flags_(flags),
-        extended_(extended),
+        origin_(origin),
         shared_(std::move(shared)) {}
 
   int32_t device_id() const { return device_id_; }
   uint32_t id() const { return id_; }
   uint32_t flags() const { return flags_; }
-  bool extended() const { return extended_; }
+  Origin origin() const { return origin_; }
+  bool extended() const { return origin_ == Origin::kEx; }
   void* handle() const { return handle_.value(); }  // the aclrtEvent
   SharedSyncPage* shared() const { return shared_.get(); }
 
@@ -122,7 +127,7 @@ class Event {
   const int32_t device_id_;
   const uint32_t id_;
   const uint32_t flags_;
-  const bool extended_;
+  const Origin origin_;
   const std::shared_ptr<SharedSyncPage> shared_;
   const ObjectHandle handle_;
   std::atomic<int64_t> record_flag_{kFlagUnset};

@@ -362,7 +362,7 @@ absl::StatusOr<void*> Sync::IpcOpenEventHandle(const char in[64]) {
       std::shared_ptr<Event> event,
       runtime_.AddObject<Event>(device_id, [&](uint32_t id) {
         return std::make_shared<Event>(device_id, id, ACL_EVENT_IPC,
-                                       /*extended=*/true, std::move(page));
+                                       Event::Origin::kEx, std::move(page));
       }));
   return event->handle();
 }

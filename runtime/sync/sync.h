@@ -45,7 +45,9 @@ class Sync final : public Family {
 
   // A null stream is the current context's default stream.
   // --- Events (event.cc) ----------------------------------------------------
-  absl::StatusOr<void*> CreateEvent(uint32_t flags);
+  // `origin`: aclrtCreateEvent (the default) or aclrtCreateEventWithFlag.
+  absl::StatusOr<void*> CreateEvent(
+      uint32_t flags, Event::Origin origin = Event::Origin::kCreateEvent);
   absl::Status DestroyEvent(void* event);
   absl::Status RecordEvent(void* event, void* stream);
   absl::Status ResetEvent(void* event, void* stream);
@@ -129,6 +131,10 @@ class Sync final : public Family {
                                         uint32_t flag, const char* what);
   static absl::Status RefuseEventUse(const Event& event, bool extended_too,
                                      const char* api);
+  // 107000 when `api` (a stream wait or a reset) gets an event created with
+  // flags but without ACL_EVENT_SYNC, except ACL_EVENT_EXTERNAL and
+  // ACL_EVENT_IPC events (07; DESIGN.md §5.22).
+  static absl::Status RefuseUnsynchronized(const Event& event, const char* api);
 
   Runtime& runtime_;
 };

@@ -311,10 +311,11 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream,
                                                          uint32_t flag);
 /* Waits for the stream's pending work, then destroys it. A task failure that
  * no aclrtSynchronizeDevice has reported yet is left to the next one on the
- * stream's device. */
+ * stream's device. Only a stream of the current context:
+ * ACL_ERROR_RT_STREAM_CONTEXT (107003) otherwise. */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 /* Discards pending work that has not started, and any task failure, then
- * destroys the stream. */
+ * destroys the stream (of the current context, as aclrtDestroyStream). */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 /* timeout in ms, -1 waits forever: ACL_ERROR_RT_STREAM_SYNC_TIMEOUT (507046)
@@ -342,6 +343,10 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream,
  * ------------------------------------------------------------------------- */
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
+/* flag: an OR of ACL_EVENT_TIME_LINE, SYNC, CAPTURE_STREAM_PROGRESS and
+ * DEVICE_USE_ONLY, or ACL_EVENT_EXTERNAL alone. Without ACL_EVENT_SYNC
+ * (EXTERNAL aside) the event is not waited for (aclrtStreamWaitEvent and its
+ * forms) or reset: ACL_ERROR_RT_PARAM_INVALID. */
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event,
                                                       uint32_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
@@ -466,6 +471,9 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream,
 ACL_FUNC_VISIBILITY aclError
 aclrtLaunchCallback(aclrtCallback fn, void *userData,
                     aclrtCallbackBlockType blockType, aclrtStream stream);
+/* Makes threadId the thread that runs the stream's callbacks. One thread per
+ * stream (107011); a thread serves the streams of one device
+ * (ACL_ERROR_RT_THREAD_SUBSCRIBE, 107012, for a stream of another). */
 ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId,
                                                   aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId,

@@ -53,7 +53,8 @@ constexpr aclnnStatus OK = 0;
 #endif
 #endif
 
-/* A tensor: viewDimsNum (at most 8) dimensions of sizes viewDims, element
+/* A tensor: viewDimsNum (at most 25; each operator says how many it takes)
+ * dimensions of sizes viewDims, element
  * strides `stride` (one per view dimension; NULL: contiguous row-major),
  * starting `offset` elements into the storage of storageDims at tensorData
  * (device memory; NULL for a tensor described before its memory exists).

@@ -1,7 +1,7 @@
 /*
- * selfRef = 0, every element.
+ * selfRef = 0, every element, of any rank.
  * Returns 161001 for a null selfRef, 161002 for a type outside the page's
- * list.
+ * list or a view whose dimensions do not merge into 8.
  */
 #ifndef ASCENDCL_ACLNNOP_ACLNN_ZERO_H_
 #define ASCENDCL_ACLNNOP_ACLNN_ZERO_H_

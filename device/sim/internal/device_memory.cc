@@ -90,7 +90,8 @@ void AppendRange(std::vector<std::pair<uint64_t, uint64_t>>& ranges,
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<DeviceMemory>> DeviceMemory::Reserve(
-    uint64_t capacity, uint64_t va_capacity) {
+    uint64_t capacity, uint64_t va_capacity, uint64_t avoid_begin,
+    uint64_t avoid_end) {
   if (capacity == 0) {
     return absl::InvalidArgumentError("device memory capacity must not be 0");
   }
@@ -103,8 +104,19 @@ absl::StatusOr<std::unique_ptr<DeviceMemory>> DeviceMemory::Reserve(
       (va_capacity + kChunkSize - 1) / kChunkSize * kChunkSize;
   // Over-reserve by one chunk and trim, so the window is chunk-aligned.
   const uint64_t span = size + va_size + kChunkSize;
-  void* raw = mmap(nullptr, span, PROT_NONE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  // Where the kernel puts it; should that meet the window to avoid, above
+  // that window (a hint the kernel takes where it is free).
+  void* raw = MAP_FAILED;
+  for (void* hint : {static_cast<void*>(nullptr), AsPointer(avoid_end)}) {
+    raw = mmap(hint, span, PROT_NONE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (raw == MAP_FAILED) break;
+    const uint64_t at = reinterpret_cast<uint64_t>(raw);
+    if (at >= avoid_end || at + span <= avoid_begin) break;
+    munmap(raw, span);
+    raw = MAP_FAILED;
+    errno = EEXIST;
+  }
   if (raw == MAP_FAILED) {
     return absl::ResourceExhaustedError(
         absl::StrCat("cannot reserve ", size,
@@ -204,6 +216,36 @@ void DeviceMemory::UnmapVa(uint64_t va, uint64_t size) {
   // readable, losing only stray-access detection.
   (void)mmap(AsPointer(va), size, PROT_NONE,
              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+}
+
+absl::Status DeviceMemory::ProtectVa(uint64_t va, uint64_t size, int prot) {
+  if (mprotect(AsPointer(va), size, prot) != 0) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("cannot change the protection of mapped simulated "
+                     "memory: ",
+                     std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DeviceMemory::PlaceAt(uint64_t va, uint64_t size) {
+  void* got = mmap(
+      AsPointer(va), size, PROT_NONE,
+      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  if (got == MAP_FAILED || got != AsPointer(va)) {
+    const int error = got == MAP_FAILED ? errno : EEXIST;
+    // A kernel (or an interceptor) that took the address as a hint put the
+    // range elsewhere: not ours.
+    if (got != MAP_FAILED) munmap(got, size);
+    return absl::AlreadyExistsError(absl::StrCat(
+        "[0x", absl::Hex(va), ", +", size,
+        ") of the address space is in use: ", std::strerror(error)));
+  }
+  return absl::OkStatus();
+}
+
+void DeviceMemory::Unplace(uint64_t va, uint64_t size) {
+  (void)munmap(AsPointer(va), size);
 }
 
 absl::Status DeviceMemory::Commit(uint64_t addr, uint64_t size) {

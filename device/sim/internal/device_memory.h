@@ -57,9 +57,12 @@ class DeviceMemory {
   //
   // `va_capacity` more bytes (rounded up likewise) follow the window: the
   // device's virtual address space, where reservations are made and
-  // physical memory is mapped (MapVa). They are never committed.
+  // physical memory is mapped (MapVa). They are never committed. Neither
+  // window overlaps [`avoid_begin`, `avoid_end`) (the placed window).
+
   static absl::StatusOr<std::unique_ptr<DeviceMemory>> Reserve(
-      uint64_t capacity, uint64_t va_capacity = 0);
+      uint64_t capacity, uint64_t va_capacity = 0, uint64_t avoid_begin = 0,
+      uint64_t avoid_end = 0);
 
   DeviceMemory(const DeviceMemory&) = delete;
   DeviceMemory& operator=(const DeviceMemory&) = delete;
@@ -84,6 +87,18 @@ class DeviceMemory {
                      int fd = -1);
   // Makes [va, va + size) inaccessible again (page-aligned).
   void UnmapVa(uint64_t va, uint64_t size);
+  // Changes the protection of [va, va + size) (page-aligned, mapped by
+  // MapVa) to `prot` (PROT_NONE, PROT_READ, PROT_READ | PROT_WRITE).
+  // kResourceExhausted when the kernel refuses; nothing changes then.
+  static absl::Status ProtectVa(uint64_t va, uint64_t size, int prot);
+
+  // Takes [va, va + size) (page-aligned) of the process's address space as
+  // an inaccessible placeholder, at exactly that address, for a reservation
+  // placed by its caller (the placed window, device.h): kAlreadyExists when
+  // any of it is in use (another mapping, a sanitizer's shadow).
+  static absl::Status PlaceAt(uint64_t va, uint64_t size);
+  // Gives a range taken by PlaceAt back to the process.
+  static void Unplace(uint64_t va, uint64_t size);
 
   // Makes [addr, addr + size) (inside the window, size > 0) readable and
   // writable. The bytes read as zero. kResourceExhausted when the kernel

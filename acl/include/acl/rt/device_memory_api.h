@@ -251,7 +251,10 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceL2CacheFlush(void *rsv);
 ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size,
                                                 aclrtMemMallocPolicy policy);
 /* The same as aclrtMalloc: simulated device memory is ordinary host memory,
- * so it is always cache-coherent. Errors as aclrtMalloc. */
+ * so it is always cache-coherent. policy is HUGE_FIRST, HUGE_ONLY,
+ * NORMAL_ONLY or HUGE1G_ONLY (another item of aclrtMemMallocPolicy, or
+ * items or-ed: ACL_ERROR_RT_PARAM_INVALID; a value outside the enumeration
+ * chooses by size). Errors as aclrtMalloc. */
 ACL_FUNC_VISIBILITY aclError aclrtMallocCached(void **devPtr, size_t size,
                                                aclrtMemMallocPolicy policy);
 /* aclrtMalloc with a configuration (cfg may be NULL): ACL_RT_MEM_ATTR_MODULE_ID

@@ -16,10 +16,14 @@
  * ------------------------------------------------------------------------- */
 
 /* Reserves size bytes (rounded up to the 2 MiB granularity) of the current
- * device's virtual address space, at expectPtr when not NULL (2 MiB aligned;
- * 107000 when taken). alignment must be 0; flags 0 or 1 (2 MiB pages either
- * way). Nothing is accessible until aclrtMapMem maps physical memory there.
- * A reservation is address space, not memory: aclrtGetMemInfo is unchanged. */
+ * device's virtual address space, at expectPtr when not NULL (2 MiB aligned,
+ * else 100000): an address in 16 TiB to 24 TiB aligned to 1 GiB for more
+ * than 1 GiB, else to the size's power of two, ending by 24 TiB, or one in
+ * the device's own window; 107000 when misaligned, outside or taken (by any
+ * device of the process). alignment must be 0; flags 0 or 1 (2 MiB pages
+ * either way). Nothing is accessible until aclrtMapMem maps physical memory
+ * there. A reservation is address space, not memory: aclrtGetMemInfo is
+ * unchanged. */
 ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size,
                                                     size_t alignment,
                                                     void *expectPtr,
@@ -42,18 +46,18 @@ aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
 ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
 /* Maps [offset, offset + size) of a physical allocation at virPtr, inside one
  * reservation of the same device and over nothing mapped (all multiples of
- * the granularity); the mapping device gets read-write access. One physical
- * allocation may be mapped at several addresses: each shows the same bytes.
- * Copies, memsets, host functions and stream tasks use mapped addresses as
- * they use aclrtMalloc memory, across adjacent mappings of a reservation. */
+ * the granularity); the mapping device gets read-write access at once. One
+ * physical allocation may be mapped at several addresses: each shows the same
+ * bytes. Copies, memsets, host functions and stream tasks use mapped addresses
+ * as they use aclrtMalloc memory, across adjacent mappings of a reservation. */
 ACL_FUNC_VISIBILITY aclError aclrtMapMem(void *virPtr, size_t size,
                                          size_t offset,
                                          aclrtDrvMemHandle handle,
                                          uint64_t flags);
 /* Unmaps the mapping starting at virPtr; the reservation stays. */
 ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void *virPtr);
-/* As aclrtMapMem, with no access right recorded for the mapping device
- * (aclrtMemSetAccess grants it). */
+/* As aclrtMapMem, but the mapping is not accessible until aclrtMemSetAccess
+ * grants the mapping device access: copies fail (107000), kernels fault. */
 ACL_FUNC_VISIBILITY aclError aclrtMemMapNoAccess(void *virPtr, size_t size,
                                                  size_t offset,
                                                  aclrtDrvMemHandle handle,
@@ -165,14 +169,17 @@ ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify,
  * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000). */
 ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPidInterServer(
     aclrtNotify notify, aclrtServerPid *serverPids, size_t num);
-/* Records the access rights of devices to whole mappings covering
- * [virPtr, virPtr + size). The simulator records them (aclrtMemGetAccess,
- * the snapshot) but does not enforce them. */
+/* Sets the access rights of devices to whole mappings covering
+ * [virPtr, virPtr + size). The mapping device's right is enforced: a copy
+ * that reads without read access or writes without write access fails
+ * (107000), a kernel touching it takes a memory fault; other devices'
+ * rights are recorded. Carried by the snapshot. */
 ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void *virPtr, size_t size,
                                                aclrtMemAccessDesc *desc,
                                                size_t count);
-/* The access right of location to the mapping holding virPtr
- * (ACL_RT_MEM_ACCESS_FLAGS_NONE when none was recorded). */
+/* The access right of location to the mapping holding virPtr: for the
+ * mapping device, what is enforced; for another, what was recorded
+ * (ACL_RT_MEM_ACCESS_FLAGS_NONE when nothing was). */
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAccess(void *virPtr,
                                                aclrtMemLocation *location,
                                                uint64_t *flag);
@@ -331,7 +338,8 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle,
                                                aclrtStream stream);
 /* Discards the stream's pending tasks, makes a running wait give up and a
  * running kernel run no further blocks, and waits for the running task to
- * end; the stream stays usable. */
+ * end; the stream stays usable. A stream bound to a model with
+ * aclmdlRIBindStream: ACL_ERROR_RT_PARAM_INVALID. */
 ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
 /* Loads a simulated kernel binary (a host shared object following
  * aclsim/aclsim_kernel.h) from a file onto the current device: its image is
@@ -453,7 +461,8 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(
     size_t argsSize, aclrtPlaceHolderInfo *placeHolderArray,
     size_t placeHolderNum);
 /* Asks the stream's running task to stop (a kernel runs no further blocks);
- * later tasks run as usual. Not the default stream (100000). */
+ * later tasks run as usual. Not the default stream (100000), nor a stream
+ * bound to a model with aclmdlRIBindStream (107000). */
 ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
 /* ACL_FUNC_ATTR_KERNEL_TYPE (AI Core, or AI CPU for aclrtRegisterCpuFunc),
  * KERNEL_RATIO (0: not a mixed kernel), KERNEL_SCHED_MODE (0: normal). */
