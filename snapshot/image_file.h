@@ -193,7 +193,9 @@ class ImageFile final : public Extent {
   const std::shared_ptr<ImageDir> dir_;
   const std::string path_;
   int fd_;  // open for writing until Commit
-  ImageHeader header_;
+  // Aligned as its widest field: the packed header's fields then lie at
+  // their natural alignment, and may be read through references.
+  alignas(8) ImageHeader header_;
   const uint64_t data_bytes_;
   uint64_t table_checksum_ = 0;
   bool committed_ = false;

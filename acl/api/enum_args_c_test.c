@@ -289,6 +289,10 @@ static void TestLastError(void) {
     EXPECT(aclrtGetLastError((aclrtLastErrLevel)kBadValues[i]) ==
            ACL_ERROR_INVALID_PARAM);
   }
+  for (i = 0; i < BAD_VALUE_COUNT; ++i) {
+    /* Ignored: logs nothing, records nothing. */
+    aclAppLog((aclLogLevel)kBadValues[i], "f", "file.c", 1, "ignored");
+  }
   /* Neither recorded the bad level nor cleared the error. */
   EXPECT(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL) ==
          ACL_ERROR_RT_INVALID_DEVICEID);

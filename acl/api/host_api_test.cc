@@ -71,10 +71,8 @@ TEST(AppLogTest, WritesWithoutFailing) {
   aclAppLog(ACL_INFO, "f", "file.cc", 1, "%s", "info");
   aclAppLog(ACL_DEBUG, "f", "file.cc", 1, "debug");
   aclAppLog(ACL_ERROR, "f", "file.cc", 1, nullptr);
-  int32_t bad_level = 99;
-  aclLogLevel level;
-  std::memcpy(&level, &bad_level, sizeof level);
-  aclAppLog(level, "f", "file.cc", 1, "ignored");
+  // A level outside the enumeration: enum_args_c_test.c (in C, where an enum
+  // object may hold any int).
   ACL_APP_LOG(ACL_INFO, "through the macro: %d", 1);
 }
 

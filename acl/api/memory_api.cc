@@ -30,8 +30,11 @@ aclError aclrtMalloc(void** devPtr, size_t size,
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(devPtr);
   // Any policy value is accepted: one outside the enumeration, or several
-  // or-ed together, chooses by size (11-01, aclrtMalloc `policy`).
-  ACL_RETURN_VALUE(devPtr, Memory().Malloc(size, policy));
+  // or-ed together, chooses by size (11-01, aclrtMalloc `policy`). Read as
+  // an integer: loading an out-of-range enum is undefined (DESIGN.md §2.4).
+  ACL_RETURN_VALUE(
+      devPtr, Memory().MallocWith(size, static_cast<uint32_t>(RawEnum(policy)),
+                                  ascend::rt::Memory::MallocOptions{}));
 }
 ACL_ENTRY_CATCH(aclError)
 

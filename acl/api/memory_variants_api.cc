@@ -7,6 +7,7 @@
 #include "absl/time/time.h"
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
+#include "runtime/memory/memory.h"
 
 using ascend::acl::Runtime;
 
@@ -37,6 +38,27 @@ bool CachedPolicyAccepted(int32_t raw) {
   return (static_cast<uint32_t>(raw) & ~kItemBits) != 0;
 }
 
+// aclrtMalloc for the variants, with the policy as the integer the caller
+// passed: handing an out-of-range enum on by value would load it, which is
+// undefined (DESIGN.md §2.4). Failures are reported under `api`.
+aclError MallocRawPolicy(const char* api, void** devPtr, size_t size,
+                         int32_t raw_policy) {
+  ascend::rt::ProcessApiScope gate;
+  if (gate.refused()) {
+    return ascend::rt::ReportError(api, ascend::rt::GateRefusal());
+  }
+  if (devPtr == nullptr) {
+    return ascend::rt::ReportErrorCode(api, ACL_ERROR_INVALID_PARAM,
+                                       "devPtr must not be NULL");
+  }
+  absl::StatusOr<void*> ptr = ascend::rt::Memory::Of(Runtime())->MallocWith(
+      size, static_cast<uint32_t>(raw_policy),
+      ascend::rt::Memory::MallocOptions{});
+  if (!ptr.ok()) return ascend::rt::ReportError(api, ptr.status());
+  *devPtr = *ptr;
+  return ACL_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
@@ -48,7 +70,8 @@ aclError aclrtMallocAlign32(void** devPtr, size_t size,
   const size_t rounded = size > static_cast<size_t>(-1) - (kAlign - 1)
                              ? size
                              : (size + kAlign - 1) / kAlign * kAlign;
-  return aclrtMalloc(devPtr, rounded, policy);
+  return MallocRawPolicy(__func__, devPtr, rounded,
+                         ascend::acl::RawEnum(policy));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -62,7 +85,7 @@ aclError aclrtMallocCached(void** devPtr, size_t size,
             " for aclrtMallocCached: it takes one of HUGE_FIRST, HUGE_ONLY, "
             "NORMAL_ONLY and HUGE1G_ONLY, not or-ed");
   }
-  return aclrtMalloc(devPtr, size, policy);
+  return MallocRawPolicy(__func__, devPtr, size, raw);
 }
 ACL_ENTRY_CATCH(aclError)
 

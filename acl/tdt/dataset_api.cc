@@ -17,7 +17,7 @@ constexpr int32_t kLastDataType = ACL_FLOAT4_E1M2;
 
 // C lets any int travel in an enum parameter (DESIGN.md §2.4).
 template <typename E>
-int32_t Raw(E value) {
+int32_t Raw(const E& value) {
   int32_t raw;
   static_assert(sizeof(E) == sizeof raw);
   std::memcpy(&raw, &value, sizeof raw);

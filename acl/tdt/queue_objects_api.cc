@@ -13,7 +13,7 @@ using ascend::tdt::Reject;
 namespace {
 
 template <typename E>
-int32_t Raw(E value) {
+int32_t Raw(const E& value) {
   int32_t raw;
   static_assert(sizeof(E) == sizeof raw);
   std::memcpy(&raw, &value, sizeof raw);

@@ -117,14 +117,8 @@ TEST_F(QueueTest, Attributes) {
   const char* longest_name = longest.c_str();
   EXPECT_ACL_OK(acltdtSetQueueAttr(attr, ACL_TDT_QUEUE_NAME_PTR,
                                    sizeof longest_name, &longest_name));
-  // Unknown types and NULL arguments.
-  acltdtQueueAttrType bad;
-  const int32_t raw = 7;
-  std::memcpy(&bad, &raw, sizeof bad);
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   acltdtSetQueueAttr(attr, bad, 4, &depth));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   acltdtGetQueueAttr(attr, bad, 8, &size, &depth));
+  // NULL arguments (unknown types: tdt_header_test.c, in C, where an enum
+  // object may hold any int; handing one on in C++ loads it, undefined).
   EXPECT_ACL_ERROR(
       ACL_ERROR_INVALID_PARAM,
       acltdtSetQueueAttr(nullptr, ACL_TDT_QUEUE_DEPTH_UINT32, 4, &depth));

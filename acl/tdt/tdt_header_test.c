@@ -65,6 +65,22 @@ int main(void) {
   EXPECT(ACL_ERROR_RT_QUEUE_EMPTY == 207013 &&
          ACL_ERROR_RT_QUEUE_FULL == 207014);
   EXPECT(ACL_ERROR_FEATURE_UNSUPPORTED == 200006);
+  {
+    /* A type outside the enumeration, as C lets a caller pass it: refused,
+     * and the attribute keeps its depth. */
+    acltdtQueueAttr *attr = acltdtCreateQueueAttr();
+    uint32_t depth = 0;
+    size_t size = 0;
+    EXPECT(attr != NULL);
+    EXPECT(acltdtSetQueueAttr(attr, (acltdtQueueAttrType)7, 4, &depth) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(acltdtGetQueueAttr(attr, (acltdtQueueAttrType)7, 8, &size, &depth) ==
+           ACL_ERROR_INVALID_PARAM);
+    EXPECT(acltdtGetQueueAttr(attr, ACL_TDT_QUEUE_DEPTH_UINT32, sizeof depth,
+                              &size, &depth) == ACL_SUCCESS);
+    EXPECT(depth == 8 && size == sizeof depth);
+    EXPECT(acltdtDestroyQueueAttr(attr) == ACL_SUCCESS);
+  }
   if (failures == 0) printf("PASS\n");
   return failures == 0 ? 0 : 1;
 }

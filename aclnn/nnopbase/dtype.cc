@@ -126,10 +126,15 @@ constexpr Code kIntScalarRow[kCount] = {kF32,  kF16, kF64, kBf16, kS8,  kU8,
 
 }  // namespace
 
-size_t ElementSize(aclDataType t) {
+size_t ElementSize(const aclDataType& t) {
   // The runtime's table is the one table of element sizes (FP8 and the other
-  // one-byte types included); nnopbase reads it through the public API.
-  return aclDataTypeSize(t);
+  // one-byte types included); nnopbase reads it through the public API. The
+  // type is read as an integer first: a caller may hold any int in it, and
+  // loading an out-of-range enum is undefined.
+  int32_t raw = 0;
+  std::memcpy(&raw, &t, sizeof raw);
+  if (raw < ACL_DT_UNDEFINED || raw > ACL_FLOAT4_E1M2) return 0;
+  return aclDataTypeSize(static_cast<aclDataType>(raw));
 }
 
 const char* DtypeName(aclDataType t) {

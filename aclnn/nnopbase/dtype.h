@@ -13,7 +13,7 @@
 namespace ascend::nn {
 
 // Bytes per element (aclDataTypeSize: 0 for types without a whole-byte size).
-size_t ElementSize(aclDataType t);
+size_t ElementSize(const aclDataType& t);
 // "FLOAT16", ... for log lines.
 const char* DtypeName(aclDataType t);
 

@@ -84,8 +84,9 @@ std::string ShapeString(const std::vector<int64_t>& shape) {
 }
 
 std::string CheckTensorDescription(const int64_t* view_dims, uint64_t view_num,
-                                   aclDataType dtype, const int64_t* stride,
-                                   int64_t offset, aclFormat format,
+                                   const aclDataType& dtype,
+                                   const int64_t* stride, int64_t offset,
+                                   const aclFormat& format,
                                    const int64_t* storage_dims,
                                    uint64_t storage_num) {
   const int32_t raw_type = Raw(&dtype);

@@ -89,10 +89,13 @@ namespace ascend::nn {
 bool IsTensor(const aclTensor* p);
 bool IsScalar(const aclScalar* p);
 
-// The reason the tensor description is invalid, or "" when it is valid.
+// The reason the tensor description is invalid, or "" when it is valid. The
+// type and format are taken by reference: a C caller may pass any int, and
+// copying an out-of-range enum loads it (undefined).
 std::string CheckTensorDescription(const int64_t* view_dims, uint64_t view_num,
-                                   aclDataType dtype, const int64_t* stride,
-                                   int64_t offset, aclFormat format,
+                                   const aclDataType& dtype,
+                                   const int64_t* stride, int64_t offset,
+                                   const aclFormat& format,
                                    const int64_t* storage_dims,
                                    uint64_t storage_num);
 

@@ -9,6 +9,12 @@ namespace ascend::nn::testing {
 
 void EncodeValue(double v, aclDataType dtype, void* out) {
   auto put = [out](auto x) { std::memcpy(out, &x, sizeof x); };
+  // Integers narrower than 64 bits wrap from the 64-bit value (converting a
+  // double outside a type's range straight to it is undefined).
+  const int64_t whole = !(v == v)                     ? 0
+                        : v >= 9223372036854775807.0  ? INT64_MAX
+                        : v <= -9223372036854775808.0 ? INT64_MIN
+                                                      : static_cast<int64_t>(v);
   switch (dtype) {
     case ACL_FLOAT:
       put(static_cast<float>(v));
@@ -23,25 +29,25 @@ void EncodeValue(double v, aclDataType dtype, void* out) {
       put(FloatToBf16(static_cast<float>(v)));
       break;
     case ACL_INT8:
-      put(static_cast<int8_t>(v));
+      put(static_cast<int8_t>(whole));
       break;
     case ACL_UINT8:
-      put(static_cast<uint8_t>(v));
+      put(static_cast<uint8_t>(whole));
       break;
     case ACL_INT16:
-      put(static_cast<int16_t>(v));
+      put(static_cast<int16_t>(whole));
       break;
     case ACL_UINT16:
-      put(static_cast<uint16_t>(v));
+      put(static_cast<uint16_t>(whole));
       break;
     case ACL_UINT32:
-      put(static_cast<uint32_t>(v));
+      put(static_cast<uint32_t>(whole));
       break;
     case ACL_UINT64:
-      put(static_cast<uint64_t>(v));
+      put(v < 0 ? static_cast<uint64_t>(whole) : static_cast<uint64_t>(v));
       break;
     case ACL_INT32:
-      put(static_cast<int32_t>(v));
+      put(static_cast<int32_t>(whole));
       break;
     case ACL_INT64:
       put(static_cast<int64_t>(v));

@@ -15,6 +15,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "aclsim/aclsim_kernel.h"
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
 #include "runtime/dump/dump_reader.h"
@@ -27,13 +28,13 @@ namespace {
 
 // Program kernels (the simulated backend calls them with a block's context
 // and the argument bytes).
-void Scale(const void*, void* args) {
+void Scale(const aclsimKernelContext*, void* args) {
   float* data = *static_cast<float**>(args);
   data[0] *= 2;
 }
-void Trap(const void*, void*) { __builtin_trap(); }
+void Trap(const aclsimKernelContext*, void*) { __builtin_trap(); }
 
-device::KernelSymbol Kernel(void (*entry)(const void*, void*)) {
+device::KernelSymbol Kernel(void (*entry)(const aclsimKernelContext*, void*)) {
   device::KernelSymbol kernel;
   kernel.entry = reinterpret_cast<const void*>(entry);
   return kernel;

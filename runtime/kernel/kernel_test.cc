@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "aclsim/aclsim_kernel.h"
 #include "gtest/gtest.h"
 #include "runtime/private_runtime.h"
 #include "testing/status_matchers.h"
@@ -18,14 +19,14 @@ std::atomic<bool> g_release{false};
 
 // Program kernels of the private runtime's (simulated) backend: it calls
 // them with a block's context and the arguments, neither of which they read.
-void CountBlocks(const void*, void*) { g_blocks++; }
+void CountBlocks(const aclsimKernelContext*, void*) { g_blocks++; }
 // Holds its core until released.
-void Hold(const void*, void*) {
+void Hold(const aclsimKernelContext*, void*) {
   while (!g_release.load()) {
   }
 }
 
-device::KernelSymbol Kernel(void (*entry)(const void*, void*)) {
+device::KernelSymbol Kernel(void (*entry)(const aclsimKernelContext*, void*)) {
   device::KernelSymbol kernel;
   kernel.entry = reinterpret_cast<const void*>(entry);
   return kernel;
