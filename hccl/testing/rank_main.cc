@@ -5,6 +5,9 @@
 //
 //   hccl_rank --nranks=4 --rank=1 --root=<hex> --scenario=collectives
 //   hccl_rank --nranks=2 --rank=0 --table=rank_table.json --scenario=...
+//   hccl_rank --nranks=4 --rank=0 --root_file=PATH --scenario=...
+//     (rank 0 calls HcclGetRootInfo and writes its hex to PATH; the other
+//     ranks wait for the file, as a launcher would pass it on)
 //
 // Scenarios:
 //   collectives  every operation, checked (Gloo between the processes)
@@ -63,6 +66,40 @@ bool Unhex(const std::string& hex, HcclRootInfo* out) {
         static_cast<char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
   }
   return true;
+}
+
+// Rank 0 makes the root information and publishes it in `path` (written
+// aside, then renamed); the others wait for it, up to 60 s.
+std::string ShareRoot(const std::string& path, uint32_t rank) {
+  if (rank == 0) {
+    HcclRootInfo root;
+    CHECK(HcclGetRootInfo(&root) == HCCL_SUCCESS);
+    static const char digits[] = "0123456789abcdef";
+    std::string hex;
+    for (char c : root.internal) {
+      hex += digits[static_cast<unsigned char>(c) >> 4];
+      hex += digits[static_cast<unsigned char>(c) & 15];
+    }
+    const std::string tmp = path + ".tmp";
+    FILE* f = std::fopen(tmp.c_str(), "w");
+    CHECK(f != nullptr);
+    CHECK(std::fputs(hex.c_str(), f) >= 0);
+    CHECK(std::fclose(f) == 0);
+    CHECK(std::rename(tmp.c_str(), path.c_str()) == 0);
+    return hex;
+  }
+  for (int i = 0; i < 6000; ++i) {
+    FILE* f = std::fopen(path.c_str(), "r");
+    if (f != nullptr) {
+      char buf[2 * sizeof(HcclRootInfo) + 1] = {};
+      const size_t got = std::fread(buf, 1, sizeof(buf) - 1, f);
+      std::fclose(f);
+      if (got == 2 * sizeof(HcclRootInfo)) return std::string(buf, got);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  CHECK(!"the root information never appeared");
+  return "";
 }
 
 struct Buffer {
@@ -361,7 +398,10 @@ int main(int argc, char** argv) {
     CHECK(HcclCommInitClusterInfo(table.c_str(), r, &j.comm) == HCCL_SUCCESS);
   } else {
     HcclRootInfo root;
-    CHECK(Unhex(Flag(argc, argv, "root"), &root));
+    std::string hex = Flag(argc, argv, "root");
+    const std::string file = Flag(argc, argv, "root_file");
+    if (!file.empty()) hex = ShareRoot(file, r);
+    CHECK(Unhex(hex, &root));
     CHECK(HcclCommInitRootInfo(n, &root, r, &j.comm) == HCCL_SUCCESS);
   }
   CHECK(aclrtCreateStream(&j.stream) == ACL_SUCCESS);
