@@ -478,8 +478,11 @@ HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum,
   for (uint32_t i = 0; i < itemNum; ++i) {
     const HcclSendRecvItem& it = sendRecvInfo[i];
     const std::string at = "sendRecvInfo[" + std::to_string(i) + "]";
-    HCCL_REQUIRE(it.sendRecvType == HCCL_SEND || it.sendRecvType == HCCL_RECV,
-                 HCCL_E_PARA, at + ".sendRecvType is neither send nor recv");
+    // Read as an integer: a C caller may store any value in the enum.
+    uint32_t type = 0;
+    std::memcpy(&type, &it.sendRecvType, sizeof(type));
+    HCCL_REQUIRE(type == HCCL_SEND || type == HCCL_RECV, HCCL_E_PARA,
+                 at + ".sendRecvType is neither send nor recv");
     HCCL_RETURN_IF_ERROR(CheckCount(__func__, it.count, it.dataType));
     HCCL_RETURN_IF_ERROR(CheckType(__func__, it.dataType, TypeUse::kMove));
     HCCL_REQUIRE(it.count == 0 || it.buf != nullptr, HCCL_E_PTR,
@@ -490,7 +493,7 @@ HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum,
                  at + ".remoteRank cannot be this rank itself");
     if (it.count == 0) continue;
     OpItem item{};
-    item.type = static_cast<uint32_t>(it.sendRecvType);
+    item.type = type;
     item.dtype = static_cast<uint32_t>(it.dataType);
     item.buf = reinterpret_cast<uint64_t>(it.buf);
     item.count = it.count;

@@ -193,7 +193,11 @@ TEST_F(ErrorsTest, PointToPoint) {
   EXPECT_EQ(HCCL_E_NOT_SUPPORT, HcclSend(in(), 4, f, 0, comm(), stream()));
   EXPECT_EQ(HCCL_E_NOT_SUPPORT, HcclRecv(out(), 4, f, 0, comm(), stream()));
   EXPECT_EQ(HCCL_E_PTR, HcclRecv(out(), 4, f, 1, nullptr, stream()));
-  HcclSendRecvItem bad_type = {static_cast<HcclSendRecvType>(7), in(), 4, f, 1};
+  // A value no enumerator has, as a C caller could pass (written as bytes:
+  // C++ cannot name it).
+  HcclSendRecvItem bad_type = {HCCL_SEND, in(), 4, f, 1};
+  const uint32_t seven = 7;
+  std::memcpy(&bad_type.sendRecvType, &seven, sizeof(seven));
   EXPECT_EQ(HCCL_E_PARA, HcclBatchSendRecv(&bad_type, 1, comm(), stream()));
   HcclSendRecvItem self = {HCCL_SEND, in(), 4, f, 0};
   EXPECT_EQ(HCCL_E_NOT_SUPPORT, HcclBatchSendRecv(&self, 1, comm(), stream()));

@@ -5,6 +5,7 @@
 // nothing hangs (HCCL_CONNECT_TIMEOUT / HCCL_EXEC_TIMEOUT pages of
 // hicann/hccl docs/zh/user_guide/hccl_env; HcclGetCommAsyncError,
 // HcclCommDestroy, HcclCommSuspend, HcclCommResume pages).
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <thread>
@@ -15,6 +16,15 @@ namespace ascend::hccl::testing {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Waits for `flag`, at most 30 s (a failed check elsewhere never hangs the
+// test).
+void Await(const std::atomic<bool>& flag) {
+  const auto end = Clock::now() + std::chrono::seconds(30);
+  while (!flag && Clock::now() < end) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
 
 double SecondsSince(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
@@ -48,8 +58,12 @@ TEST(Failures, AnUnreachableRankZeroFailsTheConnection) {
 
 TEST(Failures, APeerThatNeverCallsTimesTheOperationOut) {
   ScopedEnv timeout("HCCL_EXEC_TIMEOUT", "1");
-  RunRanks(2, [](Rank& r) {
+  std::atomic<bool> checked{false};
+  RunRanks(2, [&](Rank& r) {
     DeviceBuffer buf(std::vector<float>(4, 1));
+    // Rank 1 never calls, but keeps its communicator (destroying it would
+    // fail rank 0 at once instead) until rank 0 has checked.
+    if (r.rank == 1) Await(checked);
     if (r.rank == 0) {
       const auto start = Clock::now();
       ASSERT_EQ(HCCL_SUCCESS,
@@ -66,6 +80,7 @@ TEST(Failures, APeerThatNeverCallsTimesTheOperationOut) {
                               HCCL_REDUCE_SUM, r.comm, r.stream));
       // The input is untouched.
       EXPECT_EQ(buf.Read<float>(), std::vector<float>(4, 1));
+      checked = true;
     }
   });
 }
@@ -115,8 +130,14 @@ TEST(Failures, DestroyingACommunicatorFailsItsWaitingPeersAtOnce) {
 
 TEST(Failures, SuspendFailsWaitingWorkAndResumeRecovers) {
   ScopedEnv timeout("HCCL_EXEC_TIMEOUT", "60");
-  RunRanks(2, [](Rank& r) {
+  std::atomic<bool> checked{false};
+  RunRanks(2, [&](Rank& r) {
     DeviceBuffer buf(std::vector<int32_t>(4, 1));
+    if (r.rank == 1) {
+      // Rank 1 keeps its communicator (destroying it would fail rank 0's
+      // operation first) until rank 0 has checked.
+      Await(checked);
+    }
     if (r.rank == 0) {
       ASSERT_EQ(HCCL_SUCCESS,
                 HcclAllReduce(buf.ptr(), buf.ptr(), 4, HCCL_DATA_TYPE_INT32,
@@ -132,6 +153,7 @@ TEST(Failures, SuspendFailsWaitingWorkAndResumeRecovers) {
       EXPECT_EQ(HCCL_E_SUSPENDING,
                 HcclAllReduce(buf.ptr(), buf.ptr(), 4, HCCL_DATA_TYPE_INT32,
                               HCCL_REDUCE_SUM, r.comm, r.stream));
+      checked = true;
     }
   });
 }
@@ -184,12 +206,17 @@ TEST(Failures, ResumedCommunicatorsWorkAgain) {
 
 TEST(Failures, ASendNobodyReceivesTimesOut) {
   ScopedEnv timeout("HCCL_EXEC_TIMEOUT", "1");
-  RunRanks(2, [](Rank& r) {
-    if (r.rank != 0) return;
+  std::atomic<bool> checked{false};
+  RunRanks(2, [&](Rank& r) {
+    if (r.rank != 0) {
+      Await(checked);
+      return;
+    }
     DeviceBuffer buf(std::vector<float>(4, 1));
     ASSERT_EQ(HCCL_SUCCESS,
               HcclSend(buf.ptr(), 4, HCCL_DATA_TYPE_FP32, 1, r.comm, r.stream));
     EXPECT_EQ(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeStream(r.stream));
+    checked = true;
   });
 }
 
