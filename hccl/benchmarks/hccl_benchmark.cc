@@ -33,6 +33,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -493,8 +494,8 @@ void BM_AllReduceProcesses(benchmark::State& state) {
       }
       ok = ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
     }
-    std::string rm = "rm -rf " + std::string(dir);
-    (void)std::system(rm.c_str());
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
     if (!ok) {
       state.SkipWithError("the multi-process AllReduce failed");
       g_failed = true;
