@@ -27,7 +27,7 @@ check() {  # check LOWER HIGHER
 check //device/... '//runtime/... + //snapshot/... + //acl/...'
 check //runtime/... '//snapshot/... + //acl/...'
 check //snapshot/... '//acl/...'
-check //acl/... '//aclnn/...'
+check //acl/... '//aclnn/... + //hccl/...'
 # The operator libraries sit above the ACL layer and reach the runtime only
 # through its public C API (DESIGN.md §5.26; the dump's C interface,
 # ascendcl/dump.h, DESIGN.md §5.25): apart from the public headers,
