@@ -1,5 +1,9 @@
 #include "hccl/core/gloo_transport.h"
 
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
+
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -75,6 +79,35 @@ bool Packed(const uint64_t* counts, const uint64_t* displs, uint32_t n) {
   return true;
 }
 
+// Gloo writes to sockets that a lost peer closed: the kernel then sends the
+// writing thread SIGPIPE, whose default action ends the process. While it
+// works in Gloo a thread keeps SIGPIPE blocked (Gloo sees EPIPE and fails
+// the operation), and takes any SIGPIPE left pending before unblocking it.
+// Gloo's own loop thread, started with the device, inherits the mask.
+class SigpipeBlocked {
+ public:
+  SigpipeBlocked() {
+    sigemptyset(&pipe_);
+    sigaddset(&pipe_, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
+  }
+  ~SigpipeBlocked() {
+    if (sigismember(&old_, SIGPIPE) == 1) return;  // blocked before: as was
+    sigset_t pending;
+    const timespec zero{0, 0};
+    while (sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1) {
+      if (sigtimedwait(&pipe_, nullptr, &zero) < 0) break;
+    }
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  SigpipeBlocked(const SigpipeBlocked&) = delete;
+  SigpipeBlocked& operator=(const SigpipeBlocked&) = delete;
+
+ private:
+  sigset_t pipe_;
+  sigset_t old_;
+};
+
 Outcome FromException(const std::exception& e, bool io) {
   const std::string what = e.what();
   if (what.find("imed out") != std::string::npos) {
@@ -91,6 +124,7 @@ std::unique_ptr<GlooTransport> GlooTransport::Connect(
     gloo::rendezvous::Store& store, const std::string& prefix, uint32_t rank,
     uint32_t size, std::shared_ptr<gloo::transport::Device> device,
     const NetAddress& address, Millis timeout, std::string* why) {
+  SigpipeBlocked no_sigpipe;
   try {
     if (device == nullptr) {
       gloo::transport::tcp::attr attr;
@@ -153,6 +187,7 @@ Outcome GlooTransport::Run(const OpView& op, Millis timeout) {
   if (lost_) {
     return Outcome::Remote("the communicator's connections were lost earlier");
   }
+  SigpipeBlocked no_sigpipe;
   try {
     if (IsCollective(op.kind())) return Collective(op, tag, timeout);
     return PointToPoint(op, timeout);

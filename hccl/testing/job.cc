@@ -1,8 +1,11 @@
 #include "hccl/testing/job.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +18,22 @@
 extern char** environ;
 
 namespace ascend::hccl::testing {
+
+uint16_t FreePort() {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return 0;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof(a);
+  uint16_t port = 0;
+  if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0 &&
+      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0) {
+    port = ntohs(a.sin_port);
+  }
+  close(fd);
+  return port;
+}
 
 std::string RankBinary() {
   const char* path = std::getenv("HCCL_RANK_BIN");
@@ -76,6 +95,9 @@ JobResult RunJob(uint32_t n, const std::vector<std::string>& args,
       if (waitpid(pids[i], &status, WNOHANG) == pids[i]) {
         result.ranks[i].exit_code =
             WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        if (WIFSIGNALED(status)) {
+          result.ranks[i].signal = WTERMSIG(status);
+        }
         pids[i] = -1;
         --left;
       }

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ namespace ascend::hccl::testing {
 
 struct RankResult {
   int exit_code = -1;  // -1: killed at the deadline or by a signal
+  int signal = 0;      // the signal that ended it, if one did
   std::string output;  // stdout and stderr
 };
 
@@ -28,6 +30,10 @@ struct JobResult {
   std::vector<RankResult> ranks;
   bool timed_out = false;
 };
+
+// A TCP port free on 127.0.0.1 now (for rank tables: tests running at the
+// same time must not share one).
+uint16_t FreePort();
 
 // The hccl_rank binary ($HCCL_RANK_BIN).
 std::string RankBinary();

@@ -10,7 +10,8 @@
 //     ranks wait for the file, as a launcher would pass it on)
 //
 // Scenarios:
-//   collectives  every operation, checked (Gloo between the processes)
+//   collectives  every operation, checked (Gloo between the processes), then
+//                sub-communicators of the even and of the odd ranks
 //   peer_lost    one AllReduce; then the last rank exits at once and the
 //                others' next AllReduce must fail with HCCL_E_REMOTE (stream:
 //                ACL_ERROR_RT_SUSPECT_REMOTE_ERROR) within HCCL_EXEC_TIMEOUT
@@ -309,6 +310,28 @@ void Collectives(Job& j) {
   }
 }
 
+// Splits the job into even and odd ranks (HcclCreateSubCommConfig: a
+// Gloo context of its own through the job's rendezvous) and reduces in each.
+void SubComms(Job& j) {
+  if (j.n < 2) return;
+  std::vector<uint32_t> ids;
+  for (uint32_t i = j.r % 2; i < j.n; i += 2) ids.push_back(i);
+  HcclCommConfig config;
+  HcclCommConfigInit(&config);
+  HcclComm sub = nullptr;
+  CHECK(HcclCreateSubCommConfig(&j.comm, static_cast<uint32_t>(ids.size()),
+                                ids.data(), j.r % 2, j.r / 2, &config,
+                                &sub) == HCCL_SUCCESS);
+  Buffer b(std::vector<int32_t>(5, static_cast<int32_t>(j.r)));
+  CHECK(HcclAllReduce(b.ptr, b.ptr, 5, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM,
+                      sub, j.stream) == HCCL_SUCCESS);
+  j.Sync();
+  int32_t want = 0;
+  for (uint32_t i : ids) want += static_cast<int32_t>(i);
+  for (int32_t v : b.Get<int32_t>()) CHECK(v == want);
+  CHECK(HcclCommDestroy(sub) == HCCL_SUCCESS);
+}
+
 void PeerLost(Job& j) {
   Buffer b(std::vector<float>(4, 1));
   CHECK(HcclAllReduce(b.ptr, b.ptr, 4, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM,
@@ -407,6 +430,7 @@ int main(int argc, char** argv) {
   CHECK(aclrtCreateStream(&j.stream) == ACL_SUCCESS);
   if (g_scenario == "collectives") {
     Collectives(j);
+    SubComms(j);
   } else if (g_scenario == "peer_lost") {
     PeerLost(j);
   } else if (g_scenario == "stall") {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <numeric>
 
+#include "hccl/testing/job.h"
 #include "hccl/testing/rank_threads.h"
 
 namespace ascend::hccl::testing {
@@ -173,7 +174,8 @@ TEST(RankTables, ThreadsOfOneProcessMeetAtRankZero) {
   std::ofstream(path) << R"({
     "status": "completed", "version": "1.0", "server_count": "1",
     "server_list": [{"server_id": "node_0", "device": [
-      {"device_id": "0", "device_ip": "127.0.0.1", "device_port": "36901",
+      {"device_id": "0", "device_ip": "127.0.0.1", "device_port": ")" +
+                             std::to_string(FreePort()) + R"(",
        "rank_id": "0"},
       {"device_id": "1", "rank_id": "1"},
       {"device_id": "2", "rank_id": "2"},

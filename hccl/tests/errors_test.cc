@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "hccl/hccl_mc2.h"
+#include "hccl/testing/job.h"
 #include "hccl/testing/rank_threads.h"
 
 namespace ascend::hccl::testing {
@@ -428,7 +429,8 @@ TEST(Init, RankTableArguments) {
       write("good.json",
             R"({"status":"completed","version":"1.0","server_count":"1",
           "server_list":[{"server_id":"n0","device":[
-            {"device_id":"0","device_ip":"127.0.0.1","device_port":"36871",
+            {"device_id":"0","device_ip":"127.0.0.1","device_port":")" +
+                std::to_string(FreePort()) + R"(",
              "rank_id":"0"}]}]})");
   EXPECT_EQ(HCCL_E_PARA, HcclCommInitClusterInfo(good.c_str(), 1, &comm));
   ASSERT_EQ(HCCL_SUCCESS, HcclCommInitClusterInfo(good.c_str(), 0, &comm));

@@ -42,7 +42,8 @@ TEST(MultiProcess, ARankTableJobOfTwoProcesses) {
   std::ofstream(path) << R"({"status":"completed","version":"1.0",
     "server_count":"2","server_list":[
       {"server_id":"node_0","device":[{"device_id":"0",
-        "device_ip":"127.0.0.1","device_port":"36911","rank_id":"0"}]},
+        "device_ip":"127.0.0.1","device_port":")" +
+                             std::to_string(FreePort()) + R"(","rank_id":"0"}]},
       {"server_id":"node_1","device":[{"device_id":"0",
         "device_ip":"127.0.0.1","rank_id":"1"}]}]})";
   ExpectAllOk(RunJob(2, {"--scenario=collectives", "--table=" + path},
@@ -59,7 +60,8 @@ TEST(MultiProcess, ALostPeerFailsTheOthersWithinTheTimeout) {
   ASSERT_FALSE(job.timed_out);
   EXPECT_NE(std::string::npos, job.ranks[2].output.find("EXITING"));
   for (int i = 0; i < 2; ++i) {
-    EXPECT_EQ(0, job.ranks[i].exit_code) << job.ranks[i].output;
+    EXPECT_EQ(0, job.ranks[i].exit_code)
+        << "signal " << job.ranks[i].signal << ": " << job.ranks[i].output;
     EXPECT_NE(std::string::npos, job.ranks[i].output.find("peer lost"))
         << job.ranks[i].output;
     std::cout << job.ranks[i].output;
