@@ -7,7 +7,8 @@ workspace that declares its own `com_google_absl` (etc.) before calling
 overridden.
 
 Debian packages (installed by tools/setup.sh): libabsl-dev, libgtest-dev,
-libgmock-dev, libbenchmark-dev, libgoogle-glog-dev, nlohmann-json3-dev.
+libgmock-dev, libbenchmark-dev, libgoogle-glog-dev, nlohmann-json3-dev,
+libgloo-dev (libhccl.so's transport between processes and hosts).
 """
 
 # package -> {target: [libraries to link]}; an empty list is header-only.
@@ -142,4 +143,11 @@ def ascendcl_system_libs():
             package = "nlohmann-json3-dev",
             required_headers = ["nlohmann/json.hpp"],
             targets = {"json": []},
+        )
+    if "com_github_facebookincubator_gloo" not in existing:
+        _system_lib(
+            name = "com_github_facebookincubator_gloo",
+            package = "libgloo-dev",
+            required_headers = ["gloo/allreduce.h", "gloo/transport/tcp/device.h"],
+            targets = {"gloo": ["gloo", "pthread"]},
         )

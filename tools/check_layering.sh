@@ -27,7 +27,7 @@ check() {  # check LOWER HIGHER
 check //device/... '//runtime/... + //snapshot/... + //acl/...'
 check //runtime/... '//snapshot/... + //acl/...'
 check //snapshot/... '//acl/...'
-check //acl/... '//aclnn/...'
+check //acl/... '//aclnn/... + //hccl/...'
 # The operator libraries sit above the ACL layer and reach the runtime only
 # through its public C API (DESIGN.md §5.26; the dump's C interface,
 # ascendcl/dump.h, DESIGN.md §5.25): apart from the public headers,
@@ -54,6 +54,19 @@ if [[ -n "$found" ]]; then
   status=1
 else
   echo "layering: //acl/tdt/... libraries use only the public headers below them"
+fi
+# HCCL likewise (DESIGN.md §5.27): the public headers (ACL, the simulator's
+# kernel ABI) and the header-only exception classification, nothing of the
+# runtime or the ACL implementation.
+found=$(bazel query "${bazel_flags[@]}" --noshow_progress \
+  "kind(cc_library, deps(attr(testonly, 0, kind(cc_library, //hccl/...)))) intersect (//runtime/... + //snapshot/... + //device/... + //acl/...) except ($shared + //device/base:current_exception + //device/sim/include:aclsim_header + //device/sim/include:aclsim_kernel_abi)" \
+  2>/dev/null)
+if [[ -n "$found" ]]; then
+  echo "layering: hccl libraries depend on runtime internals:"
+  sed 's/^/  /' <<<"$found"
+  status=1
+else
+  echo "layering: //hccl/... libraries use only the public headers below them"
 fi
 # Kernels are backend-neutral in the runtime (DESIGN.md §5.20): no runtime
 # library depends on a simulator target (tests and benchmarks pick the

@@ -17,6 +17,10 @@ packages=(
   libbenchmark-dev
   libgoogle-glog-dev
   nlohmann-json3-dev
+  libgloo-dev         # libhccl.so: Gloo carries collectives between processes
+                      # and hosts (its TCP transport and algorithms)
+  iproute2            # //hccl:two_hosts_test puts ranks in two network
+                      # namespaces joined by a veth pair (skips without)
   binutils            # nm, used by the exported-symbol test
   clang-format
   cmake               # the CMake consumer test

@@ -12,12 +12,16 @@
 #                   libascendcl.so and print VERDICT: PASS
 #   4. find_package testing/cmake_consumer/find_package: find_package(ascendcl)
 #   5. pkg-config   a C program built with `pkg-config --cflags --libs ascendcl`
-#   6. bazel        testing/bazel_consumer: a separate workspace depending on
+#   6. hccl         the installed HCCL headers are the repository's; libhccl.so
+#                   exports only Hccl* and records libascendcl.so; a C program
+#                   built with `pkg-config --cflags --libs hccl` runs an
+#                   AllReduce
+#   7. bazel        testing/bazel_consumer: a separate workspace depending on
 #                   @ascendcl//acl:ascendcl, `bazel test //...`
 #
 # Usage: testing/packaging/run_consumers.sh [--keep] [--skip-bazel]
 #   --keep        keep the temporary directory (printed) for inspection
-#   --skip-bazel  skip step 6 (the consumer workspace builds the runtime from
+#   --skip-bazel  skip step 7 (the consumer workspace builds the runtime from
 #                 scratch: a few minutes)
 # Environment:
 #   BAZEL                      bazel command (default: bazel)
@@ -166,6 +170,33 @@ do_pkg_config() {
     run_installed "$tmp/pkg_config_consumer"
 }
 
+do_hccl() {
+  local h
+  for h in hccl.h hccl_types.h hccl_comm.h hccl_mc2.h; do
+    cmp "$repo/hccl/include/hccl/$h" "$prefix/include/hccl/$h" || return 1
+  done
+  local lib="$prefix/lib64/libhccl.so" others
+  others=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep -v '^Hccl' || true)
+  if [[ -n "$others" ]]; then
+    echo "libhccl.so exports more than Hccl*: $others"
+    return 1
+  fi
+  local dynamic
+  dynamic=$(readelf -d "$lib")
+  grep -q 'NEEDED.*\[libascendcl\.so\]' <<<"$dynamic" || {
+    echo "libhccl.so does not record libascendcl.so"
+    return 1
+  }
+  local flags
+  flags=$(PKG_CONFIG_PATH="$prefix/lib64/pkgconfig" \
+    pkg-config --cflags --libs hccl) || return 1
+  echo "pkg-config --cflags --libs hccl: $flags"
+  # shellcheck disable=SC2086  # the flags are words
+  cc -std=c99 -Wall -Werror "$repo/testing/packaging/hccl_consumer.c" \
+    $flags -o "$tmp/hccl_consumer" &&
+    run_installed "$tmp/hccl_consumer"
+}
+
 do_bazel_consumer() {
   cd "$repo/testing/bazel_consumer" || return 1
   local status=0
@@ -182,8 +213,9 @@ if step install do_install; then
   step cmake do_cmake
   step find_package do_find_package
   step pkg-config do_pkg_config
+  step hccl do_hccl
 else
-  for s in tree cmake find_package pkg-config; do skip "$s" "install failed"; done
+  for s in tree cmake find_package pkg-config hccl; do skip "$s" "install failed"; done
 fi
 if [[ $skip_bazel -eq 1 ]]; then
   skip bazel "--skip-bazel"
