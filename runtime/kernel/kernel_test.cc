@@ -6,10 +6,14 @@
 #include <atomic>
 #include <cstdint>
 
-#include "aclsim/aclsim_kernel.h"
 #include "gtest/gtest.h"
 #include "runtime/private_runtime.h"
 #include "testing/status_matchers.h"
+
+// The simulated kernel ABI's block context, declared here (the runtime does
+// not include the simulator's headers): program kernels take it first, and a
+// kernel of another type would be called through a mismatched pointer.
+struct aclsimKernelContext;
 
 namespace ascend::rt {
 namespace {
