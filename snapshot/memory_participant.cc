@@ -15,7 +15,9 @@
 #include "device/base/status_macros.h"
 #include "device/checksum.h"
 #include "glog/logging.h"
+#include "snapshot/device_ranges.h"
 #include "snapshot/host_copy.h"
+#include "snapshot/memory_restore.h"
 #include "snapshot/piece_copy.h"
 
 namespace ascend::snapshot {
@@ -39,44 +41,11 @@ absl::StatusOr<std::shared_ptr<device::Device>> OpenDevice(rt::Runtime& runtime,
   return device;
 }
 
-uint64_t End(const device::Allocation& a) { return a.addr + a.size; }
-
-// The parts of the sorted, disjoint `ranges` inside [begin, end), from
-// ranges[*cursor] on; *cursor advances past ranges that end before `begin`
-// (callers ask for ascending, disjoint windows).
-template <typename Fn>
-void ForEachOverlap(const std::vector<device::Allocation>& ranges,
-                    size_t* cursor, uint64_t begin, uint64_t end, Fn&& fn) {
-  while (*cursor < ranges.size() && End(ranges[*cursor]) <= begin) ++*cursor;
-  for (size_t k = *cursor; k < ranges.size() && ranges[k].addr < end; ++k) {
-    const uint64_t b = std::max(begin, ranges[k].addr);
-    const uint64_t e = std::min(end, End(ranges[k]));
-    if (b < e) fn(b, e);
-  }
-}
-
-// The device's data ranges over the span of `allocations` (sorted).
-std::vector<device::Allocation> DataOver(
-    const device::Device& device,
-    const std::vector<device::Allocation>& allocations) {
-  if (allocations.empty()) return {};
-  uint64_t hi = 0;
-  for (const device::Allocation& a : allocations) hi = std::max(hi, End(a));
-  const uint64_t lo = allocations.front().addr;
-  return device.DataRanges(lo, hi - lo);
-}
-
-// Appends [b, e) to the ascending `ranges`, merging with the last one.
-void AppendMerged(std::vector<device::Allocation>* ranges, uint64_t b,
-                  uint64_t e) {
-  if (b >= e) return;
-  if (!ranges->empty() && End(ranges->back()) >= b) {
-    ranges->back().size =
-        std::max(End(ranges->back()), e) - ranges->back().addr;
-    return;
-  }
-  ranges->push_back(device::Allocation{b, e - b});
-}
+using internal::AppendMerged;
+using internal::DataOver;
+using internal::End;
+using internal::ForEachOverlap;
+using internal::OverlapsAny;
 
 // --- "allocations"
 // ------------------------------------------------------------
@@ -388,14 +357,6 @@ bool IncrementalEnabled() {
   return mode == nullptr || std::strcmp(mode, "0") != 0;
 }
 
-// Whether [begin, end) overlaps one of the ascending, disjoint `ranges`,
-// from ranges[*cursor] on; callers ask for ascending windows.
-bool OverlapsAny(const std::vector<device::Allocation>& ranges, size_t* cursor,
-                 uint64_t begin, uint64_t end) {
-  while (*cursor < ranges.size() && End(ranges[*cursor]) <= begin) ++*cursor;
-  return *cursor < ranges.size() && ranges[*cursor].addr < end;
-}
-
 }  // namespace
 
 SavedMemory::SavedMemory(rt::Runtime& runtime, int32_t device_id,
@@ -667,20 +628,6 @@ absl::Status SavedMemory::Restore() const {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
                           OpenDevice(runtime_, device_id_));
   const std::vector<device::Allocation>& live = *live_;
-  // The saved allocations still alive, as they were (an allocation freed
-  // since and one made in its place at the same address are different).
-  std::vector<bool> keep(allocations_.size(), false);
-  for (size_t i = 0, j = 0; i < allocations_.size() && j < live.size();) {
-    if (allocations_[i].addr < live[j].addr) {
-      ++i;
-    } else if (live[j].addr < allocations_[i].addr) {
-      ++j;
-    } else {
-      keep[i] = allocations_[i].size == live[j].size;
-      ++i;
-      ++j;
-    }
-  }
   // Incremental when the device kept its memory since this capture and
   // its write-tracking period is this capture's: then only what was
   // written since needs copying back (DESIGN.md §4.14). A memory loss
@@ -691,71 +638,13 @@ absl::Status SavedMemory::Restore() const {
     absl::StatusOr<std::vector<device::Allocation>> w = device->WrittenRanges();
     if (w.ok()) written = *std::move(w);
   }
-  // Everything alive that is not about to be written back must read as
-  // zero: what was zero at the backup, and allocations made since. Only
-  // the parts that hold data now need the device's attention (and when the
-  // pieces cover everything, the device is not even asked).
-  std::vector<device::Allocation> gaps;
-  size_t saved = 0;
-  size_t gap_cursor = 0;
-  for (const device::Allocation& a : live) {
-    while (saved < allocations_.size() && allocations_[saved].addr < a.addr) {
-      ++saved;
-    }
-    uint64_t from = a.addr;
-    const bool kept = saved < allocations_.size() &&
-                      allocations_[saved].addr == a.addr && keep[saved];
-    std::vector<device::Allocation> own;
-    if (kept) {
-      const Allocation& s = allocations_[saved];
-      for (size_t p = s.first_piece; p < s.first_piece + s.piece_count; ++p) {
-        if (pieces_[p].addr > from) {
-          own.push_back(device::Allocation{from, pieces_[p].addr - from});
-        }
-        from = pieces_[p].addr + pieces_[p].size;
-      }
-    }
-    if (End(a) > from) own.push_back(device::Allocation{from, End(a) - from});
-    if (kept && written.has_value()) {
-      // Gaps of a kept allocation still read as zero unless written.
-      for (const device::Allocation& gap : own) {
-        ForEachOverlap(*written, &gap_cursor, gap.addr, End(gap),
-                       [&](uint64_t b, uint64_t e) {
-                         gaps.push_back(device::Allocation{b, e - b});
-                       });
-      }
-    } else {
-      gaps.insert(gaps.end(), own.begin(), own.end());
-    }
-  }
-  if (!gaps.empty()) {
-    const std::vector<device::Allocation> data = DataOver(*device, gaps);
-    size_t cursor = 0;
-    for (const device::Allocation& gap : gaps) {
-      absl::Status status;
-      ForEachOverlap(data, &cursor, gap.addr, End(gap),
-                     [&](uint64_t b, uint64_t e) {
-                       if (status.ok()) status = device->Discard(b, e - b);
-                     });
-      ASCEND_RETURN_IF_ERROR(status);
-    }
-  }
-  std::vector<size_t> copy;
-  uint64_t total = 0;
-  uint64_t unchanged = 0;
-  size_t written_cursor = 0;
-  for (size_t k = 0; k < pieces_.size(); ++k) {
-    const Piece& piece = pieces_[k];
-    if (!keep[piece.allocation]) continue;
-    if (written.has_value() &&
-        !OverlapsAny(*written, &written_cursor, piece.addr,
-                     piece.addr + piece.size)) {
-      unchanged += piece.size;
-      continue;
-    }
-    copy.push_back(k);
-    total += piece.size;
-  }
+  internal::RestorePlan plan = internal::PlanRestore(
+      allocations_, pieces_, live, written.has_value() ? &*written : nullptr);
+  ASCEND_RETURN_IF_ERROR(internal::ClearGaps(*device, plan.gaps));
+  const std::vector<size_t>& copy = plan.copy;
+  const std::vector<bool>& keep = plan.keep;
+  const uint64_t total = plan.copied_bytes;
+  const uint64_t unchanged = plan.unchanged_bytes;
   const std::vector<size_t> items = internal::GroupIntoItems(
       pieces_, copy, std::max<uint64_t>(options_.chunk_bytes, 1));
   internal::PieceWork work;
