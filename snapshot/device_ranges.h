@@ -60,6 +60,16 @@ inline bool OverlapsAny(const std::vector<device::Allocation>& ranges,
   return *cursor < ranges.size() && ranges[*cursor].addr < end;
 }
 
+// Whether `a` and `b` hold the same ranges.
+inline bool SameRanges(const std::vector<device::Allocation>& a,
+                       const std::vector<device::Allocation>& b) {
+  return std::equal(
+      a.begin(), a.end(), b.begin(), b.end(),
+      [](const device::Allocation& x, const device::Allocation& y) {
+        return x.addr == y.addr && x.size == y.size;
+      });
+}
+
 }  // namespace ascend::snapshot::internal
 
 #endif  // ASCENDCL_SNAPSHOT_DEVICE_RANGES_H_

@@ -595,67 +595,101 @@ internal::Layout SavedMemory::LayoutOf(const std::vector<bool>* keep) const {
   return layout;
 }
 
+std::optional<std::vector<device::Allocation>> SavedMemory::WrittenSince(
+    device::Device& device) const {
+  if (tracking_ == nullptr || period_ == 0 ||
+      tracking_->Current(device_id_, device) != period_) {
+    return std::nullopt;
+  }
+  absl::StatusOr<std::vector<device::Allocation>> written =
+      device.WrittenRanges();
+  if (!written.ok()) return std::nullopt;
+  return *std::move(written);
+}
+
+internal::RestoreSource SavedMemory::RestoreSourceOf() const {
+  internal::RestoreSource source;
+  source.device_id = device_id_;
+  source.pieces = &pieces_;
+  source.buffers = &buffers_;
+  source.readers = &readers_;
+  source.pool = store_ != nullptr ? &store_->pool() : nullptr;
+  source.options = options_;
+  return source;
+}
+
 absl::Status SavedMemory::Prepare() {
-  // Every image file is opened and checked before any state restores, so
-  // a missing, damaged or replaced file fails the Restore with nothing
-  // changed (DESIGN.md §4.15).
+  // Before any state restores, on any device: every image file is opened
+  // and checked, the Restore is planned, and every piece it will copy is
+  // read and verified, so that a missing, damaged or replaced file, or
+  // damaged data, fails the Restore with nothing changed (DESIGN.md §4.9,
+  // §4.15).
+  plan_.reset();
   std::vector<std::unique_ptr<internal::ImageFile::Reader>> readers(
       buffers_.size());
-  for (size_t b = 0; b < buffers_.size(); ++b) {
+  absl::Status checked;
+  for (size_t b = 0; b < buffers_.size() && checked.ok(); ++b) {
     if (buffers_[b] == nullptr || buffers_[b]->file() == nullptr) continue;
     absl::StatusOr<std::unique_ptr<internal::ImageFile::Reader>> reader =
         buffers_[b]->file()->Open();
-    if (!reader.ok()) {
-      // The next Backup must not carry pieces over from a damaged file.
-      if (tracking_ != nullptr) tracking_->Forget(device_id_);
-      return reader.status();
+    if (reader.ok()) {
+      readers[b] = *std::move(reader);
+    } else {
+      checked = reader.status();
     }
-    readers[b] = *std::move(reader);
   }
   readers_ = std::move(readers);
-  if (live_.has_value()) return absl::OkStatus();
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
                           OpenDevice(runtime_, device_id_));
-  live_ = device->Allocations();
+  if (!live_.has_value()) live_ = device->Allocations();
+  std::unique_ptr<internal::RestorePlan> plan;
+  if (checked.ok()) {
+    const std::optional<std::vector<device::Allocation>> written =
+        WrittenSince(*device);
+    plan = std::make_unique<internal::RestorePlan>(
+        internal::PlanRestore(allocations_, pieces_, *live_,
+                              written.has_value() ? &*written : nullptr));
+    checked = internal::VerifySources(RestoreSourceOf(), plan->copy);
+  }
+  if (!checked.ok()) {
+    readers_.clear();
+    // The next Backup must not carry pieces over from a damaged image.
+    if (checked.code() == absl::StatusCode::kDataLoss && tracking_ != nullptr) {
+      tracking_->Forget(device_id_);
+    }
+    return checked;
+  }
+  plan_ = std::move(plan);
   return absl::OkStatus();
 }
 
 absl::Status SavedMemory::Restore() const {
   const absl::Time start = absl::Now();
-  if (!live_.has_value()) {
+  if (!live_.has_value() || plan_ == nullptr) {
     return absl::FailedPreconditionError("restore without Prepare");
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
                           OpenDevice(runtime_, device_id_));
-  const std::vector<device::Allocation>& live = *live_;
-  // Incremental when the device kept its memory since this capture and
-  // its write-tracking period is this capture's: then only what was
-  // written since needs copying back (DESIGN.md §4.14). A memory loss
-  // counts as every byte written.
-  std::optional<std::vector<device::Allocation>> written;
-  if (tracking_ != nullptr && period_ != 0 &&
-      tracking_->Current(device_id_, *device) == period_) {
-    absl::StatusOr<std::vector<device::Allocation>> w = device->WrittenRanges();
-    if (w.ok()) written = *std::move(w);
+  const internal::RestorePlan* plan = plan_.get();
+  // Only the Restore's participants ran since Prepare, and they write no
+  // device memory; should the tracking report more written now, the pieces
+  // that adds are verified before this device's memory changes.
+  internal::RestorePlan wider;
+  if (plan->written.has_value()) {
+    const std::optional<std::vector<device::Allocation>> written =
+        WrittenSince(*device);
+    if (!written.has_value() ||
+        !internal::SameRanges(*written, *plan->written)) {
+      wider = internal::PlanRestore(allocations_, pieces_, *live_,
+                                    written.has_value() ? &*written : nullptr);
+      ASCEND_RETURN_IF_ERROR(internal::VerifySources(
+          RestoreSourceOf(), internal::Missing(wider.copy, plan->copy)));
+      plan = &wider;
+    }
   }
-  internal::RestorePlan plan = internal::PlanRestore(
-      allocations_, pieces_, live, written.has_value() ? &*written : nullptr);
-  ASCEND_RETURN_IF_ERROR(internal::ClearGaps(*device, plan.gaps));
-  const std::vector<size_t>& copy = plan.copy;
-  const std::vector<bool>& keep = plan.keep;
-  const uint64_t total = plan.copied_bytes;
-  const uint64_t unchanged = plan.unchanged_bytes;
-  const std::vector<size_t> items = internal::GroupIntoItems(
-      pieces_, copy, std::max<uint64_t>(options_.chunk_bytes, 1));
-  internal::PieceWork work;
-  work.device_id = device_id_;
-  work.pieces = const_cast<std::vector<Piece>*>(&pieces_);
-  work.copy = &copy;
-  work.items = &items;
-  work.workers = options_.workers;
-  if (absl::Status copied = internal::CopyPiecesToDevice(
-          work, *device, buffers_, readers_,
-          store_ != nullptr ? &store_->pool() : nullptr);
+  ASCEND_RETURN_IF_ERROR(internal::ClearGaps(*device, plan->gaps));
+  if (absl::Status copied =
+          internal::CopyToDevice(RestoreSourceOf(), plan->copy, *device);
       !copied.ok()) {
     // A damaged image is not the base of the next Backup either.
     if (copied.code() == absl::StatusCode::kDataLoss && tracking_ != nullptr) {
@@ -665,20 +699,22 @@ absl::Status SavedMemory::Restore() const {
   }
   readers_.clear();
   restored_ = true;
-  restored_stats_.copied = total;
-  restored_stats_.unchanged = unchanged;
+  restored_stats_.copied = plan->copied_bytes;
+  restored_stats_.unchanged = plan->unchanged_bytes;
   // Tracked but everything written (a memory loss) is a full restore.
-  restored_stats_.incremental = written.has_value() && unchanged > 0;
+  restored_stats_.incremental =
+      plan->written.has_value() && plan->unchanged_bytes > 0;
   restored_stats_.write_tracking = saved_stats_.write_tracking;
   // The kept allocations now hold exactly this capture: a new period
   // starts from it, so the next Backup copies only what is written next.
   if (tracking_ != nullptr) {
-    period_ = tracking_->Start(device_id_, device, LayoutOf(&keep));
+    period_ = tracking_->Start(device_id_, device, LayoutOf(&plan->keep));
   }
-  LOG(INFO) << "snapshot restore: device " << device_id_ << ": " << live.size()
-            << " allocation(s), "
+  LOG(INFO) << "snapshot restore: device " << device_id_ << ": "
+            << live_->size() << " allocation(s), "
             << (restored_stats_.incremental ? "incremental, " : "")
-            << "restored " << Throughput(total, absl::Now() - start);
+            << "restored "
+            << Throughput(plan->copied_bytes, absl::Now() - start);
   return absl::OkStatus();
 }
 

@@ -1,8 +1,11 @@
 #include "snapshot/memory_restore.h"
 
+#include <algorithm>
+#include <iterator>
 #include <utility>
 
 #include "snapshot/device_ranges.h"
+#include "snapshot/piece_copy.h"
 
 namespace ascend::snapshot::internal {
 
@@ -74,6 +77,49 @@ RestorePlan PlanRestore(const std::vector<SavedMemory::Allocation>& allocations,
     plan.copied_bytes += piece.size;
   }
   return plan;
+}
+
+std::vector<size_t> Missing(const std::vector<size_t>& wider,
+                            const std::vector<size_t>& narrower) {
+  std::vector<size_t> missing;
+  std::set_difference(wider.begin(), wider.end(), narrower.begin(),
+                      narrower.end(), std::back_inserter(missing));
+  return missing;
+}
+
+namespace {
+
+// The work over `copy` and its runs: reads of up to a staging slot from a
+// file, items of about options.chunk_bytes from host memory.
+std::vector<RestoreRun> Runs(const RestoreSource& source,
+                             const std::vector<size_t>& copy, PieceWork* work) {
+  work->device_id = source.device_id;
+  work->pieces = const_cast<std::vector<SavedMemory::Piece>*>(source.pieces);
+  work->copy = &copy;
+  work->workers = source.options.workers;
+  return RestoreRuns(
+      *source.pieces, copy, *source.buffers,
+      std::max<uint64_t>(source.options.chunk_bytes, 1),
+      source.pool != nullptr ? source.pool->slot_bytes() : uint64_t{0});
+}
+
+}  // namespace
+
+absl::Status VerifySources(const RestoreSource& source,
+                           const std::vector<size_t>& copy) {
+  PieceWork work;
+  const std::vector<RestoreRun> runs = Runs(source, copy, &work);
+  return VerifyPieces(work, runs, *source.buffers, *source.readers,
+                      source.pool);
+}
+
+absl::Status CopyToDevice(const RestoreSource& source,
+                          const std::vector<size_t>& copy,
+                          device::Device& device) {
+  PieceWork work;
+  const std::vector<RestoreRun> runs = Runs(source, copy, &work);
+  return CopyPiecesToDevice(work, runs, device, *source.buffers,
+                            *source.readers, source.pool);
 }
 
 absl::Status ClearGaps(device::Device& device,

@@ -17,6 +17,8 @@
 
 #include "absl/status/status.h"
 #include "device/device.h"
+#include "snapshot/host_copy.h"
+#include "snapshot/image_file.h"
 #include "snapshot/memory_participant.h"
 
 namespace ascend::snapshot::internal {
@@ -46,6 +48,32 @@ RestorePlan PlanRestore(const std::vector<SavedMemory::Allocation>& allocations,
                         const std::vector<SavedMemory::Piece>& pieces,
                         const std::vector<device::Allocation>& live,
                         const std::vector<device::Allocation>* written);
+
+// The indices of `wider` that `narrower` lacks (both ascending).
+std::vector<size_t> Missing(const std::vector<size_t>& wider,
+                            const std::vector<size_t>& narrower);
+
+// Where a Restore of one device reads its pieces from: the capture's
+// buffers and, for those that are image files, their open readers.
+struct RestoreSource {
+  int32_t device_id = 0;
+  const std::vector<SavedMemory::Piece>* pieces = nullptr;
+  const std::vector<std::shared_ptr<Extent>>* buffers = nullptr;
+  const std::vector<std::unique_ptr<ImageFile::Reader>>* readers = nullptr;
+  StagingPool* pool = nullptr;  // null: no image on disk
+  MemoryOptions options;
+};
+
+// Reads the pieces `copy` names and checks each against its checksum,
+// touching no device: kDataLoss for a damaged one (DESIGN.md §4.10).
+absl::Status VerifySources(const RestoreSource& source,
+                           const std::vector<size_t>& copy);
+
+// Copies the pieces `copy` names to `device`, each verified as it lands
+// (a transfer that goes wrong is copied again).
+absl::Status CopyToDevice(const RestoreSource& source,
+                          const std::vector<size_t>& copy,
+                          device::Device& device);
 
 // Makes the plan's gaps read as zero where the device says they may hold
 // data.
