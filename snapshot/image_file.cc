@@ -360,11 +360,6 @@ absl::Status ImageFile::Reader::Read(uint64_t offset, void* to,
   return ReadFully(fd_, kImageHeaderBytes + offset, to, n, "image file");
 }
 
-void ImageFile::Reader::Prefetch(uint64_t offset, uint64_t n) const {
-  (void)posix_fadvise(fd_, static_cast<off_t>(kImageHeaderBytes + offset),
-                      static_cast<off_t>(n), POSIX_FADV_WILLNEED);
-}
-
 absl::StatusOr<std::unique_ptr<ImageFile::Reader>> ImageFile::Open() const {
   const int fd = open(path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -428,9 +423,18 @@ std::shared_ptr<ImageStore> ImageStore::Current() {
   return StoreSlot();
 }
 
+// Staging slots of 1 to 4 MiB, at least eight of them within the budget:
+// Restore reads a slot's worth of an image file with one read (larger reads
+// keep the disk busier), Backup fills at most a work item of a slot.
+namespace {
+uint64_t StagingSlotBytes(const ImageSettings& settings) {
+  return std::clamp<uint64_t>(settings.host_buffer_bytes / 8, kMiB, 4 * kMiB);
+}
+}  // namespace
+
 ImageStore::ImageStore(ImageSettings settings)
     : settings_(std::move(settings)),
-      pool_(settings_.host_buffer_bytes, uint64_t{1} << 20) {}
+      pool_(settings_.host_buffer_bytes, StagingSlotBytes(settings_)) {}
 
 uint64_t ImageStore::NextBackup() {
   std::lock_guard<std::mutex> lock(mu_);

@@ -174,9 +174,6 @@ class ImageFile final : public Extent {
     Reader& operator=(const Reader&) = delete;
     ~Reader();
     absl::Status Read(uint64_t offset, void* to, uint64_t n) const;
-    // Asks the kernel to start reading [offset, +n) of the data area now
-    // (a hint: errors are ignored).
-    void Prefetch(uint64_t offset, uint64_t n) const;
 
    private:
     const int fd_;

@@ -643,6 +643,7 @@ absl::Status SavedMemory::Prepare() {
                           OpenDevice(runtime_, device_id_));
   if (!live_.has_value()) live_ = device->Allocations();
   std::unique_ptr<internal::RestorePlan> plan;
+  const absl::Time start = absl::Now();
   if (checked.ok()) {
     const std::optional<std::vector<device::Allocation>> written =
         WrittenSince(*device);
@@ -659,6 +660,8 @@ absl::Status SavedMemory::Prepare() {
     }
     return checked;
   }
+  LOG(INFO) << "snapshot restore: device " << device_id_ << ": verified "
+            << Throughput(plan->copied_bytes, absl::Now() - start);
   plan_ = std::move(plan);
   return absl::OkStatus();
 }

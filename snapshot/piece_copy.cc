@@ -1,6 +1,7 @@
 #include "snapshot/piece_copy.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <utility>
@@ -37,6 +38,8 @@ absl::StatusOr<uint64_t> FetchPiece(device::Device& device, int32_t device_id,
 // A copy that lands damaged, or that the device reports failed, is tried
 // this many times in all before the Restore gives up.
 constexpr int kCopyAttempts = 3;
+// Pieces moved by one transfer at most (4 MiB of 64 KiB pieces).
+constexpr size_t kBatchPieces = 64;
 
 // Copies one piece from host memory at `from` to the device. The source was
 // verified before any device was touched (VerifyPieces); what landed on the
@@ -296,12 +299,50 @@ absl::Status CopyPiecesToDevice(
       ASCEND_RETURN_IF_ERROR(
           reader->Read(run.begin, slot->data(), run.end - run.begin));
     }
-    for (size_t k = run.first; k < run.last; ++k) {
-      const Piece& piece = pieces[copy[k]];
-      ASCEND_RETURN_IF_ERROR(
-          PlacePiece(device, work.device_id, piece,
-                     run.in_file ? slot->data() + (piece.offset - run.begin)
-                                 : extent->data() + piece.offset));
+    auto source = [&](const Piece& piece) -> const uint8_t* {
+      return run.in_file ? slot->data() + (piece.offset - run.begin)
+                         : extent->data() + piece.offset;
+    };
+    for (size_t k = run.first; k < run.last;) {
+      // Pieces of one allocation lying back to back on the device and in
+      // the source, all but the last of the first one's size, move as one
+      // transfer.
+      const Piece& first = pieces[copy[k]];
+      size_t end = k + 1;
+      uint64_t bytes = first.size;
+      while (end < run.last && end - k < kBatchPieces &&
+             pieces[copy[end - 1]].size == first.size) {
+        const Piece& next = pieces[copy[end]];
+        const Piece& last = pieces[copy[end - 1]];
+        if (next.allocation != first.allocation ||
+            next.addr != last.addr + last.size || next.buffer != first.buffer ||
+            next.offset != last.offset + last.size) {
+          break;
+        }
+        bytes += next.size;
+        ++end;
+      }
+      uint64_t sums[kBatchPieces];
+      const absl::Status moved = device.CopyToDeviceWithChecksums(
+          first.addr, source(first), bytes, first.size, sums);
+      if (!moved.ok() && moved.code() != absl::StatusCode::kDataLoss) {
+        return moved;
+      }
+      for (size_t n = k; n < end; ++n) {
+        const Piece& piece = pieces[copy[n]];
+        // What did not land as saved goes again, piece by piece.
+        if (!moved.ok() || sums[n - k] != piece.checksum) {
+          LOG(WARNING) << "snapshot restore: device " << work.device_id
+                       << ": range [0x" << std::hex << piece.addr << std::dec
+                       << ", +" << piece.size << ") "
+                       << (moved.ok() ? "landed damaged"
+                                      : std::string(moved.message()))
+                       << "; copying it again";
+          ASCEND_RETURN_IF_ERROR(
+              PlacePiece(device, work.device_id, piece, source(piece)));
+        }
+      }
+      k = end;
     }
     return absl::OkStatus();
   });
