@@ -1,8 +1,8 @@
-// The README's list of snapshot participants, between the markers
+// docs/snapshot.md's list of snapshot participants, between the markers
 // `<!-- participants -->` and `<!-- /participants -->`, names the
 // participants RegisterBuiltinParticipants registers, in registration (that
 // is restore) order (DESIGN.md §4.12). A participant added, removed or moved
-// without the README following fails here.
+// without docs/snapshot.md following fails here.
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -64,20 +64,20 @@ std::string Join(const std::vector<std::string>& names) {
 }
 
 TEST(ParticipantsReadmeTest, ReadmeListsTheRegisteredParticipantsInOrder) {
-  std::ifstream file("README.md");
-  ASSERT_TRUE(file.good()) << "README.md is not in the test's runfiles";
+  std::ifstream file("docs/snapshot.md");
+  ASSERT_TRUE(file.good()) << "docs/snapshot.md is not in the test's runfiles";
   std::stringstream text;
   text << file.rdbuf();
   const std::string readme = text.str();
   ASSERT_NE(readme.find(kBegin), std::string::npos)
-      << "README.md has no " << kBegin << " marker";
+      << "docs/snapshot.md has no " << kBegin << " marker";
   ASSERT_NE(readme.find(kEnd), std::string::npos)
-      << "README.md has no " << kEnd << " marker";
+      << "docs/snapshot.md has no " << kEnd << " marker";
 
   const std::vector<std::string> registered = RegisteredNames();
   ASSERT_FALSE(registered.empty());
   EXPECT_EQ(ReadmeNames(readme), registered)
-      << "README.md lists: " << Join(ReadmeNames(readme))
+      << "docs/snapshot.md lists: " << Join(ReadmeNames(readme))
       << "\nregistered (snapshot/builtin_participants.cc): "
       << Join(registered);
 }

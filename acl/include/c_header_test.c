@@ -81,7 +81,7 @@ int main(void) {
     aclrtAllocatorAllocFunc alloc_func = 0;
     EXPECT(alloc_func == 0);
   }
-  /* Profiling (DESIGN.md 5.24): CANN's values and record sizes. */
+  /* Profiling (DESIGN.md §5.24): CANN's values and record sizes. */
   EXPECT(ACL_PROF_MSPROFTX == 0x80);
   EXPECT(ACL_PROF_AICORE_SHAPE == 0x800000000ULL);
   EXPECT(ACL_AICORE_NONE == 0xFF && ACL_AICORE_MEMORY_ACCESS == 8);

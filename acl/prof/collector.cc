@@ -206,7 +206,7 @@ int32_t Collector::Start(const ascendclProfConfig& config) {
     if (int32_t code = StartLocked(config, &session)) return code;
     for (const std::string& kind : UncollectedKinds(config.dataTypeConfig)) {
       Log(ACL_INFO, "aclprofStart",
-          kind + " is not collected on the simulator (DESIGN.md 5.24)");
+          kind + " is not collected on the simulator (DESIGN.md §5.24)");
     }
     sessions_.push_back(std::move(session));
   }

@@ -127,31 +127,9 @@ constexpr Code kIntScalarRow[kCount] = {kF32,  kF16, kF64, kBf16, kS8,  kU8,
 }  // namespace
 
 size_t ElementSize(aclDataType t) {
-  switch (t) {
-    case ACL_INT8:
-    case ACL_UINT8:
-    case ACL_BOOL:
-      return 1;
-    case ACL_FLOAT16:
-    case ACL_BF16:
-    case ACL_INT16:
-    case ACL_UINT16:
-      return 2;
-    case ACL_FLOAT:
-    case ACL_INT32:
-    case ACL_UINT32:
-    case ACL_COMPLEX32:
-      return 4;
-    case ACL_INT64:
-    case ACL_UINT64:
-    case ACL_DOUBLE:
-    case ACL_COMPLEX64:
-      return 8;
-    case ACL_COMPLEX128:
-      return 16;
-    default:
-      return 0;
-  }
+  // The runtime's table is the one table of element sizes (FP8 and the other
+  // one-byte types included); nnopbase reads it through the public API.
+  return aclDataTypeSize(t);
 }
 
 const char* DtypeName(aclDataType t) {

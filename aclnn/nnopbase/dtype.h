@@ -12,7 +12,7 @@
 
 namespace ascend::nn {
 
-// Bytes per element of the types operators take; 0 for others.
+// Bytes per element (aclDataTypeSize: 0 for types without a whole-byte size).
 size_t ElementSize(aclDataType t);
 // "FLOAT16", ... for log lines.
 const char* DtypeName(aclDataType t);

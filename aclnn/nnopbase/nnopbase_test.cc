@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "aclnn/aclnn_base.h"
+#include "aclnn/nnopbase/dtype.h"
 #include "aclnn/opdev/op_errno.h"
 #include "aclnn/testing/op_test_util.h"
 #include "aclnnop/aclnn_add.h"
@@ -121,6 +122,25 @@ TEST(NnopbaseObjects, CreateTensorRefusesInvalidDescriptions) {
                                            ACL_FORMAT_ND, storage, 1, nullptr);
   EXPECT_NE(scalar_like, nullptr);
   aclDestroyTensor(scalar_like);
+}
+
+// nnopbase sizes elements by the runtime's one table (aclDataTypeSize), so
+// the two can never disagree: a one-byte FP8 tensor is a tensor of 1-byte
+// elements, and a type without a whole-byte size is no tensor type.
+TEST(NnopbaseObjects, ElementSizesAreTheRuntimeTable) {
+  for (int32_t raw = ACL_DT_UNDEFINED; raw <= ACL_FLOAT4_E1M2; ++raw) {
+    const auto type = static_cast<aclDataType>(raw);
+    EXPECT_EQ(ElementSize(type), aclDataTypeSize(type)) << "type " << raw;
+  }
+  const int64_t view[1] = {4};
+  const int64_t storage[1] = {4};
+  aclTensor* fp8 = aclCreateTensor(view, 1, ACL_FLOAT8_E4M3FN, nullptr, 0,
+                                   ACL_FORMAT_ND, storage, 1, nullptr);
+  ASSERT_NE(fp8, nullptr);
+  aclDestroyTensor(fp8);
+  EXPECT_EQ(aclCreateTensor(view, 1, ACL_FLOAT4_E2M1, nullptr, 0, ACL_FORMAT_ND,
+                            storage, 1, nullptr),
+            nullptr);
 }
 
 // aclInitTensor.md: re-describes a tensor; an invalid description leaves it

@@ -334,7 +334,7 @@ ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func,
   aclAppLog(level, __FUNCTION__, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
 
 /* Writes a hardware figure of the simulated chip to *value: AI Cores (24),
- * vector cores (48) or L2 bytes (192 MiB) (DESIGN.md 5.12).
+ * vector cores (48) or L2 bytes (192 MiB) (DESIGN.md §5.12).
  * ACL_ERROR_INVALID_PARAM (100000): value NULL, deviceId not below the
  * device count, or deviceInfo not one of those three. */
 ACL_FUNC_VISIBILITY aclError aclGetDeviceCapability(uint32_t deviceId,

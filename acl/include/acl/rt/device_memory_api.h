@@ -103,7 +103,7 @@ aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
 ACL_FUNC_VISIBILITY aclError aclrtDeviceTaskAbort(int32_t deviceId,
                                                   uint32_t timeout);
 /* Writes attribute attr of device deviceId to *value (core counts, unified
- * buffer, memory and L2 sizes, chip id, architecture; DESIGN.md 5.12).
+ * buffer, memory and L2 sizes, chip id, architecture; DESIGN.md §5.12).
  * ACL_ERROR_INVALID_PARAM (100000): value NULL; ACL_ERROR_RT_INVALID_DEVICEID
  * (107001): no such device; ACL_ERROR_RT_PARAM_INVALID (107000): attr is not
  * an aclrtDevAttr; ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000): SIMT,
@@ -143,7 +143,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceGetByPCIBusId(const char *pciBusId,
                                                       int32_t *deviceId);
 /* Writes, for each of count operations, the bit mask of
  * aclrtAtomicOperationCapability the device and the host support (integer
- * and float scalars; no DMA or SIMD atomics; DESIGN.md 5.12). Writes nothing
+ * and float scalars; no DMA or SIMD atomics; DESIGN.md §5.12). Writes nothing
  * on failure. ACL_ERROR_RT_PARAM_INVALID (107000): an array NULL, count 0 or
  * an operation not an aclrtAtomicOperation; ACL_ERROR_RT_INVALID_DEVICEID
  * (107001): no such device. */
