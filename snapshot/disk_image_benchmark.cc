@@ -294,10 +294,12 @@ bool PrintRatio(const char* what, const char* name, double target,
   // Summarize gives baseline / operation.
   const double ratio = at_most ? 1.0 / stats->median : stats->median;
   const bool met = at_most ? ratio <= target : ratio >= target;
+  const double low = at_most ? 1.0 / stats->max : stats->min;
+  const double high = at_most ? 1.0 / stats->min : stats->max;
   std::printf(
-      "RATIO %s: %.3fx (median of %zu; baseline %.1f ms, operation "
-      "%.1f ms in all) target %s %.2fx: %s\n",
-      what, ratio, stats->count, stats->baseline_total_s * 1e3,
+      "RATIO %s: %.3fx (median of %zu, pairs %.3f-%.3fx; baseline %.1f ms, "
+      "operation %.1f ms in all) target %s %.2fx: %s\n",
+      what, ratio, stats->count, low, high, stats->baseline_total_s * 1e3,
       stats->op_total_s * 1e3, at_most ? "<=" : ">=", target,
       met ? "met" : "MISSED");
   return met;
