@@ -197,6 +197,29 @@ class Device {
     return Checksum(dst, size);
   }
 
+  // CopyToDeviceWithChecksum of several pieces lying back to back from
+  // `dst`: `size` bytes in pieces of `piece_bytes` (the last may be
+  // shorter), as one transfer; checksums[i] gets the device's checksum of
+  // what landed of piece i. A backend that can hash each piece as it lands
+  // pays the per-copy costs once; this default copies piece by piece.
+  virtual absl::Status CopyToDeviceWithChecksums(DeviceAddr dst,
+                                                 const void* src, uint64_t size,
+                                                 uint64_t piece_bytes,
+                                                 uint64_t* checksums) {
+    if (piece_bytes == 0) {
+      return absl::InvalidArgumentError("pieces of 0 bytes");
+    }
+    const auto* from = static_cast<const uint8_t*>(src);
+    for (uint64_t at = 0, i = 0; at < size; at += piece_bytes, ++i) {
+      const uint64_t n = size - at < piece_bytes ? size - at : piece_bytes;
+      absl::StatusOr<uint64_t> sum =
+          CopyToDeviceWithChecksum(dst + at, from + at, n);
+      if (!sum.ok()) return sum.status();
+      checksums[i] = *sum;
+    }
+    return absl::OkStatus();
+  }
+
   // The parts of [addr, addr + size) that may hold non-zero bytes, ascending
   // and disjoint: every byte outside them reads as zero (it was never
   // written). The range need not lie in allocations. A backend that cannot

@@ -3,8 +3,9 @@
 // run, in the same directory:
 //   - Backup of 2 GiB of device memory vs a plain sequential write(2) of
 //     2 GiB in 8 MiB blocks plus fsync (target: at least 0.8x its speed);
-//   - Restore of it after a memory loss vs a plain sequential read of a
-//     2 GiB file not in the page cache (at least 0.8x);
+//   - Restore of it after a memory loss, its image evicted from the page
+//     cache, vs a cold sequential read of the same image files (at least
+//     0.8x; Restore verifies every byte before it touches the device);
 //   - peak RSS through Backup and Restore above the RSS before, with
 //     host_buffer_mb=256 (at most 256 + 64 MiB);
 //   - an incremental Backup after 1 % of 1 GiB was rewritten in 64 KiB
@@ -12,10 +13,12 @@
 //
 //   bazel run -c opt //snapshot:disk_image_benchmark -- [--dir=/abs/dir]
 // --dir defaults to $TEST_TMPDIR or /tmp. Prints RATIO lines.
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -27,6 +30,7 @@
 
 #include "acl/acl.h"
 #include "aclsim/aclsim.h"
+#include "ascendcl/snapshot.h"
 #include "benchmark/benchmark.h"
 #include "snapshot/benchmark_pairs.h"
 
@@ -107,15 +111,57 @@ double PlainWrite(const std::string& path, uint64_t bytes) {
   return Seconds(start, Clock::now());
 }
 
-// A plain sequential read of the file at `path`, not in the page cache.
-double PlainRead(const std::string& path) {
-  static std::vector<uint8_t> block(kBlock);
-  const int fd = open(path.c_str(), O_RDONLY);
-  (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-  const auto start = Clock::now();
-  while (read(fd, block.data(), kBlock) > 0) {
+// The image files of the last Backup (the report names their directory).
+std::vector<std::string> ImageFiles() {
+  std::vector<char> json(1 << 16);
+  size_t needed = 0;
+  if (ascendclSnapshotGetReport(json.data(), json.size(), &needed) !=
+      ACL_SUCCESS) {
+    return {};
   }
-  close(fd);
+  const std::string report(json.data());
+  const std::string key = "\"image_dir\":\"";
+  const size_t at = report.find(key);
+  if (at == std::string::npos) return {};
+  const size_t from = at + key.size();
+  const std::string dir = report.substr(from, report.find('"', from) - from);
+  std::vector<std::string> files;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      if (name.size() > 4 && name.compare(name.size() - 4, 4, ".img") == 0) {
+        files.push_back(dir + "/" + name);
+      }
+    }
+    closedir(d);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Drops `files` from the page cache: what reads them next comes from the
+// disk.
+void Evict(const std::vector<std::string>& files) {
+  for (const std::string& file : files) {
+    const int fd = open(file.c_str(), O_RDONLY);
+    if (fd < 0) continue;
+    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    close(fd);
+  }
+}
+
+// A plain sequential read of `files`, one after another in 8 MiB blocks,
+// evicted from the page cache first (a cold read); seconds.
+double ColdRead(const std::vector<std::string>& files) {
+  static std::vector<uint8_t> block(kBlock);
+  Evict(files);
+  const auto start = Clock::now();
+  for (const std::string& file : files) {
+    const int fd = open(file.c_str(), O_RDONLY);
+    while (read(fd, block.data(), kBlock) > 0) {
+    }
+    close(fd);
+  }
   return Seconds(start, Clock::now());
 }
 
@@ -145,16 +191,18 @@ void BM_DiskBackup2GiB(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * 2048 * kMiB);
 }
 
+// Restore after a memory loss, from an image not in the page cache, against
+// a cold sequential read of the same image files; the two run one after the
+// other, in alternating order.
 void BM_DiskRestore2GiB(benchmark::State& state) {
   setenv("ASCENDCL_SNAPSHOT_INCREMENTAL", "0", 1);
   if (g_ptrs.size() != 2048 * kMiB / kAllocationBytes &&
       !Allocate(2048 * kMiB)) {
     return state.SkipWithError("allocate");
   }
-  const std::string plain = g_dir + "/plain-read";
-  PlainWrite(plain, 2048 * kMiB);
+  ColdRead({});  // its buffer, before the RSS is measured
+  int round = 0;
   for (auto _ : state) {
-    const double baseline = PlainRead(plain);
     ResetPeakRss();
     const uint64_t before = StatusBytes("VmRSS");
     double backup = 0;
@@ -162,11 +210,22 @@ void BM_DiskRestore2GiB(benchmark::State& state) {
         !Ok(aclsimInjectFault(0, ACLSIM_FAULT_DEVICE_MEMORY_LOSS), "loss")) {
       return state.SkipWithError("backup");
     }
+    const std::vector<std::string> files = ImageFiles();
+    if (files.empty()) return state.SkipWithError("no image files");
+    // The files just written may not be in the host's cache under this
+    // VM's disk yet, which only the first read would pay: one read first
+    // (not measured), so that the baseline and the Restore, evicted from
+    // this machine's page cache, read them alike.
+    ColdRead(files);
+    const bool baseline_first = round++ % 2 == 0;
+    double baseline = baseline_first ? ColdRead(files) : 0;
+    Evict(files);
     const auto start = Clock::now();
     const bool ok =
         Ok(aclrtSnapShotProcessRestore(getpid(), nullptr), "Restore");
     const double op = Seconds(start, Clock::now());
     const uint64_t peak = StatusBytes("VmHWM");
+    if (!baseline_first) baseline = ColdRead(files);
     if (!Ok(aclrtSnapShotProcessUnlock(getpid(), nullptr), "Unlock") || !ok) {
       return state.SkipWithError("restore");
     }
@@ -174,7 +233,6 @@ void BM_DiskRestore2GiB(benchmark::State& state) {
     state.SetIterationTime(op);
     g_pairs["restore"].emplace_back(baseline, op);
   }
-  unlink(plain.c_str());
   state.SetBytesProcessed(state.iterations() * 2048 * kMiB);
 }
 
@@ -218,7 +276,7 @@ BENCHMARK(BM_DiskBackup2GiB)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DiskRestore2GiB)
     ->UseManualTime()
-    ->Iterations(3)
+    ->Iterations(4)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DiskIncrementalBackup)
     ->UseManualTime()
@@ -236,10 +294,12 @@ bool PrintRatio(const char* what, const char* name, double target,
   // Summarize gives baseline / operation.
   const double ratio = at_most ? 1.0 / stats->median : stats->median;
   const bool met = at_most ? ratio <= target : ratio >= target;
+  const double low = at_most ? 1.0 / stats->max : stats->min;
+  const double high = at_most ? 1.0 / stats->min : stats->max;
   std::printf(
-      "RATIO %s: %.3fx (median of %zu; baseline %.1f ms, operation "
-      "%.1f ms in all) target %s %.2fx: %s\n",
-      what, ratio, stats->count, stats->baseline_total_s * 1e3,
+      "RATIO %s: %.3fx (median of %zu, pairs %.3f-%.3fx; baseline %.1f ms, "
+      "operation %.1f ms in all) target %s %.2fx: %s\n",
+      what, ratio, stats->count, low, high, stats->baseline_total_s * 1e3,
       stats->op_total_s * 1e3, at_most ? "<=" : ">=", target,
       met ? "met" : "MISSED");
   return met;
@@ -269,8 +329,10 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks();
   bool ok = PrintRatio("Backup of 2 GiB to disk vs write(2)+fsync", "backup",
                        0.8, false);
-  ok = PrintRatio("Restore of 2 GiB from disk vs a cold sequential read",
-                  "restore", 0.8, false) &&
+  ok = PrintRatio(
+           "Restore of 2 GiB from disk vs a cold sequential read of its "
+           "files",
+           "restore", 0.8, false) &&
        ok;
   std::printf(
       "RATIO peak RSS above the start through Backup and Restore: "

@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -15,7 +14,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -24,6 +22,7 @@
 #include "absl/time/clock.h"
 #include "device/checksum.h"
 #include "glog/logging.h"
+#include "snapshot/image_dir.h"
 
 namespace ascend::snapshot {
 
@@ -48,32 +47,6 @@ uint64_t HostMemoryBytes() {
   }
   std::fclose(f);
   return total;
-}
-
-// Field 22 of /proc/<pid>/stat (start time in clock ticks since boot), or
-// nullopt when the process does not exist.
-std::optional<uint64_t> ProcessStart(const std::string& pid) {
-  FILE* f = std::fopen(absl::StrCat("/proc/", pid, "/stat").c_str(), "re");
-  if (f == nullptr) return std::nullopt;
-  char buf[1024];
-  const size_t n = std::fread(buf, 1, sizeof(buf) - 1, f);
-  std::fclose(f);
-  buf[n] = '\0';
-  const char* end_of_name = std::strrchr(buf, ')');
-  if (end_of_name == nullptr) return std::nullopt;
-  // After ") " come fields 3 (state) onwards: field 22 is the 20th.
-  std::vector<absl::string_view> fields =
-      absl::StrSplit(absl::string_view(end_of_name + 2), ' ');
-  uint64_t start = 0;
-  if (fields.size() < 20 || !absl::SimpleAtoi(fields[19], &start)) {
-    return std::nullopt;
-  }
-  return start;
-}
-
-uint64_t OwnStart() {
-  static const uint64_t start = ProcessStart("self").value_or(0);
-  return start;
 }
 
 absl::Status ReadFully(int fd, uint64_t offset, void* to, uint64_t n,
@@ -121,40 +94,6 @@ uint64_t HeaderChecksum(const internal::ImageHeader& h) {
 
 uint64_t TableBytes(uint64_t pieces) {
   return pieces * sizeof(internal::ImagePiece) + sizeof(uint64_t);
-}
-
-// Image directories of this process still on disk, removed at exit.
-std::mutex& LiveDirsMutex() {
-  static auto* mu = new std::mutex;
-  return *mu;
-}
-std::set<std::string>& LiveDirs() {
-  static auto* dirs = new std::set<std::string>;
-  return *dirs;
-}
-
-// Removes the image files (and their unfinished ".tmp" versions) in `dir`,
-// then `dir`; other files are left, and then so is the directory.
-void RemoveImageDirectory(const std::string& dir) {
-  if (DIR* d = opendir(dir.c_str())) {
-    while (dirent* e = readdir(d)) {
-      const absl::string_view name = e->d_name;
-      if ((absl::StartsWith(name, "dev") &&
-           (absl::EndsWith(name, ".img") ||
-            absl::EndsWith(name, ".img.tmp"))) ||
-          absl::StartsWith(name, internal::kManifestName)) {
-        unlinkat(dirfd(d), e->d_name, 0);
-      }
-    }
-    closedir(d);
-  }
-  rmdir(dir.c_str());
-}
-
-void RemoveLiveDirsAtExit() {
-  std::lock_guard<std::mutex> lock(LiveDirsMutex());
-  for (const std::string& dir : LiveDirs()) RemoveImageDirectory(dir);
-  LiveDirs().clear();
 }
 
 }  // namespace
@@ -344,31 +283,6 @@ uint64_t StagingPool::mapped_bytes() const {
   return mapped_ * slot_bytes_;
 }
 
-// --- ImageDir
-
-// A process's image subdirectory: removed when the last file in it goes.
-class ImageDir {
- public:
-  explicit ImageDir(std::string path) : path_(std::move(path)) {
-    std::lock_guard<std::mutex> lock(LiveDirsMutex());
-    LiveDirs().insert(path_);
-  }
-  ~ImageDir() {
-    {
-      std::lock_guard<std::mutex> lock(LiveDirsMutex());
-      LiveDirs().erase(path_);
-    }
-    RemoveImageDirectory(path_);
-  }
-  const std::string& path() const { return path_; }
-  const std::array<uint8_t, 16>& id() const { return id_; }
-  void set_id(const std::array<uint8_t, 16>& id) { id_ = id; }
-
- private:
-  const std::string path_;
-  std::array<uint8_t, 16> id_{};
-};
-
 // --- ImageFile
 
 ImageFile::ImageFile(std::shared_ptr<ImageDir> dir, std::string path, int fd,
@@ -381,7 +295,10 @@ ImageFile::ImageFile(std::shared_ptr<ImageDir> dir, std::string path, int fd,
 
 ImageFile::~ImageFile() {
   if (fd_ >= 0) close(fd_);
-  unlink((committed_ ? path_ : path_ + ".tmp").c_str());
+  // A child forked from the writer leaves its parent's files alone.
+  if (header_.pid == static_cast<uint32_t>(getpid())) {
+    unlink((committed_ ? path_ : path_ + ".tmp").c_str());
+  }
 }
 
 absl::Status ImageFile::Write(uint64_t offset, const void* bytes, uint64_t n) {
@@ -441,11 +358,6 @@ ImageFile::Reader::~Reader() { close(fd_); }
 absl::Status ImageFile::Reader::Read(uint64_t offset, void* to,
                                      uint64_t n) const {
   return ReadFully(fd_, kImageHeaderBytes + offset, to, n, "image file");
-}
-
-void ImageFile::Reader::Prefetch(uint64_t offset, uint64_t n) const {
-  (void)posix_fadvise(fd_, static_cast<off_t>(kImageHeaderBytes + offset),
-                      static_cast<off_t>(n), POSIX_FADV_WILLNEED);
 }
 
 absl::StatusOr<std::unique_ptr<ImageFile::Reader>> ImageFile::Open() const {
@@ -511,9 +423,18 @@ std::shared_ptr<ImageStore> ImageStore::Current() {
   return StoreSlot();
 }
 
+// Staging slots of 1 to 4 MiB, at least eight of them within the budget:
+// Restore reads a slot's worth of an image file with one read (larger reads
+// keep the disk busier), Backup fills at most a work item of a slot.
+namespace {
+uint64_t StagingSlotBytes(const ImageSettings& settings) {
+  return std::clamp<uint64_t>(settings.host_buffer_bytes / 8, kMiB, 4 * kMiB);
+}
+}  // namespace
+
 ImageStore::ImageStore(ImageSettings settings)
     : settings_(std::move(settings)),
-      pool_(settings_.host_buffer_bytes, uint64_t{1} << 20) {}
+      pool_(settings_.host_buffer_bytes, StagingSlotBytes(settings_)) {}
 
 uint64_t ImageStore::NextBackup() {
   std::lock_guard<std::mutex> lock(mu_);
@@ -522,39 +443,25 @@ uint64_t ImageStore::NextBackup() {
 
 absl::StatusOr<std::string> ImageStore::Directory() {
   std::lock_guard<std::mutex> lock(mu_);
-  if (dir_ != nullptr) return dir_->path();
-  static std::once_flag at_exit;
-  std::call_once(at_exit, [] { std::atexit(RemoveLiveDirsAtExit); });
-  const std::string path = absl::StrCat(
-      settings_.image_dir, "/", kImageDirPrefix, getpid(), "-", OwnStart());
+  // A child forked from the process that made it owns its own.
+  if (dir_ != nullptr && dir_->owner() == getpid()) return dir_->path();
+  dir_.reset();
   // Images an earlier store of this process wrote there may still be in
   // use (the same directory configured again): share their directory.
   static auto* last = new std::weak_ptr<ImageDir>;
   if (std::shared_ptr<ImageDir> live = last->lock();
-      live != nullptr && live->path() == path) {
+      live != nullptr && live->owner() == getpid() &&
+      absl::StartsWith(live->path(), absl::StrCat(settings_.image_dir, "/",
+                                                  kImageDirPrefix))) {
     dir_ = std::move(live);
-    return path;
+    return dir_->path();
   }
-  if (mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "cannot create snapshot image directory ", path, ": ", Errno(errno)));
-  }
-  // Left by an earlier store of this process (aclFinalize, then aclInit).
-  RemoveImageDirectory(path);
-  if (mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "cannot create snapshot image directory ", path, ": ", Errno(errno)));
-  }
-  auto dir = std::make_shared<ImageDir>(path);
-  std::array<uint8_t, 16> id{};
-  if (getrandom(id.data(), id.size(), 0) != static_cast<ssize_t>(id.size())) {
-    const uint64_t now = static_cast<uint64_t>(absl::GetCurrentTimeNanos());
-    std::memcpy(id.data(), &now, sizeof(now));
-  }
-  dir->set_id(id);
-  *last = dir;
-  dir_ = std::move(dir);
-  return path;
+  absl::StatusOr<std::shared_ptr<ImageDir>> made =
+      ImageDir::Make(settings_.image_dir);
+  if (!made.ok()) return made.status();
+  *last = *made;
+  dir_ = *std::move(made);
+  return dir_->path();
 }
 
 absl::StatusOr<std::shared_ptr<ImageFile>> ImageStore::Create(
@@ -570,10 +477,10 @@ absl::StatusOr<std::shared_ptr<ImageFile>> ImageStore::Create(
       absl::StrCat(dir->path(), "/dev", device, "-", backup, ".img");
   const std::string tmp = path + ".tmp";
   int fd = open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0 && errno == ENOENT && mkdir(dir->path().c_str(), 0700) == 0) {
+  if (fd < 0 && errno == ENOENT && dir->EnsureExists().ok()) {
     // The directory went (removed, or a file system mounted over its
-    // parent went): made again. Files of earlier images in it are gone,
-    // which a Restore of those reports.
+    // parent went): made again, locked. Files of earlier images in it are
+    // gone, which a Restore of those reports.
     fd = open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   }
   if (fd < 0) {
@@ -602,29 +509,6 @@ absl::StatusOr<std::shared_ptr<ImageFile>> ImageStore::Create(
                      " bytes for image file ", tmp, ": ", Errno(errno)));
   }
   return file;
-}
-
-int RemoveStaleImages(const std::string& image_dir) {
-  DIR* d = opendir(image_dir.c_str());
-  if (d == nullptr) return 0;
-  std::vector<std::string> stale;
-  while (dirent* e = readdir(d)) {
-    absl::string_view name = e->d_name;
-    if (!absl::ConsumePrefix(&name, kImageDirPrefix)) continue;
-    std::vector<std::string> parts = absl::StrSplit(name, '-');
-    uint64_t pid = 0;
-    uint64_t start = 0;
-    if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &pid) ||
-        !absl::SimpleAtoi(parts[1], &start)) {
-      continue;
-    }
-    const std::optional<uint64_t> running = ProcessStart(parts[0]);
-    if (running.has_value() && *running == start) continue;  // alive
-    stale.push_back(absl::StrCat(image_dir, "/", e->d_name));
-  }
-  closedir(d);
-  for (const std::string& dir : stale) RemoveImageDirectory(dir);
-  return static_cast<int>(stale.size());
 }
 
 }  // namespace internal

@@ -66,7 +66,8 @@ inline constexpr uint32_t kImageFormatVersion = 1;
 inline constexpr uint64_t kImageHeaderBytes = 4096;
 inline constexpr char kImageMagic[8] = {'A', 'S', 'C', 'L', 'S', 'N', 'A', 'P'};
 // Subdirectories of an image directory are named
-// kImageDirPrefix + "<pid>-<start time>".
+// kImageDirPrefix + "<pid>-<start time>", perhaps with "-<n>" after it
+// (snapshot/image_dir.h).
 inline constexpr absl::string_view kImageDirPrefix = "ascendcl-snapshot-";
 // The manifest of the last Backup in an image's directory (JSON).
 inline constexpr absl::string_view kManifestName = "image.json";
@@ -173,9 +174,6 @@ class ImageFile final : public Extent {
     Reader& operator=(const Reader&) = delete;
     ~Reader();
     absl::Status Read(uint64_t offset, void* to, uint64_t n) const;
-    // Asks the kernel to start reading [offset, +n) of the data area now
-    // (a hint: errors are ignored).
-    void Prefetch(uint64_t offset, uint64_t n) const;
 
    private:
     const int fd_;
@@ -232,10 +230,6 @@ class ImageStore {
   std::shared_ptr<ImageDir> dir_;
   uint64_t next_backup_ = 1;
 };
-
-// Removes the image subdirectories under `image_dir` whose process is gone
-// (another pid, or the same pid started at another time). Returns how many.
-int RemoveStaleImages(const std::string& image_dir);
 
 }  // namespace internal
 }  // namespace ascend::snapshot

@@ -15,7 +15,9 @@
 #include "device/base/status_macros.h"
 #include "device/checksum.h"
 #include "glog/logging.h"
+#include "snapshot/device_ranges.h"
 #include "snapshot/host_copy.h"
+#include "snapshot/memory_restore.h"
 #include "snapshot/piece_copy.h"
 
 namespace ascend::snapshot {
@@ -39,44 +41,11 @@ absl::StatusOr<std::shared_ptr<device::Device>> OpenDevice(rt::Runtime& runtime,
   return device;
 }
 
-uint64_t End(const device::Allocation& a) { return a.addr + a.size; }
-
-// The parts of the sorted, disjoint `ranges` inside [begin, end), from
-// ranges[*cursor] on; *cursor advances past ranges that end before `begin`
-// (callers ask for ascending, disjoint windows).
-template <typename Fn>
-void ForEachOverlap(const std::vector<device::Allocation>& ranges,
-                    size_t* cursor, uint64_t begin, uint64_t end, Fn&& fn) {
-  while (*cursor < ranges.size() && End(ranges[*cursor]) <= begin) ++*cursor;
-  for (size_t k = *cursor; k < ranges.size() && ranges[k].addr < end; ++k) {
-    const uint64_t b = std::max(begin, ranges[k].addr);
-    const uint64_t e = std::min(end, End(ranges[k]));
-    if (b < e) fn(b, e);
-  }
-}
-
-// The device's data ranges over the span of `allocations` (sorted).
-std::vector<device::Allocation> DataOver(
-    const device::Device& device,
-    const std::vector<device::Allocation>& allocations) {
-  if (allocations.empty()) return {};
-  uint64_t hi = 0;
-  for (const device::Allocation& a : allocations) hi = std::max(hi, End(a));
-  const uint64_t lo = allocations.front().addr;
-  return device.DataRanges(lo, hi - lo);
-}
-
-// Appends [b, e) to the ascending `ranges`, merging with the last one.
-void AppendMerged(std::vector<device::Allocation>* ranges, uint64_t b,
-                  uint64_t e) {
-  if (b >= e) return;
-  if (!ranges->empty() && End(ranges->back()) >= b) {
-    ranges->back().size =
-        std::max(End(ranges->back()), e) - ranges->back().addr;
-    return;
-  }
-  ranges->push_back(device::Allocation{b, e - b});
-}
+using internal::AppendMerged;
+using internal::DataOver;
+using internal::End;
+using internal::ForEachOverlap;
+using internal::OverlapsAny;
 
 // --- "allocations"
 // ------------------------------------------------------------
@@ -388,14 +357,6 @@ bool IncrementalEnabled() {
   return mode == nullptr || std::strcmp(mode, "0") != 0;
 }
 
-// Whether [begin, end) overlaps one of the ascending, disjoint `ranges`,
-// from ranges[*cursor] on; callers ask for ascending windows.
-bool OverlapsAny(const std::vector<device::Allocation>& ranges, size_t* cursor,
-                 uint64_t begin, uint64_t end) {
-  while (*cursor < ranges.size() && End(ranges[*cursor]) <= begin) ++*cursor;
-  return *cursor < ranges.size() && ranges[*cursor].addr < end;
-}
-
 }  // namespace
 
 SavedMemory::SavedMemory(rt::Runtime& runtime, int32_t device_id,
@@ -634,139 +595,104 @@ internal::Layout SavedMemory::LayoutOf(const std::vector<bool>* keep) const {
   return layout;
 }
 
+std::optional<std::vector<device::Allocation>> SavedMemory::WrittenSince(
+    device::Device& device) const {
+  if (tracking_ == nullptr || period_ == 0 ||
+      tracking_->Current(device_id_, device) != period_) {
+    return std::nullopt;
+  }
+  absl::StatusOr<std::vector<device::Allocation>> written =
+      device.WrittenRanges();
+  if (!written.ok()) return std::nullopt;
+  return *std::move(written);
+}
+
+internal::RestoreSource SavedMemory::RestoreSourceOf() const {
+  internal::RestoreSource source;
+  source.device_id = device_id_;
+  source.pieces = &pieces_;
+  source.buffers = &buffers_;
+  source.readers = &readers_;
+  source.pool = store_ != nullptr ? &store_->pool() : nullptr;
+  source.options = options_;
+  return source;
+}
+
 absl::Status SavedMemory::Prepare() {
-  // Every image file is opened and checked before any state restores, so
-  // a missing, damaged or replaced file fails the Restore with nothing
-  // changed (DESIGN.md §4.15).
+  // Before any state restores, on any device: every image file is opened
+  // and checked, the Restore is planned, and every piece it will copy is
+  // read and verified, so that a missing, damaged or replaced file, or
+  // damaged data, fails the Restore with nothing changed (DESIGN.md §4.9,
+  // §4.15).
+  plan_.reset();
   std::vector<std::unique_ptr<internal::ImageFile::Reader>> readers(
       buffers_.size());
-  for (size_t b = 0; b < buffers_.size(); ++b) {
+  absl::Status checked;
+  for (size_t b = 0; b < buffers_.size() && checked.ok(); ++b) {
     if (buffers_[b] == nullptr || buffers_[b]->file() == nullptr) continue;
     absl::StatusOr<std::unique_ptr<internal::ImageFile::Reader>> reader =
         buffers_[b]->file()->Open();
-    if (!reader.ok()) {
-      // The next Backup must not carry pieces over from a damaged file.
-      if (tracking_ != nullptr) tracking_->Forget(device_id_);
-      return reader.status();
+    if (reader.ok()) {
+      readers[b] = *std::move(reader);
+    } else {
+      checked = reader.status();
     }
-    readers[b] = *std::move(reader);
   }
   readers_ = std::move(readers);
-  if (live_.has_value()) return absl::OkStatus();
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
                           OpenDevice(runtime_, device_id_));
-  live_ = device->Allocations();
+  if (!live_.has_value()) live_ = device->Allocations();
+  std::unique_ptr<internal::RestorePlan> plan;
+  const absl::Time start = absl::Now();
+  if (checked.ok()) {
+    const std::optional<std::vector<device::Allocation>> written =
+        WrittenSince(*device);
+    plan = std::make_unique<internal::RestorePlan>(
+        internal::PlanRestore(allocations_, pieces_, *live_,
+                              written.has_value() ? &*written : nullptr));
+    checked = internal::VerifySources(RestoreSourceOf(), plan->copy);
+  }
+  if (!checked.ok()) {
+    readers_.clear();
+    // The next Backup must not carry pieces over from a damaged image.
+    if (checked.code() == absl::StatusCode::kDataLoss && tracking_ != nullptr) {
+      tracking_->Forget(device_id_);
+    }
+    return checked;
+  }
+  LOG(INFO) << "snapshot restore: device " << device_id_ << ": verified "
+            << Throughput(plan->copied_bytes, absl::Now() - start);
+  plan_ = std::move(plan);
   return absl::OkStatus();
 }
 
 absl::Status SavedMemory::Restore() const {
   const absl::Time start = absl::Now();
-  if (!live_.has_value()) {
+  if (!live_.has_value() || plan_ == nullptr) {
     return absl::FailedPreconditionError("restore without Prepare");
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<device::Device> device,
                           OpenDevice(runtime_, device_id_));
-  const std::vector<device::Allocation>& live = *live_;
-  // The saved allocations still alive, as they were (an allocation freed
-  // since and one made in its place at the same address are different).
-  std::vector<bool> keep(allocations_.size(), false);
-  for (size_t i = 0, j = 0; i < allocations_.size() && j < live.size();) {
-    if (allocations_[i].addr < live[j].addr) {
-      ++i;
-    } else if (live[j].addr < allocations_[i].addr) {
-      ++j;
-    } else {
-      keep[i] = allocations_[i].size == live[j].size;
-      ++i;
-      ++j;
+  const internal::RestorePlan* plan = plan_.get();
+  // Only the Restore's participants ran since Prepare, and they write no
+  // device memory; should the tracking report more written now, the pieces
+  // that adds are verified before this device's memory changes.
+  internal::RestorePlan wider;
+  if (plan->written.has_value()) {
+    const std::optional<std::vector<device::Allocation>> written =
+        WrittenSince(*device);
+    if (!written.has_value() ||
+        !internal::SameRanges(*written, *plan->written)) {
+      wider = internal::PlanRestore(allocations_, pieces_, *live_,
+                                    written.has_value() ? &*written : nullptr);
+      ASCEND_RETURN_IF_ERROR(internal::VerifySources(
+          RestoreSourceOf(), internal::Missing(wider.copy, plan->copy)));
+      plan = &wider;
     }
   }
-  // Incremental when the device kept its memory since this capture and
-  // its write-tracking period is this capture's: then only what was
-  // written since needs copying back (DESIGN.md §4.14). A memory loss
-  // counts as every byte written.
-  std::optional<std::vector<device::Allocation>> written;
-  if (tracking_ != nullptr && period_ != 0 &&
-      tracking_->Current(device_id_, *device) == period_) {
-    absl::StatusOr<std::vector<device::Allocation>> w = device->WrittenRanges();
-    if (w.ok()) written = *std::move(w);
-  }
-  // Everything alive that is not about to be written back must read as
-  // zero: what was zero at the backup, and allocations made since. Only
-  // the parts that hold data now need the device's attention (and when the
-  // pieces cover everything, the device is not even asked).
-  std::vector<device::Allocation> gaps;
-  size_t saved = 0;
-  size_t gap_cursor = 0;
-  for (const device::Allocation& a : live) {
-    while (saved < allocations_.size() && allocations_[saved].addr < a.addr) {
-      ++saved;
-    }
-    uint64_t from = a.addr;
-    const bool kept = saved < allocations_.size() &&
-                      allocations_[saved].addr == a.addr && keep[saved];
-    std::vector<device::Allocation> own;
-    if (kept) {
-      const Allocation& s = allocations_[saved];
-      for (size_t p = s.first_piece; p < s.first_piece + s.piece_count; ++p) {
-        if (pieces_[p].addr > from) {
-          own.push_back(device::Allocation{from, pieces_[p].addr - from});
-        }
-        from = pieces_[p].addr + pieces_[p].size;
-      }
-    }
-    if (End(a) > from) own.push_back(device::Allocation{from, End(a) - from});
-    if (kept && written.has_value()) {
-      // Gaps of a kept allocation still read as zero unless written.
-      for (const device::Allocation& gap : own) {
-        ForEachOverlap(*written, &gap_cursor, gap.addr, End(gap),
-                       [&](uint64_t b, uint64_t e) {
-                         gaps.push_back(device::Allocation{b, e - b});
-                       });
-      }
-    } else {
-      gaps.insert(gaps.end(), own.begin(), own.end());
-    }
-  }
-  if (!gaps.empty()) {
-    const std::vector<device::Allocation> data = DataOver(*device, gaps);
-    size_t cursor = 0;
-    for (const device::Allocation& gap : gaps) {
-      absl::Status status;
-      ForEachOverlap(data, &cursor, gap.addr, End(gap),
-                     [&](uint64_t b, uint64_t e) {
-                       if (status.ok()) status = device->Discard(b, e - b);
-                     });
-      ASCEND_RETURN_IF_ERROR(status);
-    }
-  }
-  std::vector<size_t> copy;
-  uint64_t total = 0;
-  uint64_t unchanged = 0;
-  size_t written_cursor = 0;
-  for (size_t k = 0; k < pieces_.size(); ++k) {
-    const Piece& piece = pieces_[k];
-    if (!keep[piece.allocation]) continue;
-    if (written.has_value() &&
-        !OverlapsAny(*written, &written_cursor, piece.addr,
-                     piece.addr + piece.size)) {
-      unchanged += piece.size;
-      continue;
-    }
-    copy.push_back(k);
-    total += piece.size;
-  }
-  const std::vector<size_t> items = internal::GroupIntoItems(
-      pieces_, copy, std::max<uint64_t>(options_.chunk_bytes, 1));
-  internal::PieceWork work;
-  work.device_id = device_id_;
-  work.pieces = const_cast<std::vector<Piece>*>(&pieces_);
-  work.copy = &copy;
-  work.items = &items;
-  work.workers = options_.workers;
-  if (absl::Status copied = internal::CopyPiecesToDevice(
-          work, *device, buffers_, readers_,
-          store_ != nullptr ? &store_->pool() : nullptr);
+  ASCEND_RETURN_IF_ERROR(internal::ClearGaps(*device, plan->gaps));
+  if (absl::Status copied =
+          internal::CopyToDevice(RestoreSourceOf(), plan->copy, *device);
       !copied.ok()) {
     // A damaged image is not the base of the next Backup either.
     if (copied.code() == absl::StatusCode::kDataLoss && tracking_ != nullptr) {
@@ -776,20 +702,22 @@ absl::Status SavedMemory::Restore() const {
   }
   readers_.clear();
   restored_ = true;
-  restored_stats_.copied = total;
-  restored_stats_.unchanged = unchanged;
+  restored_stats_.copied = plan->copied_bytes;
+  restored_stats_.unchanged = plan->unchanged_bytes;
   // Tracked but everything written (a memory loss) is a full restore.
-  restored_stats_.incremental = written.has_value() && unchanged > 0;
+  restored_stats_.incremental =
+      plan->written.has_value() && plan->unchanged_bytes > 0;
   restored_stats_.write_tracking = saved_stats_.write_tracking;
   // The kept allocations now hold exactly this capture: a new period
   // starts from it, so the next Backup copies only what is written next.
   if (tracking_ != nullptr) {
-    period_ = tracking_->Start(device_id_, device, LayoutOf(&keep));
+    period_ = tracking_->Start(device_id_, device, LayoutOf(&plan->keep));
   }
-  LOG(INFO) << "snapshot restore: device " << device_id_ << ": " << live.size()
-            << " allocation(s), "
+  LOG(INFO) << "snapshot restore: device " << device_id_ << ": "
+            << live_->size() << " allocation(s), "
             << (restored_stats_.incremental ? "incremental, " : "")
-            << "restored " << Throughput(total, absl::Now() - start);
+            << "restored "
+            << Throughput(plan->copied_bytes, absl::Now() - start);
   return absl::OkStatus();
 }
 

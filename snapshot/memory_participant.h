@@ -51,6 +51,8 @@ struct MemoryOptions {
 
 namespace internal {
 struct Layout;
+struct RestorePlan;
+struct RestoreSource;
 struct Tracking;
 }  // namespace internal
 
@@ -79,7 +81,9 @@ class SavedMemory final : public rt::SavedState {
               std::shared_ptr<internal::Tracking> tracking);
   ~SavedMemory() override;
 
-  // Also opens and checks the image files the pieces lie in (on disk).
+  // Plans the Restore and, before any device is touched, opens and checks
+  // the image files (on disk) and reads and verifies every piece it will
+  // copy (DESIGN.md §4.9, §4.10).
   absl::Status Prepare() override;
   absl::Status Restore() const override;
   // Host bytes held (every buffer a piece lies in, shared with other
@@ -123,6 +127,13 @@ class SavedMemory final : public rt::SavedState {
                 std::vector<size_t>* copy);
   // This capture's layout, restricted to the allocations `keep` marks.
   internal::Layout LayoutOf(const std::vector<bool>* keep) const;
+  // What was written on `device` since this capture, when the device kept
+  // its memory and its write-tracking period is this capture's (an
+  // incremental Restore); nullopt otherwise.
+  std::optional<std::vector<device::Allocation>> WrittenSince(
+      device::Device& device) const;
+  // Where the Restore reads the pieces from.
+  internal::RestoreSource RestoreSourceOf() const;
 
   rt::Runtime& runtime_;
   const int32_t device_id_;
@@ -139,6 +150,8 @@ class SavedMemory final : public rt::SavedState {
   mutable std::vector<std::unique_ptr<internal::ImageFile::Reader>> readers_;
   // The allocations alive at the first Prepare (see SavedState::Prepare).
   std::optional<std::vector<device::Allocation>> live_;
+  // The last Prepare's plan, its pieces verified.
+  std::unique_ptr<internal::RestorePlan> plan_;
   CopyStats saved_stats_;
   mutable CopyStats restored_stats_;
   mutable bool restored_ = false;

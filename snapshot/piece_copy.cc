@@ -1,7 +1,10 @@
 #include "snapshot/piece_copy.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -32,26 +35,56 @@ absl::StatusOr<uint64_t> FetchPiece(device::Device& device, int32_t device_id,
   return on_device;
 }
 
-// Copies one piece from host memory at `from` to the device. One
-// verification covers both the image and the transfer: what landed on the
-// device must hash to what Backup saw there. (The device was re-opened, so
-// copying a damaged piece before noticing loses nothing.) Only on a
-// mismatch is the host copy hashed as well, to say which of the two was
-// damaged.
+// A copy that lands damaged, or that the device reports failed, is tried
+// this many times in all before the Restore gives up.
+constexpr int kCopyAttempts = 3;
+// Pieces moved by one transfer at most (4 MiB of 64 KiB pieces).
+constexpr size_t kBatchPieces = 64;
+
+// Copies one piece from host memory at `from` to the device. The source was
+// verified before any device was touched (VerifyPieces); what landed on the
+// device must hash to what Backup saw there. A transfer that went wrong (the
+// device says it failed, or what landed differs while the source still
+// matches) is copied again: the image is good, so a transient fault of the
+// transfer fails nothing. A source that no longer matches changed after it
+// was verified, and fails the Restore.
 absl::Status PlacePiece(device::Device& device, int32_t device_id,
                         const Piece& piece, const uint8_t* from) {
-  ASCEND_ASSIGN_OR_RETURN(
-      const uint64_t on_device,
-      device.CopyToDeviceWithChecksum(piece.addr, from, piece.size));
-  if (on_device == piece.checksum) return absl::OkStatus();
-  if (device::Checksum(from, piece.size) != piece.checksum) {
-    return absl::DataLossError(absl::StrFormat(
-        "backup image of device %d range [0x%x, +%u) is corrupted", device_id,
+  absl::Status last;
+  for (int attempt = 1; attempt <= kCopyAttempts; ++attempt) {
+    absl::StatusOr<uint64_t> on_device =
+        device.CopyToDeviceWithChecksum(piece.addr, from, piece.size);
+    if (on_device.ok() && *on_device == piece.checksum) {
+      if (attempt > 1) {
+        LOG(WARNING) << "snapshot restore: device " << device_id
+                     << ": the copy of range [0x" << std::hex << piece.addr
+                     << std::dec << ", +" << piece.size
+                     << ") succeeded at attempt " << attempt << " ("
+                     << last.message() << ")";
+      }
+      return absl::OkStatus();
+    }
+    if (!on_device.ok()) {
+      // Only a failed transfer is tried again; a range the device refuses
+      // stays refused.
+      if (on_device.status().code() != absl::StatusCode::kDataLoss) {
+        return on_device.status();
+      }
+      last = on_device.status();
+      continue;
+    }
+    if (device::Checksum(from, piece.size) != piece.checksum) {
+      return absl::DataLossError(absl::StrFormat(
+          "backup image of device %d range [0x%x, +%u) changed after it was "
+          "verified",
+          device_id, piece.addr, piece.size));
+    }
+    last = absl::DataLossError(absl::StrFormat(
+        "restore copy to device %d range [0x%x, +%u) was corrupted", device_id,
         piece.addr, piece.size));
   }
-  return absl::DataLossError(absl::StrFormat(
-      "restore copy to device %d range [0x%x, +%u) was corrupted", device_id,
-      piece.addr, piece.size));
+  return absl::DataLossError(
+      absl::StrCat(last.message(), " (", kCopyAttempts, " attempts)"));
 }
 
 size_t ItemEnd(const PieceWork& work, size_t item) {
@@ -149,87 +182,170 @@ absl::Status CopyPiecesFromDevice(const PieceWork& work, device::Device& device,
       });
 }
 
-absl::Status CopyPiecesToDevice(
-    const PieceWork& work, device::Device& device,
+std::vector<RestoreRun> RestoreRuns(
+    const std::vector<Piece>& pieces, const std::vector<size_t>& copy,
+    const std::vector<std::shared_ptr<Extent>>& from, uint64_t item_bytes,
+    uint64_t read_bytes) {
+  std::vector<RestoreRun> runs;
+  for (size_t k = 0; k < copy.size(); ++k) {
+    const Piece& piece = pieces[copy[k]];
+    const Extent* extent =
+        piece.buffer < from.size() ? from[piece.buffer].get() : nullptr;
+    const bool in_file = extent != nullptr && extent->data() == nullptr;
+    if (!runs.empty()) {
+      RestoreRun& run = runs.back();
+      const bool joins =
+          run.buffer == piece.buffer &&
+          (in_file ? run.end == piece.offset &&
+                         piece.offset + piece.size - run.begin <= read_bytes
+                   : run.end - run.begin < item_bytes);
+      if (joins) {
+        run.last = k + 1;
+        run.end = in_file ? piece.offset + piece.size : run.end + piece.size;
+        continue;
+      }
+    }
+    RestoreRun run;
+    run.first = k;
+    run.last = k + 1;
+    run.buffer = piece.buffer;
+    run.in_file = in_file;
+    run.begin = in_file ? piece.offset : 0;
+    run.end = in_file ? piece.offset + piece.size : piece.size;
+    runs.push_back(run);
+  }
+  return runs;
+}
+
+namespace {
+
+// The extent and, for a file, the open reader of `run`'s buffer.
+absl::Status RunSource(
+    const RestoreRun& run, const std::vector<std::shared_ptr<Extent>>& from,
+    const std::vector<std::unique_ptr<ImageFile::Reader>>& readers,
+    StagingPool* pool, Extent** extent, const ImageFile::Reader** reader) {
+  *extent = run.buffer < from.size() ? from[run.buffer].get() : nullptr;
+  if (*extent == nullptr) {
+    return absl::InternalError("a saved piece without its buffer");
+  }
+  if (!run.in_file) return absl::OkStatus();
+  *reader = run.buffer < readers.size() ? readers[run.buffer].get() : nullptr;
+  if (*reader == nullptr || pool == nullptr) {
+    return absl::InternalError("an image file restored unopened");
+  }
+  if (run.end - run.begin > pool->slot_bytes()) {
+    return absl::InternalError("a read exceeds a staging slot");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status VerifyPieces(
+    const PieceWork& work, const std::vector<RestoreRun>& runs,
     const std::vector<std::shared_ptr<Extent>>& from,
     const std::vector<std::unique_ptr<ImageFile::Reader>>& readers,
     StagingPool* pool) {
   const std::vector<Piece>& pieces = *work.pieces;
   const std::vector<size_t>& copy = *work.copy;
-  // Files are read ahead of the copies: each item asks for the one
-  // kReadAhead items further on, so the disk works while the copies do.
-  constexpr size_t kReadAhead = 16;
-  auto prefetch = [&](size_t item) {
-    if (item >= work.items->size()) return;
-    const Piece& first = pieces[copy[(*work.items)[item]]];
-    const Piece& last = pieces[copy[ItemEnd(work, item) - 1]];
-    if (first.buffer != last.buffer || first.buffer >= readers.size() ||
-        readers[first.buffer] == nullptr || last.offset < first.offset) {
-      return;
+  return ParallelFor(work.workers, runs.size(), [&](size_t r) -> absl::Status {
+    const RestoreRun& run = runs[r];
+    Extent* extent = nullptr;
+    const ImageFile::Reader* reader = nullptr;
+    ASCEND_RETURN_IF_ERROR(
+        RunSource(run, from, readers, pool, &extent, &reader));
+    std::optional<StagingPool::Slot> slot;
+    if (run.in_file) {
+      ASCEND_ASSIGN_OR_RETURN(StagingPool::Slot s, pool->Acquire());
+      slot.emplace(std::move(s));
+      ASCEND_RETURN_IF_ERROR(
+          reader->Read(run.begin, slot->data(), run.end - run.begin));
     }
-    readers[first.buffer]->Prefetch(first.offset,
-                                    last.offset + last.size - first.offset);
-  };
-  for (size_t item = 0; item < kReadAhead; ++item) prefetch(item);
-  return ParallelFor(
-      work.workers, work.items->size(), [&](size_t item) -> absl::Status {
-        prefetch(item + kReadAhead);
-        std::optional<StagingPool::Slot> slot;
-        // The slot holds buffer `held` bytes [held_from, held_to).
-        uint32_t held = 0;
-        uint64_t held_from = 0;
-        uint64_t held_to = 0;
-        for (size_t k = (*work.items)[item]; k < ItemEnd(work, item); ++k) {
-          const Piece& piece = pieces[copy[k]];
-          const Extent* extent =
-              piece.buffer < from.size() ? from[piece.buffer].get() : nullptr;
-          if (extent == nullptr) {
-            return absl::InternalError("a saved piece without its buffer");
-          }
-          if (extent->data() != nullptr) {
-            ASCEND_RETURN_IF_ERROR(PlacePiece(device, work.device_id, piece,
-                                              extent->data() + piece.offset));
-            continue;
-          }
-          const ImageFile::Reader* reader = piece.buffer < readers.size()
-                                                ? readers[piece.buffer].get()
-                                                : nullptr;
-          if (reader == nullptr || pool == nullptr) {
-            return absl::InternalError("an image file restored unopened");
-          }
-          if (!slot.has_value()) {
-            ASCEND_ASSIGN_OR_RETURN(StagingPool::Slot s, pool->Acquire());
-            slot.emplace(std::move(s));
-            held_to = held_from;  // empty
-          }
-          if (held != piece.buffer || piece.offset < held_from ||
-              piece.offset + piece.size > held_to) {
-            // Read this piece and the ones after it that lie next to it in
-            // the same file, as far as the slot holds.
-            uint64_t end = piece.offset + piece.size;
-            for (size_t n = k + 1; n < ItemEnd(work, item); ++n) {
-              const Piece& next = pieces[copy[n]];
-              if (next.buffer != piece.buffer || next.offset != end ||
-                  next.offset + next.size - piece.offset > pool->slot_bytes()) {
-                break;
-              }
-              end = next.offset + next.size;
-            }
-            if (end - piece.offset > pool->slot_bytes()) {
-              return absl::InternalError("a piece exceeds a staging slot");
-            }
-            ASCEND_RETURN_IF_ERROR(
-                reader->Read(piece.offset, slot->data(), end - piece.offset));
-            held = piece.buffer;
-            held_from = piece.offset;
-            held_to = end;
-          }
-          ASCEND_RETURN_IF_ERROR(
-              PlacePiece(device, work.device_id, piece,
-                         slot->data() + (piece.offset - held_from)));
+    for (size_t k = run.first; k < run.last; ++k) {
+      const Piece& piece = pieces[copy[k]];
+      const uint8_t* bytes = run.in_file
+                                 ? slot->data() + (piece.offset - run.begin)
+                                 : extent->data() + piece.offset;
+      if (device::Checksum(bytes, piece.size) != piece.checksum) {
+        return absl::DataLossError(absl::StrFormat(
+            "backup image of device %d range [0x%x, +%u) is corrupted%s",
+            work.device_id, piece.addr, piece.size,
+            run.in_file
+                ? absl::StrCat(" (image file ", extent->file()->path(), ")")
+                : std::string()));
+      }
+    }
+    return absl::OkStatus();
+  });
+}
+
+absl::Status CopyPiecesToDevice(
+    const PieceWork& work, const std::vector<RestoreRun>& runs,
+    device::Device& device, const std::vector<std::shared_ptr<Extent>>& from,
+    const std::vector<std::unique_ptr<ImageFile::Reader>>& readers,
+    StagingPool* pool) {
+  const std::vector<Piece>& pieces = *work.pieces;
+  const std::vector<size_t>& copy = *work.copy;
+  return ParallelFor(work.workers, runs.size(), [&](size_t r) -> absl::Status {
+    const RestoreRun& run = runs[r];
+    Extent* extent = nullptr;
+    const ImageFile::Reader* reader = nullptr;
+    ASCEND_RETURN_IF_ERROR(
+        RunSource(run, from, readers, pool, &extent, &reader));
+    std::optional<StagingPool::Slot> slot;
+    if (run.in_file) {
+      ASCEND_ASSIGN_OR_RETURN(StagingPool::Slot s, pool->Acquire());
+      slot.emplace(std::move(s));
+      ASCEND_RETURN_IF_ERROR(
+          reader->Read(run.begin, slot->data(), run.end - run.begin));
+    }
+    auto source = [&](const Piece& piece) -> const uint8_t* {
+      return run.in_file ? slot->data() + (piece.offset - run.begin)
+                         : extent->data() + piece.offset;
+    };
+    for (size_t k = run.first; k < run.last;) {
+      // Pieces of one allocation lying back to back on the device and in
+      // the source, all but the last of the first one's size, move as one
+      // transfer.
+      const Piece& first = pieces[copy[k]];
+      size_t end = k + 1;
+      uint64_t bytes = first.size;
+      while (end < run.last && end - k < kBatchPieces &&
+             pieces[copy[end - 1]].size == first.size) {
+        const Piece& next = pieces[copy[end]];
+        const Piece& last = pieces[copy[end - 1]];
+        if (next.allocation != first.allocation ||
+            next.addr != last.addr + last.size || next.buffer != first.buffer ||
+            next.offset != last.offset + last.size) {
+          break;
         }
-        return absl::OkStatus();
-      });
+        bytes += next.size;
+        ++end;
+      }
+      uint64_t sums[kBatchPieces];
+      const absl::Status moved = device.CopyToDeviceWithChecksums(
+          first.addr, source(first), bytes, first.size, sums);
+      if (!moved.ok() && moved.code() != absl::StatusCode::kDataLoss) {
+        return moved;
+      }
+      for (size_t n = k; n < end; ++n) {
+        const Piece& piece = pieces[copy[n]];
+        // What did not land as saved goes again, piece by piece.
+        if (!moved.ok() || sums[n - k] != piece.checksum) {
+          LOG(WARNING) << "snapshot restore: device " << work.device_id
+                       << ": range [0x" << std::hex << piece.addr << std::dec
+                       << ", +" << piece.size << ") "
+                       << (moved.ok() ? "landed damaged"
+                                      : std::string(moved.message()))
+                       << "; copying it again";
+          ASCEND_RETURN_IF_ERROR(
+              PlacePiece(device, work.device_id, piece, source(piece)));
+        }
+      }
+      k = end;
+    }
+    return absl::OkStatus();
+  });
 }
 
 }  // namespace ascend::snapshot::internal

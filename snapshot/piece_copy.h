@@ -44,13 +44,43 @@ absl::Status CopyPiecesFromDevice(const PieceWork& work, device::Device& device,
                                   Extent& to, StagingPool* pool,
                                   std::vector<bool>* kept);
 
-// Restore: copies the planned pieces back from `from` (indexed by each
-// piece's buffer), verifying what landed on the device against the
-// piece's checksum. `readers`: open, checked image files for the buffers
-// that are files (null elsewhere).
-absl::Status CopyPiecesToDevice(
-    const PieceWork& work, device::Device& device,
+// Restore reads and copies the planned pieces in runs: pieces of one image
+// file lying back to back, read into one staging slot with one read (at
+// most `read_bytes`); or pieces in host memory, about `item_bytes` each.
+// A run covers work.copy positions [first, last) and, for a file, bytes
+// [begin, end) of its data area.
+struct RestoreRun {
+  size_t first = 0;
+  size_t last = 0;
+  uint32_t buffer = 0;
+  bool in_file = false;
+  uint64_t begin = 0;
+  uint64_t end = 0;
+};
+std::vector<RestoreRun> RestoreRuns(
+    const std::vector<SavedMemory::Piece>& pieces,
+    const std::vector<size_t>& copy,
+    const std::vector<std::shared_ptr<Extent>>& from, uint64_t item_bytes,
+    uint64_t read_bytes);
+
+// Restore, before any device is touched: reads every planned piece from
+// where the image keeps it (`from`, indexed by each piece's buffer;
+// `readers`: the open, checked image files, null for host buffers) and
+// checks it against its checksum. kDataLoss naming the device range (and
+// the file) of the first damaged piece found.
+absl::Status VerifyPieces(
+    const PieceWork& work, const std::vector<RestoreRun>& runs,
     const std::vector<std::shared_ptr<Extent>>& from,
+    const std::vector<std::unique_ptr<ImageFile::Reader>>& readers,
+    StagingPool* pool);
+
+// Restore: copies the planned pieces back, verifying what landed on the
+// device against the piece's checksum. A transfer that fails or lands
+// damaged is copied again (a few times) from the verified source; a source
+// that no longer matches its checksum fails with kDataLoss.
+absl::Status CopyPiecesToDevice(
+    const PieceWork& work, const std::vector<RestoreRun>& runs,
+    device::Device& device, const std::vector<std::shared_ptr<Extent>>& from,
     const std::vector<std::unique_ptr<ImageFile::Reader>>& readers,
     StagingPool* pool);
 

@@ -262,6 +262,61 @@ TEST(SimBackendTest, ChecksumIsTheDocumentedFunctionOfTheBytes) {
   EXPECT_EQ(empty, device::Checksum(nullptr, 0));
 }
 
+// Verified copies to the device, one piece and several at once: each
+// checksum is the device's of what landed; an injected fault fails the
+// transfer, or shows in the checksum of the piece it damaged; a transfer
+// across two allocations is refused.
+TEST(SimBackendTest, VerifiedCopiesReturnTheChecksumsOfWhatLanded) {
+  const std::unique_ptr<Backend> backend = MakeBackend(SmallConfig());
+  ASSERT_OK_AND_ASSIGN(const std::unique_ptr<Device> device, backend->Open(0));
+  constexpr uint64_t kPiece = 64 * kKiB;
+  const uint64_t size = 5 * kPiece + 1000;  // the last piece is short
+  const std::vector<unsigned char> data = Pattern(size);
+  ASSERT_OK_AND_ASSIGN(const DeviceAddr addr, device->Allocate(size, 4096));
+  ASSERT_OK_AND_ASSIGN(const DeviceAddr next, device->Allocate(kPiece, 4096));
+  std::vector<uint64_t> want;
+  for (uint64_t at = 0; at < size; at += kPiece) {
+    want.push_back(
+        device::Checksum(data.data() + at, std::min(kPiece, size - at)));
+  }
+  std::vector<uint64_t> sums(want.size(), 0);
+  ASSERT_OK(device->CopyToDeviceWithChecksums(addr, data.data(), size, kPiece,
+                                              sums.data()));
+  EXPECT_EQ(sums, want);
+  EXPECT_EQ(std::memcmp(device->HostPointer(addr), data.data(), size), 0);
+  ASSERT_OK_AND_ASSIGN(const uint64_t one, device->CopyToDeviceWithChecksum(
+                                               addr, data.data(), kPiece));
+  EXPECT_EQ(one, want[0]);
+
+  ASSERT_OK(backend->InjectFault(0, Fault::kNextCopyCorrupts));
+  ASSERT_OK(device->CopyToDeviceWithChecksums(addr, data.data(), size, kPiece,
+                                              sums.data()));
+  int damaged = 0;
+  for (size_t i = 0; i < sums.size(); ++i) damaged += sums[i] != want[i];
+  EXPECT_EQ(damaged, 1);
+  ASSERT_OK(backend->InjectFault(0, Fault::kNextCopyFails));
+  EXPECT_EQ(device
+                ->CopyToDeviceWithChecksums(addr, data.data(), size, kPiece,
+                                            sums.data())
+                .code(),
+            absl::StatusCode::kDataLoss);
+  ASSERT_OK(device->CopyToDeviceWithChecksums(addr, data.data(), size, kPiece,
+                                              sums.data()));
+  EXPECT_EQ(sums, want);
+
+  // Across the end of the first allocation (the second follows it or not).
+  const DeviceAddr last = addr + 5 * kPiece;
+  EXPECT_FALSE(device
+                   ->CopyToDeviceWithChecksums(last, data.data(), 2 * kPiece,
+                                               kPiece, sums.data())
+                   .ok());
+  EXPECT_EQ(
+      device->CopyToDeviceWithChecksums(addr, data.data(), size, 0, sums.data())
+          .code(),
+      absl::StatusCode::kInvalidArgument);
+  (void)next;
+}
+
 TEST(SimBackendTest, ReopenKeepsDroppedRangesReservedUntilClose) {
   const std::unique_ptr<Backend> backend = MakeBackend(SmallConfig());
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<Device> device, backend->Open(0));

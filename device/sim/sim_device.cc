@@ -389,8 +389,9 @@ absl::StatusOr<uint64_t> SimDevice::CopyFromDeviceWithChecksum(void* dst,
 // Copies and hashes piece by piece, so each piece is hashed while it is
 // still in this core's cache. An injected corruption hits the piece that
 // holds byte size / 2 after it landed and before it is hashed.
-// Verified copies of at least this many bytes go through the memory file
-// (SimDevice::WriteThroughFile).
+// Verified copies of at least this many bytes go through a mapping whose
+// page tables are populated in one call, or else through the memory file
+// (SimDevice::VerifiedTarget, WriteThroughFile).
 constexpr uint64_t kFileWriteBytes = 64 * 1024;
 
 absl::StatusOr<uint64_t> SimDevice::CopyToDeviceWithChecksum(DeviceAddr dst,
@@ -405,13 +406,17 @@ absl::StatusOr<uint64_t> SimDevice::CopyToDeviceWithChecksum(DeviceAddr dst,
   if (size == 0) return device::Checksum(nullptr, 0);
   const CopyFault fault = TakeCopyFault(*slot_);
   if (fault == CopyFault::kFail) return InjectedCopyFailure(id());
+  unsigned char* to = nullptr;
   if (fault == CopyFault::kNone && size >= kFileWriteBytes) {
-    if (std::optional<absl::StatusOr<uint64_t>> written =
-            WriteThroughFile(dst, src, size)) {
-      return *std::move(written);
+    to = VerifiedTarget(dst, size);
+    if (to == nullptr) {
+      if (std::optional<absl::StatusOr<uint64_t>> written =
+              WriteThroughFile(dst, src, size)) {
+        return *std::move(written);
+      }
     }
   }
-  auto* to = static_cast<unsigned char*>(WriteTarget(dst, size));
+  if (to == nullptr) to = static_cast<unsigned char*>(WriteTarget(dst, size));
   const auto* from = static_cast<const unsigned char*>(src);
   device::ChecksumState state;
   uint64_t offset = 0;
@@ -426,6 +431,36 @@ absl::StatusOr<uint64_t> SimDevice::CopyToDeviceWithChecksum(DeviceAddr dst,
     state.Update(to + offset, len);
     offset += len;
   }
+}
+
+// One transfer of several pieces, each hashed as it lands, as above.
+absl::Status SimDevice::CopyToDeviceWithChecksums(DeviceAddr dst,
+                                                  const void* src,
+                                                  uint64_t size,
+                                                  uint64_t piece_bytes,
+                                                  uint64_t* checksums) {
+  {
+    ReaderMutexLock lock(&mu_);
+    ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "destination"));
+    unsigned char* to = size > 0 && src != nullptr && piece_bytes > 0
+                            ? VerifiedTarget(dst, size)
+                            : nullptr;
+    if (to != nullptr) {
+      const CopyFault fault = TakeCopyFault(*slot_);
+      if (fault == CopyFault::kFail) return InjectedCopyFailure(id());
+      const auto* from = static_cast<const unsigned char*>(src);
+      for (uint64_t at = 0, i = 0; at < size; at += piece_bytes, ++i) {
+        const uint64_t n = std::min(piece_bytes, size - at);
+        Move(to + at, from + at, n,
+             size / 2 - at < n ? fault : CopyFault::kNone);
+        checksums[i] = device::Checksum(to + at, n);
+      }
+      return absl::OkStatus();
+    }
+  }
+  // Nothing to copy, or no mapping to copy through: piece by piece.
+  return Device::CopyToDeviceWithChecksums(dst, src, size, piece_bytes,
+                                           checksums);
 }
 
 // Pages never touched (or dropped) read as zero: the host kernel knows
@@ -724,39 +759,6 @@ std::vector<Mapping> SimDevice::Mappings() const {
   return out;
 }
 
-absl::StatusOr<internal::IdAllocator*> SimDevice::Ids(ResourceKind kind) {
-  const int index = static_cast<int>(kind);
-  if (index >= 0 && index < kResourceKindCount) return ids_[index].get();
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown resource kind ", static_cast<int>(kind)));
-}
-
-absl::StatusOr<uint32_t> SimDevice::AllocateId(ResourceKind kind) {
-  MutexLock lock(&ids_mu_);
-  ASCEND_ASSIGN_OR_RETURN(internal::IdAllocator * ids, Ids(kind));
-  return ids->Allocate();
-}
-
-absl::Status SimDevice::ClaimId(ResourceKind kind, uint32_t id) {
-  MutexLock lock(&ids_mu_);
-  ASCEND_ASSIGN_OR_RETURN(internal::IdAllocator * ids, Ids(kind));
-  return ids->Claim(id);
-}
-
-std::optional<uint32_t> SimDevice::FreeIdCount(ResourceKind kind) const {
-  const int index = static_cast<int>(kind);
-  if (index < 0 || index >= kResourceKindCount) return std::nullopt;
-  MutexLock lock(&ids_mu_);
-  const internal::IdAllocator& ids = *ids_[index];
-  return ids.limit() - ids.used();
-}
-
-void SimDevice::ReleaseId(ResourceKind kind, uint32_t id) {
-  MutexLock lock(&ids_mu_);
-  absl::StatusOr<internal::IdAllocator*> ids = Ids(kind);
-  if (ids.ok()) (*ids)->Release(id);
-}
-
 absl::Status SimDevice::Reopen() {
   {
     WriterMutexLock lock(&mu_);
@@ -825,46 +827,28 @@ void* SimDevice::WriteTarget(DeviceAddr dst, uint64_t size) {
   return alias;
 }
 
+unsigned char* SimDevice::VerifiedTarget(DeviceAddr dst, uint64_t size) {
+  const std::optional<DeviceAddr> at = WindowAddress(dst, size);
+  if (!at.has_value()) return nullptr;
+  // The window takes write-tracking faults while armed; the alias never.
+  const bool armed = writes_.window_armed();
+  uint8_t* target =
+      armed ? memory_->Alias(*at) : static_cast<uint8_t*>(AsPointer(*at));
+  if (target == nullptr ||
+      !internal::DeviceMemory::PopulateForWrite(target, size)) {
+    return nullptr;
+  }
+  if (armed) writes_.Note(*at, size);
+  return target;
+}
+
 std::optional<absl::StatusOr<uint64_t>> SimDevice::WriteThroughFile(
     DeviceAddr dst, const void* src, uint64_t size) {
   const std::optional<DeviceAddr> at = WindowAddress(dst, size);
-  const int fd = memory_->fd();
-  if (!at.has_value() || fd < 0 || *at < memory_->base() ||
-      *at - memory_->base() > memory_->size() ||
-      size > memory_->size() - (*at - memory_->base())) {
-    return std::nullopt;
-  }
+  if (!at.has_value()) return std::nullopt;
   // Tracking sees no page-table write: the range is recorded as written.
   if (writes_.window_armed()) writes_.Note(*at, size);
-  const off_t offset = static_cast<off_t>(*at - memory_->base());
-  const auto* from = static_cast<const uint8_t*>(src);
-  for (uint64_t done = 0; done < size;) {
-    const ssize_t n =
-        pwrite(fd, from + done, size - done, offset + static_cast<off_t>(done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return std::nullopt;  // the mapping takes the rest over
-    done += static_cast<uint64_t>(n);
-  }
-  // What the device holds now, read back and hashed.
-  constexpr uint64_t kChunk = 64 * device::kChecksumBlockBytes;
-  thread_local std::vector<uint8_t> back;
-  back.resize(kChunk);
-  device::ChecksumState state;
-  for (uint64_t done = 0;;) {
-    const uint64_t len = std::min(kChunk, size - done);
-    for (uint64_t got = 0; got < len;) {
-      const ssize_t n = pread(fd, back.data() + got, len - got,
-                              offset + static_cast<off_t>(done + got));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        return absl::DataLossError("device memory cannot be read back");
-      }
-      got += static_cast<uint64_t>(n);
-    }
-    if (done + len == size) return state.Finish(back.data(), len);
-    state.Update(back.data(), len);
-    done += len;
-  }
+  return memory_->WriteFileAndChecksum(*at, src, size);
 }
 
 std::string SimDevice::WriteTracking() const {

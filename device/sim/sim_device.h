@@ -114,6 +114,9 @@ class SimDevice final : public Device {
   absl::StatusOr<uint64_t> CopyToDeviceWithChecksum(DeviceAddr dst,
                                                     const void* src,
                                                     uint64_t size) override;
+  absl::Status CopyToDeviceWithChecksums(DeviceAddr dst, const void* src,
+                                         uint64_t size, uint64_t piece_bytes,
+                                         uint64_t* checksums) override;
   absl::Status RunBlocks(uint32_t blocks, uint32_t cores,
                          absl::FunctionRef<void(uint32_t)> body) override;
   absl::Status RunKernel(const KernelLaunch& launch,
@@ -221,6 +224,12 @@ class SimDevice final : public Device {
   // memory) when it lies in the window or in one mapping of this device's
   // physical memory; else nullopt (imported memory, across mappings).
   std::optional<DeviceAddr> WindowAddress(DeviceAddr dst, uint64_t size) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // Where a verified copy of [dst, dst + size) writes so that it takes no
+  // fault per page: the window (or, while writes are tracked, the memory
+  // file's alias, the range recorded as written) with its page tables
+  // populated in one call. Null where that cannot be done.
+  unsigned char* VerifiedTarget(DeviceAddr dst, uint64_t size)
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
   // Writes `size` bytes at `dst` with write(2) into the memory file, not
   // through a mapping (on a VM every first touch of a page through a

@@ -22,11 +22,10 @@
 // Gated calls (SetDevice, ResetDevice, Malloc, Memcpy, Free) would block
 // while LOCKED or BACKED_UP, so the model skips them there.
 //
-// A Restore that fails mid-copy leaves BACKED_UP; the application may retry
-// it or Unlock (legal from BACKED_UP). Either way every allocation stays
-// valid at its address. The devices restored before the failing copy hold
-// the backup's bytes; the contents of the failing device and of those after
-// it are unspecified (Restore discards device memory, DESIGN.md §4.9) until
+// A copy fault while Restore copies is not damage of the image (which
+// Restore verifies before touching any device): the piece is copied again
+// and the Restore succeeds, the fault spent (DESIGN.md §4.10). The contents
+// of a buffer are unspecified only where the model cannot know them, until
 // the buffer is written, zeroed by a memory loss, or read back (the model
 // then learns the bytes and checks them from there on, through later Backups
 // and Restores too). A memory loss makes the device abnormal until a Restore
@@ -723,10 +722,8 @@ void Restore() {
     want = ACL_ERROR_SNAPSHOT_CALLBACK_FAILED;
   } else {
     // Every device is re-opened and every allocation put back before the
-    // copies; then devices in ascending order, one copy per buffer. The
-    // first fault stops the restore: the devices before it hold the image,
-    // the rest unspecified contents (see the file comment).
-    bool failed = false;
+    // copies; then devices in ascending order, one copy per buffer. A copy
+    // fault is spent by the first copy and that copy made again.
     for (int32_t d : OpenDevices()) {
       DeviceModel& dev = g_model.devices[d];
       if (dev.has_buffer != g_model.image_has[d]) {
@@ -735,22 +732,13 @@ void Restore() {
       // Copied back unless it is clean in the image's own period.
       const bool copies = dev.has_buffer && !(g_tracking && dev.Clean() &&
                                               dev.gen == g_model.image_gen[d]);
-      if (!failed && copies && dev.TakeFault() != CopyFault::kNone) {
-        want = ACL_ERROR_SNAPSHOT_RESTORE_FAILED;
-        failed = true;
-      }
-      if (!failed) {
-        // Restored: a new period starts from the image.
-        dev.StartPeriod();
-        g_model.image_gen[d] = dev.gen;
-      }
+      if (copies) (void)dev.TakeFault();
+      // Restored: a new period starts from the image.
+      dev.StartPeriod();
+      g_model.image_gen[d] = dev.gen;
       if (!dev.has_buffer) continue;
-      if (failed) {
-        dev.shadow_known = false;
-      } else {
-        dev.shadow = g_model.image[d];
-        dev.shadow_known = g_model.image_known[d];
-      }
+      dev.shadow = g_model.image[d];
+      dev.shadow_known = g_model.image_known[d];
     }
     if (want == ACL_SUCCESS) {
       // The restored devices are healthy again.

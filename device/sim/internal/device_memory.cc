@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "device/checksum.h"
 
 namespace ascend::device::sim::internal {
 namespace {
@@ -454,6 +455,68 @@ void DeviceMemory::Discard(uint64_t addr, uint64_t size) {
   std::memset(AsPointer(addr), 0, inner_begin - addr);
   DropPages(inner_begin, inner_end - inner_begin);
   std::memset(AsPointer(inner_end), 0, end - inner_end);
+}
+
+bool DeviceMemory::PopulateForWrite(uint8_t* p, uint64_t size) {
+  const uint64_t page = PageSize();
+  const uint64_t begin = reinterpret_cast<uint64_t>(p) & ~(page - 1);
+  const uint64_t end =
+      (reinterpret_cast<uint64_t>(p) + size + page - 1) & ~(page - 1);
+  // Walking the page tables of a mapped range costs about as much as the
+  // copy into it: asking pagemap about two pages costs next to nothing.
+  // Bit 63: present (the pages are mapped writable where a shared mapping
+  // has them: the simulator's file needs no write notification).
+  const int fd = PagemapFd();
+  uint64_t first = 0;
+  uint64_t last = 0;
+  if (fd >= 0 &&
+      pread(fd, &first, sizeof(first),
+            static_cast<off_t>(begin / page * sizeof(uint64_t))) ==
+          sizeof(first) &&
+      pread(fd, &last, sizeof(last),
+            static_cast<off_t>((end - page) / page * sizeof(uint64_t))) ==
+          sizeof(last) &&
+      (first >> 63) != 0 && (last >> 63) != 0) {
+    return true;
+  }
+  return madvise(AsPointer(begin), end - begin, kMadvisePopulateWrite) == 0;
+}
+
+std::optional<absl::StatusOr<uint64_t>> DeviceMemory::WriteFileAndChecksum(
+    uint64_t addr, const void* src, uint64_t size) {
+  if (fd_ < 0 || addr < base_ || addr - base_ > size_ ||
+      size > size_ - (addr - base_)) {
+    return std::nullopt;
+  }
+  const off_t offset = static_cast<off_t>(addr - base_);
+  const auto* from = static_cast<const uint8_t*>(src);
+  for (uint64_t done = 0; done < size;) {
+    const ssize_t n = pwrite(fd_, from + done, size - done,
+                             offset + static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return std::nullopt;  // the mapping takes the rest over
+    done += static_cast<uint64_t>(n);
+  }
+  // What the device holds now, read back and hashed.
+  constexpr uint64_t kChunk = 64 * device::kChecksumBlockBytes;
+  thread_local std::vector<uint8_t> back;
+  back.resize(kChunk);
+  device::ChecksumState state;
+  for (uint64_t done = 0;;) {
+    const uint64_t len = std::min(kChunk, size - done);
+    for (uint64_t got = 0; got < len;) {
+      const ssize_t n = pread(fd_, back.data() + got, len - got,
+                              offset + static_cast<off_t>(done + got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        return absl::DataLossError("device memory cannot be read back");
+      }
+      got += static_cast<uint64_t>(n);
+    }
+    if (done + len == size) return state.Finish(back.data(), len);
+    state.Update(back.data(), len);
+    done += len;
+  }
 }
 
 void DeviceMemory::ZeroAll() {

@@ -39,6 +39,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -150,6 +151,22 @@ class DeviceMemory {
   // Made on first use; null without a file or when the kernel refuses the
   // mapping. Any thread; the owner's lock (shared) keeps it valid.
   uint8_t* Alias(uint64_t addr);
+
+  // Makes the page tables of [p, p + size), inside the window or the alias,
+  // map their pages for writing (no fault per page: on a VM every fault is
+  // an exit to the hypervisor), allocating pages the file does not hold yet:
+  // one call, unless the range's first and last pages are mapped already
+  // (then the range is taken as mapped; a page missing between them costs
+  // a fault, nothing more). False where the kernel cannot (before Linux
+  // 5.14).
+  static bool PopulateForWrite(uint8_t* p, uint64_t size);
+  // Writes `size` bytes at window address `addr` with write(2) into the
+  // memory file, not through a mapping, and returns the checksum of what
+  // the file then holds there, read back. nullopt where the bytes are not
+  // in the file or the file refuses the write.
+  std::optional<absl::StatusOr<uint64_t>> WriteFileAndChecksum(uint64_t addr,
+                                                               const void* src,
+                                                               uint64_t size);
 
   // Makes [addr, addr + size) (inside the window, accessible) read as zero,
   // returning its whole pages to the kernel and zeroing the partial pages
