@@ -441,7 +441,7 @@ absl::Status SimDevice::CopyToDeviceWithChecksums(DeviceAddr dst,
                                                   uint64_t* checksums) {
   {
     ReaderMutexLock lock(&mu_);
-    ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "destination"));
+    ASCEND_RETURN_IF_ERROR(CheckRange(dst, size, "destination", Use::kWrite));
     unsigned char* to = size > 0 && src != nullptr && piece_bytes > 0
                             ? VerifiedTarget(dst, size)
                             : nullptr;

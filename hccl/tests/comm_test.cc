@@ -27,6 +27,8 @@ std::vector<aclrtStream> StreamsOn(uint32_t n) {
 void Finish(std::vector<HcclComm>& comms, std::vector<aclrtStream>& streams) {
   for (size_t i = 0; i < comms.size(); ++i) {
     EXPECT_EQ(ACL_SUCCESS, aclrtSynchronizeStream(streams[i]));
+    // A stream is destroyed from its own context (06, aclrtDestroyStream).
+    EXPECT_EQ(ACL_SUCCESS, aclrtSetDevice(static_cast<int32_t>(i)));
     EXPECT_EQ(ACL_SUCCESS, aclrtDestroyStream(streams[i]));
     EXPECT_EQ(HCCL_SUCCESS, HcclCommDestroy(comms[i]));
   }

@@ -48,6 +48,8 @@ class ErrorsTest : public ::testing::Test {
     buf_.reset();
     out_.reset();
     for (int i = 0; i < 2; ++i) {
+      // A stream is destroyed from its own context (06, aclrtDestroyStream).
+      EXPECT_EQ(ACL_SUCCESS, aclrtSetDevice(i));
       EXPECT_EQ(ACL_SUCCESS, aclrtDestroyStream(streams_[i]));
       EXPECT_EQ(HCCL_SUCCESS, HcclCommDestroy(comms_[i]));
     }

@@ -199,6 +199,8 @@ TEST(Failures, ResumedCommunicatorsWorkAgain) {
   }
   bufs.clear();
   for (int i = 0; i < 2; ++i) {
+    // A stream is destroyed from its own context (06, aclrtDestroyStream).
+    EXPECT_EQ(ACL_SUCCESS, aclrtSetDevice(i));
     EXPECT_EQ(ACL_SUCCESS, aclrtDestroyStream(streams[i]));
     EXPECT_EQ(HCCL_SUCCESS, HcclCommDestroy(comms[i]));
   }
