@@ -1,6 +1,7 @@
 /* The HCCL headers compile as plain C99 with warnings as errors, and their
  * sizes and values are CANN's. */
 #include <stddef.h>
+#include <string.h>
 
 #include "hccl/hccl.h"
 #include "hccl/hccl_comm.h"
@@ -22,5 +23,9 @@ int main(void) {
   item.sendRecvType = HCCL_SEND;
   (void)value;
   (void)item;
+  /* A code outside the enumeration still gets a description. */
+  if (strcmp(HcclGetErrorString((HcclResult)-3), "unknown error") != 0) {
+    return 2;
+  }
   return config.hcclBufferSize == HCCL_COMM_BUFFSIZE_CONFIG_NOT_SET ? 0 : 1;
 }

@@ -270,7 +270,11 @@ HcclResult HcclGetCommAsyncError(HcclComm comm, HcclResult* asyncError) try {
 HCCL_ENTRY_CATCH()
 
 const char* HcclGetErrorString(HcclResult code) {
-  switch (code) {
+  // A C caller may pass any int: read it as one, never as the enum (a load of
+  // an enumeration outside its values is undefined in C++).
+  int raw = 0;
+  std::memcpy(&raw, &code, sizeof(raw));
+  switch (raw) {
     case HCCL_SUCCESS:
       return "success";
     case HCCL_E_PARA:

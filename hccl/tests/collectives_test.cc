@@ -282,9 +282,12 @@ T Combine(HcclReduceOp op, T a, T b) {
   }
 }
 
-// Rank r's element i: small values so sums and products stay exact.
-double Value(uint32_t rank, uint64_t i) {
-  return static_cast<double>((i * 7 + rank * 3) % 5) - 1.0;
+// Rank r's element i: small values so sums and products stay exact (from -1
+// for signed and floating types, from 0 for unsigned ones).
+template <typename T>
+T Value(uint32_t rank, uint64_t i) {
+  const int base = static_cast<int>((i * 7 + rank * 3) % 5);
+  return static_cast<T>(std::is_unsigned<T>::value ? base : base - 1);
 }
 
 template <typename T>
@@ -294,8 +297,7 @@ void CheckAllReduce(HcclDataType type, HcclReduceOp op, uint64_t count,
                std::to_string(count) + (in_place ? " in place" : ""));
   RunRanks(4, [&](Rank& r) {
     std::vector<T> in(count);
-    for (uint64_t i = 0; i < count; ++i)
-      in[i] = static_cast<T>(Value(r.rank, i));
+    for (uint64_t i = 0; i < count; ++i) in[i] = Value<T>(r.rank, i);
     DeviceBuffer send(in);
     DeviceBuffer recv(count * sizeof(T));
     void* out = in_place ? send.ptr() : recv.ptr();
@@ -304,9 +306,9 @@ void CheckAllReduce(HcclDataType type, HcclReduceOp op, uint64_t count,
     Sync(r);
     const std::vector<T> got = in_place ? send.Read<T>() : recv.Read<T>();
     for (uint64_t i = 0; i < count; ++i) {
-      T want = static_cast<T>(Value(0, i));
+      T want = Value<T>(0, i);
       for (uint32_t q = 1; q < 4; ++q) {
-        want = Combine(op, want, static_cast<T>(Value(q, i)));
+        want = Combine(op, want, Value<T>(q, i));
       }
       ASSERT_EQ(got[i], want) << "element " << i;
     }
@@ -325,7 +327,6 @@ TEST(Types, AllReduceEveryTypeAndOp) {
     CheckAllReduce<float>(HCCL_DATA_TYPE_FP32, op, 300, false);
     CheckAllReduce<double>(HCCL_DATA_TYPE_FP64, op, 300, false);
   }
-  // uint64: values must be non-negative; the generator's -1 wraps alike.
   CheckAllReduce<uint64_t>(HCCL_DATA_TYPE_UINT64, HCCL_REDUCE_SUM, 300, false);
 }
 
