@@ -395,6 +395,13 @@ class Device {
       const std::vector<Allocation>& ranges) {
     return absl::UnimplementedError("this backend cannot track writes");
   }
+  // Where a kernel running on this device writes the `size` bytes at `dst`
+  // (a device address as the kernel sees it): a pointer that shows the same
+  // bytes, whose writes are recorded as writes to that range without a
+  // write-tracking fault per page; `dst` itself when nothing is tracked or
+  // the range is not this device's plain memory. Any thread, while the
+  // kernel runs.
+  virtual void* KernelWriteTarget(void* dst, uint64_t size) { return dst; }
 };
 
 // A device backend ("driver"). One instance per process, made by the backend

@@ -120,21 +120,25 @@ void CopyKernel(const aclsimKernelContext* ctx, void* args) {
     ctx->raiseException(ctx, 0);
     return;
   }
+  // The destination through the device's write target (kernel_args.h).
+  CopyArgs local = a;
+  local.dst = WriteAddress(ctx, a.dst, a.shape, a.dst_strides, a.ndim,
+                           static_cast<size_t>(a.element_size), 0, a.numel);
   switch (a.element_size) {
     case 1:
-      Copy<1>(a, b, blocks);
+      Copy<1>(local, b, blocks);
       break;
     case 2:
-      Copy<2>(a, b, blocks);
+      Copy<2>(local, b, blocks);
       break;
     case 4:
-      Copy<4>(a, b, blocks);
+      Copy<4>(local, b, blocks);
       break;
     case 8:
-      Copy<8>(a, b, blocks);
+      Copy<8>(local, b, blocks);
       break;
     case 16:
-      Copy<16>(a, b, blocks);
+      Copy<16>(local, b, blocks);
       break;
     default:
       ctx->raiseException(ctx, 0);

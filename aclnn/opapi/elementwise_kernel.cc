@@ -291,18 +291,23 @@ void ElementwiseKernel(const aclsimKernelContext* ctx, void* args) {
   const int64_t lo = std::min(a.numel, units * b / blocks * 64);
   const int64_t hi = std::min(a.numel, units * (b + 1) / blocks * 64);
   if (lo >= hi) return;
+  // The block's output through the device's write target (kernel_args.h).
+  ElementwiseArgs block = a;
+  block.out.addr =
+      WriteAddress(ctx, a.out.addr, a.shape, a.out.strides, a.ndim,
+                   ElementSize(static_cast<aclDataType>(a.out.dtype)), lo, hi);
   switch (a.compute) {
     case ACL_FLOAT:
-      RunRange<float>(a, lo, hi);
+      RunRange<float>(block, lo, hi);
       break;
     case ACL_DOUBLE:
-      RunRange<double>(a, lo, hi);
+      RunRange<double>(block, lo, hi);
       break;
     case ACL_INT32:
-      RunRange<int32_t>(a, lo, hi);
+      RunRange<int32_t>(block, lo, hi);
       break;
     case ACL_INT64:
-      RunRange<int64_t>(a, lo, hi);
+      RunRange<int64_t>(block, lo, hi);
       break;
     default:
       ctx->raiseException(ctx, 0);

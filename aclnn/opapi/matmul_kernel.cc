@@ -12,6 +12,7 @@
 
 #include "aclnn/nnopbase/dtype.h"
 #include "aclnn/opapi/convert.h"
+#include "aclnn/opapi/kernel_args.h"
 #include "aclnn/opapi/matmul_args.h"
 
 namespace ascend::nn {
@@ -369,13 +370,40 @@ bool MatmulEngineAvailable(MatmulEngine engine) {
 }
 
 void MatmulKernel(const aclsimKernelContext* ctx, void* raw) {
-  const auto& args = *static_cast<const MatmulArgs*>(raw);
+  MatmulArgs args = *static_cast<const MatmulArgs*>(raw);
   const int64_t blocks = ctx->blockNum == 0 ? 1 : ctx->blockNum;
   const int64_t block = ctx->blockIdx % blocks;
   const int64_t tiles = args.batches * args.m_tiles * args.n_tiles;
   const int64_t lo = tiles * block / blocks;
   const int64_t hi = tiles * (block + 1) / blocks;
   if (lo >= hi) return;
+  // C and this block's workspace through the device's write target
+  // (kernel_args.h): every byte of C the view reaches, the whole workspace.
+  {
+    int64_t shape[kArgDims] = {};
+    int64_t strides[kArgDims] = {};
+    int dims = 0;
+    for (int d = 0; d < args.batch_dims && dims < kArgDims - 2; ++d) {
+      shape[dims] = args.batch_shape[d];
+      strides[dims++] = args.c.batch_strides[d];
+    }
+    shape[dims] = args.m;
+    strides[dims++] = args.c.row_stride;
+    shape[dims] = args.n;
+    strides[dims++] = args.c.col_stride;
+    const size_t esize = args.c.dtype == ACL_FLOAT ? 4 : 2;
+    int64_t count = 1;
+    for (int d = 0; d < dims; ++d) count *= shape[d];
+    args.c.addr =
+        WriteAddress(ctx, args.c.addr, shape, strides, dims, esize, 0, count);
+    const int64_t per = args.scratch_per_block;
+    const uint64_t mine = args.scratch + static_cast<uint64_t>(block * per);
+    if (args.scratch != 0 && per > 0) {
+      const int64_t one = 1;
+      args.scratch = WriteAddress(ctx, mine, &per, &one, 1, 1, 0, per) -
+                     static_cast<uint64_t>(block * per);
+    }
+  }
 
   PackAFn pack_a = nullptr;
   PackBFn pack_b = nullptr;

@@ -30,6 +30,10 @@
 namespace ascend::device::sim {
 namespace {
 
+// A kernel's write target at least this large has its pages mapped in one
+// call before the kernel writes (DESIGN.md §4.14).
+constexpr uint64_t kPopulateAtLeast = 64 * 1024;
+
 using internal::RangeAllocator;
 
 void* AsPointer(DeviceAddr addr) { return reinterpret_cast<void*>(addr); }
@@ -823,6 +827,29 @@ void* SimDevice::WriteTarget(DeviceAddr dst, uint64_t size) {
   if (!at.has_value()) return AsPointer(dst);
   uint8_t* alias = memory_->Alias(*at);
   if (alias == nullptr) return AsPointer(dst);
+  writes_.Note(*at, size);
+  return alias;
+}
+
+void* SimDevice::KernelWriteTarget(void* dst, uint64_t size) {
+  if (ABSL_PREDICT_TRUE(!writes_.window_armed()) || size == 0) return dst;
+  const DeviceAddr addr = reinterpret_cast<DeviceAddr>(dst);
+  ReaderMutexLock lock(&mu_);
+  // Only what lies in the memory window or one mapping of it: anything else
+  // (host memory, across allocations' mappings) keeps its own page tables.
+  const bool in_window = addr >= memory_->base() && addr < memory_->va_base() &&
+                         size <= memory_->va_base() - addr;
+  const bool in_va = addr >= memory_->va_base() &&
+                     addr - memory_->va_base() < memory_->va_size();
+  if (!in_window && !in_va) return dst;
+  const std::optional<DeviceAddr> at = WindowAddress(addr, size);
+  if (!at.has_value()) return dst;
+  uint8_t* alias = memory_->Alias(*at);
+  if (alias == nullptr) return dst;
+  // A large range: its alias pages mapped in one call, not a fault each.
+  if (size >= kPopulateAtLeast) {
+    (void)internal::DeviceMemory::PopulateForWrite(alias, size);
+  }
   writes_.Note(*at, size);
   return alias;
 }

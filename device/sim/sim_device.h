@@ -119,6 +119,7 @@ class SimDevice final : public Device {
                                          uint64_t* checksums) override;
   absl::Status RunBlocks(uint32_t blocks, uint32_t cores,
                          absl::FunctionRef<void(uint32_t)> body) override;
+  void* KernelWriteTarget(void* dst, uint64_t size) override;
   absl::Status RunKernel(const KernelLaunch& launch,
                          absl::FunctionRef<bool()> stopping,
                          KernelLaunchResult* result) override;

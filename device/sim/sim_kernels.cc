@@ -42,11 +42,11 @@ absl::StatusOr<KernelSymbol> Describe(absl::string_view name, const void* entry,
   symbol.entry = entry;
   symbol.code_size = SymbolSize(entry);
   if (info != nullptr) {
-    if (info->abiVersion != ACLSIM_KERNEL_ABI_VERSION ||
+    if (info->abiVersion < 1 || info->abiVersion > ACLSIM_KERNEL_ABI_VERSION ||
         (info->paramCount != 0 && info->params == nullptr) ||
         info->paramCount > kMaxKernelParams) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "the description of kernel ", name, " is not of ABI version ",
+          "the description of kernel ", name, " is not of ABI version 1 to ",
           ACLSIM_KERNEL_ABI_VERSION, " or lists no parameters"));
     }
     symbol.has_params = true;
@@ -199,6 +199,9 @@ struct LaunchRun {
   uint32_t blocks = 0;
   uint32_t offset = 0;
   int32_t device_id = 0;
+  // Device::WriteTarget of the launch's device (aclsimKernelContext's
+  // writeTarget).
+  std::function<void*(void*, size_t)> write_target;
   // The first fault: its kind in the high half, the code in the low one
   // (0: none yet).
   std::atomic<uint64_t> fault{0};
@@ -238,6 +241,12 @@ void RaiseFromKernel(const aclsimKernelContext* ctx, uint32_t code) {
   static_cast<LaunchRun*>(ctx->runtime)
       ->Raise(BlockOf(ctx), KernelFault::kRaised, code);
 }
+void* WriteTargetForKernel(const aclsimKernelContext* ctx, void* dst,
+                           size_t size) {
+  if (ctx == nullptr || ctx->runtime == nullptr || dst == nullptr) return dst;
+  const auto* run = static_cast<const LaunchRun*>(ctx->runtime);
+  return run->write_target ? run->write_target(dst, size) : dst;
+}
 void PrintFromKernel(const aclsimKernelContext* ctx, const char* text,
                      size_t length) {
   if (ctx == nullptr || ctx->runtime == nullptr || text == nullptr) return;
@@ -254,6 +263,7 @@ void RunBlock(LaunchRun& run, uint32_t block) {
   ctx.raiseException = &RaiseFromKernel;
   ctx.print = &PrintFromKernel;
   ctx.runtime = &run;
+  ctx.writeTarget = &WriteTargetForKernel;
   sigjmp_buf jump;
   sigjmp_buf* const outer = tls_trap_jump;
   switch (sigsetjmp(jump, kSaveMask)) {
@@ -346,6 +356,9 @@ absl::Status RunKernel(Device& device, const KernelLaunch& launch,
   run.blocks = launch.blocks;
   run.offset = launch.block_offset;
   run.device_id = device.id();
+  run.write_target = [&device](void* dst, size_t size) {
+    return device.KernelWriteTarget(dst, size);
+  };
   absl::Status ran =
       device.RunBlocks(run.blocks, launch.cores, [&](uint32_t block) {
         if (stopping()) return;

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -285,6 +286,86 @@ TEST(PipelineTest, VectorOperations) {
     EXPECT_FLOAT_EQ(io[48 + i], std::exp(a));
     EXPECT_EQ(io[56 + i], (a < 2 ? a : 2) > 0 ? (a < 2 ? a : 2) : 0);
   }
+}
+
+// --- Stores to global memory through the block's write target (ABI 2) ------
+constexpr uint32_t kTargetElements = 64 * 1024;  // 256 KiB of float
+
+// The write target of these tests: every range asked for is recorded, and
+// the bytes are shown in a shadow copy, so a store that bypassed the target
+// lands in the real buffer instead.
+struct TargetLog {
+  uintptr_t real = 0;
+  std::vector<float> shadow = std::vector<float>(kTargetElements, 0.0f);
+  std::vector<std::pair<uintptr_t, size_t>> asked;
+};
+TargetLog *g_target_log = nullptr;
+
+void *ShadowTarget(const aclsimKernelContext *, void *dst, size_t size) {
+  g_target_log->asked.emplace_back(reinterpret_cast<uintptr_t>(dst), size);
+  const uintptr_t offset =
+      reinterpret_cast<uintptr_t>(dst) - g_target_log->real;
+  return reinterpret_cast<uint8_t *>(g_target_log->shadow.data()) + offset;
+}
+
+extern "C" __global__ __aicore__ void target_stores(GM_ADDR out) {
+  AscendC::GlobalTensor<float> g;
+  g.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(out), kTargetElements);
+  g.SetValue(0, 1.0f);
+  g.SetValue(1, 2.0f);  // the same granule: no second request
+  g(20000) = 3.0f;
+  AscendC::TPipe pipe;
+  AscendC::TQue<AscendC::QuePosition::VECOUT, 1> q;
+  pipe.InitBuffer(q, 1, 1024 * sizeof(float));
+  AscendC::LocalTensor<float> t = q.AllocTensor<float>();
+  AscendC::Duplicate(t, 4.0f, 1024);
+  AscendC::DataCopy(g[40000], t, 1024);
+  q.FreeTensor(t);
+}
+
+TEST(WriteTargetTest, GlobalStoresGoThroughTheTarget) {
+  std::vector<float> real(kTargetElements, 0.0f);
+  TargetLog log;
+  log.real = reinterpret_cast<uintptr_t>(real.data());
+  g_target_log = &log;
+  FakeBlock block;
+  InitBlock(&block, 0, 1);
+  block.ctx.writeTarget = &ShadowTarget;
+  uint8_t *arg = reinterpret_cast<uint8_t *>(real.data());
+  AscendC::Sim::Entry<&target_stores>(&block.ctx, &arg);
+  g_target_log = nullptr;
+  EXPECT_TRUE(block.raised.empty());
+  EXPECT_EQ(real, std::vector<float>(kTargetElements, 0.0f));
+  EXPECT_EQ(log.shadow[0], 1.0f);
+  EXPECT_EQ(log.shadow[1], 2.0f);
+  EXPECT_EQ(log.shadow[20000], 3.0f);
+  for (int i = 0; i < 1024; ++i) ASSERT_EQ(log.shadow[40000 + i], 4.0f) << i;
+  // One request per single-store granule (inside the tensor, at most
+  // 64 KiB), one per copy of exactly its bytes.
+  ASSERT_EQ(log.asked.size(), 3u);
+  const uintptr_t begin = log.real, end = log.real + kTargetElements * 4;
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_GE(log.asked[k].first, begin);
+    EXPECT_LE(log.asked[k].first + log.asked[k].second, end);
+    EXPECT_LE(log.asked[k].second, 64u * 1024u);
+  }
+  EXPECT_LE(log.asked[1].first, log.real + 20000 * 4);
+  EXPECT_GE(log.asked[1].first + log.asked[1].second, log.real + 20001 * 4);
+  EXPECT_EQ(log.asked[2].first, log.real + 40000 * 4);
+  EXPECT_EQ(log.asked[2].second, 1024u * 4u);
+}
+
+TEST(WriteTargetTest, AVersionOneContextWritesInPlace) {
+  std::vector<float> real(kTargetElements, 0.0f);
+  FakeBlock block;
+  InitBlock(&block, 0, 1);
+  block.ctx.abiVersion = 1;  // writeTarget is not there to read
+  block.ctx.writeTarget = &ShadowTarget;
+  uint8_t *arg = reinterpret_cast<uint8_t *>(real.data());
+  AscendC::Sim::Entry<&target_stores>(&block.ctx, &arg);
+  EXPECT_EQ(real[0], 1.0f);
+  EXPECT_EQ(real[20000], 3.0f);
+  EXPECT_EQ(real[40000], 4.0f);
 }
 
 // Local memory is the pipe's, per block, and a queue hands out its buffers

@@ -206,6 +206,41 @@ struct BlockStop {
 
 inline const aclsimKernelContext *Context() { return currentContext; }
 
+// Stores to global memory go through the device's write target (kernel ABI
+// version 2): no write-tracking fault per page while a snapshot tracks
+// writes, the range recorded as written instead. The last range granted is
+// kept for the block, so a run of SetValue calls asks once per granule.
+struct WriteGrant {
+  const aclsimKernelContext *ctx = nullptr;
+  uintptr_t lo = 0;  // [lo, hi) of global memory, as the kernel sees it
+  uintptr_t hi = 0;
+  intptr_t delta = 0;  // target - address
+};
+ACLSIM_ASCENDC_PRIVATE inline thread_local WriteGrant writeGrant{};
+// Single stores are granted a granule around them (inside their tensor).
+constexpr uintptr_t kWriteGranule = 64 * 1024;
+
+// Where to write [p, p + bytes), asking for [lo, hi) (which holds it) when
+// the current grant does not cover it.
+inline void *WriteTarget(void *p, size_t bytes, uintptr_t lo, uintptr_t hi) {
+  const aclsimKernelContext *ctx = currentContext;
+  const uintptr_t at = reinterpret_cast<uintptr_t>(p);
+  if (ctx == nullptr || ctx->abiVersion < 2 || ctx->writeTarget == nullptr ||
+      bytes == 0) {
+    return p;
+  }
+  WriteGrant &grant = writeGrant;
+  if (grant.ctx != ctx || at < grant.lo || at + bytes > grant.hi) {
+    void *target = ctx->writeTarget(ctx, reinterpret_cast<void *>(lo), hi - lo);
+    grant.ctx = ctx;
+    grant.lo = lo;
+    grant.hi = hi;
+    grant.delta =
+        reinterpret_cast<intptr_t>(target) - static_cast<intptr_t>(lo);
+  }
+  return reinterpret_cast<void *>(static_cast<intptr_t>(at) + grant.delta);
+}
+
 // Raises a device exception in the current block and ends it.
 [[noreturn]] inline void RaiseAndStop(uint32_t code) {
   const aclsimKernelContext *ctx = currentContext;
@@ -370,16 +405,24 @@ class GlobalTensor {
   }
   void SetValue(uint64_t offset, T value) const {
     Check(offset, 1, "GlobalTensor::SetValue");
-    data_[offset] = value;
+    *StorePtr(offset) = value;
   }
+  // A reference that may be stored through: counted as written.
   T &operator()(uint64_t offset) const {
     Check(offset, 1, "GlobalTensor()");
-    return data_[offset];
+    return *StorePtr(offset);
   }
   // The element count given to SetGlobalBuffer (0 when none was).
   uint64_t GetSize() const { return size_; }
   __gm__ T *GetPhyAddr() const { return data_; }
   __gm__ T *GetPhyAddr(uint64_t offset) const { return data_ + offset; }
+  // Where to write count elements from offset (checked by the caller).
+  T *WritePtr(uint64_t offset, uint64_t count) const {
+    const uintptr_t lo = reinterpret_cast<uintptr_t>(data_ + offset);
+    const uintptr_t hi = reinterpret_cast<uintptr_t>(data_ + offset + count);
+    return static_cast<T *>(
+        Sim::WriteTarget(data_ + offset, count * sizeof(T), lo, hi));
+  }
 
   // Checks that count elements from offset lie inside a sized buffer.
   void Check(uint64_t offset, uint64_t count, const char *what) const {
@@ -395,6 +438,22 @@ class GlobalTensor {
   }
 
  private:
+  // Where to store element offset: its granule, inside the buffer when it
+  // is sized (else the element alone).
+  T *StorePtr(uint64_t offset) const {
+    T *const p = data_ + offset;
+    uintptr_t lo = reinterpret_cast<uintptr_t>(p);
+    uintptr_t hi = lo + sizeof(T);
+    if (sized_) {
+      const uintptr_t begin = reinterpret_cast<uintptr_t>(data_);
+      const uintptr_t end = reinterpret_cast<uintptr_t>(data_ + size_);
+      lo = std::max(begin, lo & ~(Sim::kWriteGranule - 1));
+      hi = std::min(end, (lo & ~(Sim::kWriteGranule - 1)) + Sim::kWriteGranule);
+      hi = std::max(hi, reinterpret_cast<uintptr_t>(p) + sizeof(T));
+    }
+    return static_cast<T *>(Sim::WriteTarget(p, sizeof(T), lo, hi));
+  }
+
   T *data_ = nullptr;
   uint64_t size_ = 0;
   bool sized_ = false;
@@ -430,6 +489,8 @@ class LocalTensor {
   uint32_t GetSize() const { return size_; }
   void SetSize(uint32_t size) { size_ = size; }
   T *GetPhyAddr() const { return data_; }
+  // Where to write count elements from offset (local memory: in place).
+  T *WritePtr(uint64_t offset, uint64_t) const { return data_ + offset; }
   template <typename U>
   LocalTensor<U> ReinterpretCast() const {
     return LocalTensor<U>(reinterpret_cast<U *>(data_),
@@ -658,7 +719,7 @@ template <typename Dst, typename Src>
 inline void CopyElements(const Dst &dst, const Src &src, uint32_t count) {
   src.Check(0, count, "DataCopy (source)");
   dst.Check(0, count, "DataCopy (destination)");
-  std::memmove(dst.GetPhyAddr(), src.GetPhyAddr(),
+  std::memmove(dst.WritePtr(0, count), src.GetPhyAddr(),
                static_cast<size_t>(count) * sizeof(typename Dst::PrimType));
 }
 
@@ -673,7 +734,7 @@ inline void CopyStrided(const Dst &dst, const Src &src,
     const uint64_t to = i * (params.blockLen + params.dstStride) * per;
     src.Check(from, burst, "DataCopy (source)");
     dst.Check(to, burst, "DataCopy (destination)");
-    std::memmove(dst.GetPhyAddr() + to, src.GetPhyAddr() + from,
+    std::memmove(dst.WritePtr(to, burst), src.GetPhyAddr() + from,
                  static_cast<size_t>(burst) * sizeof(T));
   }
 }

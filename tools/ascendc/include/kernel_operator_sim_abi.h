@@ -106,14 +106,17 @@ class ContextScope {
  public:
   explicit ContextScope(const aclsimKernelContext *ctx)
       : savedContext_(currentContext),
+        savedGrant_(writeGrant),
         savedIdx_(::block_idx),
         savedNum_(::block_num) {
     currentContext = ctx;
+    writeGrant = WriteGrant{};  // granted to this block only
     ::block_idx = ctx->blockIdx;
     ::block_num = ctx->blockNum;
   }
   ~ContextScope() {
     currentContext = savedContext_;
+    writeGrant = savedGrant_;
     ::block_idx = savedIdx_;
     ::block_num = savedNum_;
   }
@@ -122,6 +125,7 @@ class ContextScope {
 
  private:
   const aclsimKernelContext *savedContext_;
+  WriteGrant savedGrant_;
   int64_t savedIdx_;
   int64_t savedNum_;
 };

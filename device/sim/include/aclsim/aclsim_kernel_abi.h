@@ -14,7 +14,9 @@
 extern "C" {
 #endif
 
-#define ACLSIM_KERNEL_ABI_VERSION 1U
+/* Version 2 added aclsimKernelContext::writeTarget; a kernel or kernel
+ * description of version 1 still loads and runs. */
+#define ACLSIM_KERNEL_ABI_VERSION 2U
 /* Bytes of device printf text kept per block of one launch. */
 #define ACLSIM_KERNEL_PRINT_BUFFER (64U * 1024U)
 /* The suffix of a kernel's exported entry, when not the kernel's own name. */
@@ -46,6 +48,16 @@ struct aclsimKernelContext {
   void (*print)(const aclsimKernelContext *ctx, const char *text,
                 size_t length);
   void *runtime; /* the runtime's, opaque */
+  /* Version 2 on (check abiVersion first). Where to write the size bytes at
+   * device address dst: the returned pointer shows the same bytes, and
+   * writes through it are recorded as writes to [dst, dst + size) without
+   * the write-tracking fault a snapshot's incremental Backup arms on the
+   * first store to each page (dst itself when nothing is armed). Valid for
+   * this block's call only; the range must lie in one allocation. Kernels
+   * that know what they write (operators, AscendC's stores to global
+   * memory) ask once per range; plain stores through dst stay correct and
+   * take the fault. */
+  void *(*writeTarget)(const aclsimKernelContext *ctx, void *dst, size_t size);
 };
 
 /* A kernel: called once per block. */
