@@ -158,6 +158,11 @@ class Device {
   virtual std::optional<Allocation> FindAllocation(DeviceAddr addr) const = 0;
   // Every live allocation, in ascending address order.
   virtual std::vector<Allocation> Allocations() const = 0;
+  // A value that changes whenever an allocation is made or freed (never
+  // repeating within a process), so that a caller who saw it can tell that
+  // Allocations() is still what it was without listing them; 0 where the
+  // backend cannot tell.
+  virtual uint64_t AllocationsVersion() const { return 0; }
   virtual MemoryInfo GetMemoryInfo() const = 0;
 
   // Synchronous copies and fill. Device ranges must lie inside one live
@@ -196,6 +201,14 @@ class Device {
     if (!copied.ok()) return copied;
     return Checksum(dst, size);
   }
+
+  // A batch of writes (verified copies) is about to cover most of
+  // [addr, addr + size), which may span several allocations and the small
+  // gaps between them: the backend may map its page tables for writing
+  // ahead, in one step, so that the copies take no fault per page. A hint:
+  // nothing happens where there is nothing to prepare or the range is not
+  // this device's plain memory.
+  virtual void PrepareForWrite(DeviceAddr addr, uint64_t size) {}
 
   // CopyToDeviceWithChecksum of several pieces lying back to back from
   // `dst`: `size` bytes in pieces of `piece_bytes` (the last may be

@@ -247,3 +247,101 @@ TEST_F(IncrementalTest, WritesIntoHolesAndZeroedRangesAreSaved) {
 }
 
 }  // namespace
+
+namespace {
+
+// Many small allocations (below 64 KiB each, next to each other): a Backup
+// with nothing written since the last Restore copies nothing and keeps
+// every byte; after one is written, one made and one freed, the next
+// Backup sees each change (the unchanged capture is not reused then).
+TEST(SmallAllocationsTest, NothingWrittenThenEachKindOfChange) {
+  constexpr int kCount = 2000;
+  constexpr uint64_t kSize = 10737;
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  std::vector<void*> device(kCount, nullptr);
+  std::vector<std::vector<uint8_t>> expected(kCount);
+  for (int i = 0; i < kCount; ++i) {
+    ASSERT_ACL_OK(aclrtMalloc(&device[i], kSize, ACL_MEM_MALLOC_HUGE_FIRST));
+    expected[i].assign(kSize, static_cast<uint8_t>(i * 3 + 1));
+    ASSERT_ACL_OK(aclrtMemcpy(device[i], kSize, expected[i].data(), kSize,
+                              ACL_MEMCPY_HOST_TO_DEVICE));
+  }
+  auto check = [&] {
+    std::vector<uint8_t> got(kSize);
+    for (int i = 0; i < kCount; ++i) {
+      if (device[i] == nullptr) continue;
+      ASSERT_ACL_OK(aclrtMemcpy(got.data(), kSize, device[i], kSize,
+                                ACL_MEMCPY_DEVICE_TO_HOST));
+      ASSERT_TRUE(got == expected[i]) << "allocation " << i;
+    }
+  };
+  auto lose_and_restore = [&] {
+    ASSERT_ACL_OK(aclsimInjectFault(0, ACLSIM_FAULT_DEVICE_MEMORY_LOSS));
+    ASSERT_ACL_OK(Restore());
+  };
+  ASSERT_ACL_OK(Lock());
+  ASSERT_ACL_OK(Backup());
+  if (Report()["write_tracking"] == "none") {
+    ASSERT_ACL_OK(Unlock());
+    GTEST_SKIP() << "no write tracking here";
+  }
+  lose_and_restore();
+  // Nothing written since the Restore, twice in a row.
+  for (int round = 0; round < 2; ++round) {
+    ASSERT_ACL_OK(Backup());
+    const nlohmann::json r = Report();
+    EXPECT_EQ(r["mode"], "incremental") << r.dump();
+    EXPECT_EQ(r["bytes_copied"], 0u) << r.dump();
+    lose_and_restore();
+  }
+  ASSERT_ACL_OK(Unlock());
+  check();
+
+  // One allocation written: its piece is copied (and its neighbour's,
+  // when the written page holds part of it too).
+  std::memset(static_cast<uint8_t*>(device[7]) + 100, 0xAB, 10);
+  std::memset(expected[7].data() + 100, 0xAB, 10);
+  ASSERT_ACL_OK(Lock());
+  ASSERT_ACL_OK(Backup());
+  EXPECT_GE(Report()["bytes_copied"].get<uint64_t>(), kSize);
+  EXPECT_LE(Report()["bytes_copied"].get<uint64_t>(), 2 * kSize);
+  lose_and_restore();
+  // Nothing written again, then one allocation made (never written: it
+  // reads as zero) and one freed, with nothing else written.
+  ASSERT_ACL_OK(Backup());
+  EXPECT_EQ(Report()["bytes_copied"], 0u);
+  ASSERT_ACL_OK(Unlock());
+  void* extra = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&extra, kSize, ACL_MEM_MALLOC_HUGE_FIRST));
+  std::vector<uint8_t> extra_bytes(kSize, 0x5C);
+  ASSERT_ACL_OK(aclrtMemcpy(extra, kSize, extra_bytes.data(), kSize,
+                            ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtFree(device[11]));
+  device[11] = nullptr;
+  ASSERT_ACL_OK(Lock());
+  ASSERT_ACL_OK(Backup());
+  const nlohmann::json r = Report();
+  EXPECT_EQ(r["mode"], "incremental") << r.dump();
+  // The new allocation, and neighbours of the made and the freed one whose
+  // pages they share (the tracking errs towards more, page by page).
+  EXPECT_GE(r["bytes_copied"].get<uint64_t>(), kSize) << r.dump();
+  EXPECT_LE(r["bytes_copied"].get<uint64_t>(), 4 * kSize) << r.dump();
+  lose_and_restore();
+  ASSERT_ACL_OK(Unlock());
+  check();
+  std::vector<uint8_t> got(kSize);
+  ASSERT_ACL_OK(
+      aclrtMemcpy(got.data(), kSize, extra, kSize, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_TRUE(got == extra_bytes);
+  ASSERT_ACL_OK(aclrtFree(extra));
+  for (void* p : device) {
+    if (p != nullptr) {
+      EXPECT_ACL_OK(aclrtFree(p));
+    }
+  }
+  EXPECT_ACL_OK(aclrtResetDevice(0));
+  EXPECT_ACL_OK(aclFinalize());
+}
+
+}  // namespace

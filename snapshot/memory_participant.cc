@@ -128,6 +128,8 @@ struct Layout {
   std::vector<SavedMemory::Allocation> allocations;
   std::vector<SavedMemory::Piece> pieces;
   std::vector<std::shared_ptr<Extent>> buffers;
+  // The bytes of all pieces (the image's size).
+  uint64_t bytes = 0;
 };
 
 // Per device, the capture whose write-tracking period runs (DESIGN.md
@@ -136,7 +138,9 @@ struct Tracking {
   struct Entry {
     std::weak_ptr<device::Device> device;
     uint64_t period = 0;
-    Layout base;
+    std::shared_ptr<const Layout> base;
+    // Device::AllocationsVersion when the base was captured (0: unknown).
+    uint64_t allocations_version = 0;
     // Host memory a pre-copy faulted in for the next Save to copy into, and
     // what the last incremental capture copied (to size it).
     std::unique_ptr<HostBuffer> reserve;
@@ -178,10 +182,12 @@ struct Tracking {
   // Starts a period on `device` over `base`'s allocations; returns it, or 0
   // when the device cannot track writes (said once in the log).
   uint64_t Start(int32_t device_id,
-                 const std::shared_ptr<device::Device>& device, Layout base) {
+                 const std::shared_ptr<device::Device>& device,
+                 std::shared_ptr<const Layout> base,
+                 uint64_t allocations_version) {
     std::vector<device::Allocation> ranges;
-    ranges.reserve(base.allocations.size());
-    for (const SavedMemory::Allocation& a : base.allocations) {
+    ranges.reserve(base->allocations.size());
+    for (const SavedMemory::Allocation& a : base->allocations) {
       ranges.push_back(device::Allocation{a.addr, a.size});
     }
     const absl::Status started = device->TrackWrites(ranges);
@@ -200,6 +206,7 @@ struct Tracking {
     entry.device = device;
     entry.period = next_period++;
     entry.base = std::move(base);
+    entry.allocations_version = allocations_version;
     return entry.period;
   }
   // A pre-copy's period: starts one over `ranges` with no base yet (SetBase
@@ -231,20 +238,24 @@ struct Tracking {
     Entry& entry = entries[device_id];
     entry.device = device;
     entry.period = next_period++;
-    entry.base = Layout{};
+    entry.base = std::make_shared<const Layout>();
+    entry.allocations_version = 0;
     return entry.period;
   }
   // Gives `period` of `device_id` its base; false when that period is over.
-  bool SetBase(int32_t device_id, uint64_t period, Layout base) {
+  bool SetBase(int32_t device_id, uint64_t period,
+               std::shared_ptr<const Layout> base,
+               uint64_t allocations_version) {
     ascend::MutexLock lock(&mu);
     auto it = entries.find(device_id);
     if (it == entries.end() || it->second.period != period) return false;
     it->second.base = std::move(base);
+    it->second.allocations_version = allocations_version;
     return true;
   }
   // Forgets `device_id`'s period and releases its base (device closed).
   void Forget(int32_t device_id) {
-    Layout released;
+    std::shared_ptr<const Layout> released;
     std::unique_ptr<HostBuffer> reserve;
     {
       ascend::MutexLock lock(&mu);
@@ -261,11 +272,16 @@ struct Tracking {
     ascend::MutexLock lock(&mu);
     released.swap(entries);
   }
-  // A copy of the base of `device_id` when its period is `period`.
-  std::optional<Layout> Base(int32_t device_id, uint64_t period) {
+  // The base of `device_id` when its period is `period` (null otherwise),
+  // and the allocations version it was captured at.
+  std::shared_ptr<const Layout> Base(int32_t device_id, uint64_t period,
+                                     uint64_t* allocations_version = nullptr) {
     ascend::MutexLock lock(&mu);
     auto it = entries.find(device_id);
-    if (it == entries.end() || it->second.period != period) return std::nullopt;
+    if (it == entries.end() || it->second.period != period) return nullptr;
+    if (allocations_version != nullptr) {
+      *allocations_version = it->second.allocations_version;
+    }
     return it->second.base;
   }
   ascend::Mutex mu;
@@ -365,13 +381,14 @@ SavedMemory::SavedMemory(rt::Runtime& runtime, int32_t device_id,
     : runtime_(runtime),
       device_id_(device_id),
       options_(options),
-      tracking_(std::move(tracking)) {}
+      tracking_(std::move(tracking)),
+      layout_(std::make_shared<internal::Layout>()) {}
 
 SavedMemory::~SavedMemory() = default;
 
 uint64_t SavedMemory::bytes() const {
   uint64_t total = 0;
-  for (const auto& buffer : buffers_) {
+  for (const auto& buffer : layout_->buffers) {
     if (buffer != nullptr) total += buffer->host_bytes();
   }
   return total;
@@ -379,7 +396,7 @@ uint64_t SavedMemory::bytes() const {
 
 uint64_t SavedMemory::disk_bytes() const {
   uint64_t total = 0;
-  for (const auto& buffer : buffers_) {
+  for (const auto& buffer : layout_->buffers) {
     if (buffer != nullptr && buffer->file() != nullptr) total += buffer->size();
   }
   return total;
@@ -387,7 +404,7 @@ uint64_t SavedMemory::disk_bytes() const {
 
 std::vector<internal::ImageFile*> SavedMemory::files() const {
   std::vector<internal::ImageFile*> files;
-  for (const auto& buffer : buffers_) {
+  for (const auto& buffer : layout_->buffers) {
     if (buffer != nullptr && buffer->file() != nullptr) {
       files.push_back(buffer->file());
     }
@@ -400,13 +417,13 @@ rt::SavedState::CopyStats SavedMemory::last_copy() const {
 }
 
 uint8_t* SavedMemory::SavedByte(size_t index, uint64_t offset) {
-  if (index >= allocations_.size()) return nullptr;
-  const Allocation& a = allocations_[index];
+  if (index >= layout_->allocations.size()) return nullptr;
+  const Allocation& a = layout_->allocations[index];
   const uint64_t addr = a.addr + offset;
   for (size_t p = a.first_piece; p < a.first_piece + a.piece_count; ++p) {
-    const Piece& piece = pieces_[p];
+    const Piece& piece = layout_->pieces[p];
     if (addr >= piece.addr && addr < piece.addr + piece.size) {
-      const auto& buffer = buffers_[piece.buffer];
+      const auto& buffer = layout_->buffers[piece.buffer];
       if (buffer == nullptr || buffer->data() == nullptr) return nullptr;
       return buffer->data() + piece.offset + (addr - piece.addr);
     }
@@ -419,11 +436,11 @@ uint64_t SavedMemory::Plan(const std::vector<device::Allocation>& live,
                            const internal::Layout* base,
                            const std::vector<device::Allocation>* written,
                            std::vector<size_t>* copy) {
-  allocations_.clear();
-  pieces_.clear();
+  layout_->allocations.clear();
+  layout_->pieces.clear();
   copy->clear();
-  // buffers_[0] is this capture's own; base buffers follow as used.
-  buffers_.assign(1, nullptr);
+  // layout_->buffers[0] is this capture's own; base buffers follow as used.
+  layout_->buffers.assign(1, nullptr);
   std::vector<int64_t> mapped(base != nullptr ? base->buffers.size() : 0, -1);
   const uint64_t piece_max = std::max<uint64_t>(
       std::min(options_.piece_bytes, options_.chunk_bytes), 1);
@@ -431,12 +448,12 @@ uint64_t SavedMemory::Plan(const std::vector<device::Allocation>& live,
   size_t data_cursor = 0;
   size_t written_cursor = 0;
   size_t base_alloc = 0;
-  allocations_.reserve(live.size());
+  layout_->allocations.reserve(live.size());
   for (const device::Allocation& a : live) {
-    Allocation& saved = allocations_.emplace_back();
+    Allocation& saved = layout_->allocations.emplace_back();
     saved.addr = a.addr;
     saved.size = a.size;
-    saved.first_piece = pieces_.size();
+    saved.first_piece = layout_->pieces.size();
     // The same allocation in the base (same address and size: it was
     // tracked since; freed and made again, it was noted as written).
     const Allocation* prior = nullptr;
@@ -462,7 +479,7 @@ uint64_t SavedMemory::Plan(const std::vector<device::Allocation>& live,
             const uint64_t boundary =
                 a.addr + ((p - a.addr) / piece_max + 1) * piece_max;
             const uint64_t len = std::min(boundary, e) - p;
-            Piece piece{allocations_.size() - 1, p, len, 0, 0, 0};
+            Piece piece{layout_->allocations.size() - 1, p, len, 0, 0, 0};
             bool carried = false;
             if (prior != nullptr) {
               while (prior_piece < prior_end &&
@@ -475,8 +492,9 @@ uint64_t SavedMemory::Plan(const std::vector<device::Allocation>& live,
                     !OverlapsAny(*written, &written_cursor, p, p + len) &&
                     base->buffers[old.buffer] != nullptr) {
                   if (mapped[old.buffer] < 0) {
-                    mapped[old.buffer] = static_cast<int64_t>(buffers_.size());
-                    buffers_.push_back(base->buffers[old.buffer]);
+                    mapped[old.buffer] =
+                        static_cast<int64_t>(layout_->buffers.size());
+                    layout_->buffers.push_back(base->buffers[old.buffer]);
                   }
                   piece.buffer = static_cast<uint32_t>(mapped[old.buffer]);
                   piece.offset = old.offset;
@@ -488,13 +506,13 @@ uint64_t SavedMemory::Plan(const std::vector<device::Allocation>& live,
             if (!carried) {
               piece.offset = total;
               total += len;
-              copy->push_back(pieces_.size());
+              copy->push_back(layout_->pieces.size());
             }
-            pieces_.push_back(piece);
+            layout_->pieces.push_back(piece);
             p += len;
           }
         });
-    saved.piece_count = pieces_.size() - saved.first_piece;
+    saved.piece_count = layout_->pieces.size() - saved.first_piece;
   }
   return total;
 }
@@ -510,12 +528,13 @@ absl::Status SavedMemory::Capture(
   std::vector<size_t> copy;
   uint64_t total = Plan(live, data, base, written, &copy);
   uint64_t image = 0;
-  for (const Piece& piece : pieces_) image += piece.size;
+  for (const Piece& piece : layout_->pieces) image += piece.size;
   if (base != nullptr) {
     // Carried-over pieces keep their old buffers alive: when those hold
     // more than the image itself, start afresh with a full capture.
     uint64_t held = total;
-    for (size_t b = 1; b < buffers_.size(); ++b) held += buffers_[b]->size();
+    for (size_t b = 1; b < layout_->buffers.size(); ++b)
+      held += layout_->buffers[b]->size();
     if (held > 2 * image + options_.chunk_bytes) {
       base = nullptr;
       data = DataOver(device, live);
@@ -526,40 +545,46 @@ absl::Status SavedMemory::Capture(
   if (store_ != nullptr && total > 0) {
     // An image on disk (DESIGN.md §4.15).
     ASCEND_ASSIGN_OR_RETURN(
-        buffers_[0], store_->Create(device_id_, store_->NextBackup(), total));
+        layout_->buffers[0],
+        store_->Create(device_id_, store_->NextBackup(), total));
   } else if (reserve != nullptr && *reserve != nullptr &&
              (*reserve)->size() >= total && total > 0) {
     (*reserve)->Shrink(total);
-    buffers_[0] = std::move(*reserve);  // faulted in ahead by a pre-copy
+    layout_->buffers[0] =
+        std::move(*reserve);  // faulted in ahead by a pre-copy
   } else {
     ASCEND_ASSIGN_OR_RETURN(std::unique_ptr<internal::HostBuffer> fresh,
                             internal::HostBuffer::Map(total));
-    buffers_[0] = std::move(fresh);
+    layout_->buffers[0] = std::move(fresh);
   }
   const std::vector<size_t> items = internal::GroupIntoItems(
-      pieces_, copy, std::max<uint64_t>(options_.chunk_bytes, 1));
+      layout_->pieces, copy, std::max<uint64_t>(options_.chunk_bytes, 1));
   internal::PieceWork work;
   work.device_id = device_id_;
-  work.pieces = &pieces_;
+  work.pieces = &layout_->pieces;
   work.copy = &copy;
   work.items = &items;
   work.workers = options_.workers;
   if (!copy.empty()) {
     ASCEND_RETURN_IF_ERROR(internal::CopyPiecesFromDevice(
-        work, device, *buffers_[0],
+        work, device, *layout_->buffers[0],
         store_ != nullptr ? &store_->pool() : nullptr, kept));
   }
-  if (internal::ImageFile* file = buffers_[0]->file()) {
+  if (internal::ImageFile* file = layout_->buffers[0]->file()) {
     std::vector<internal::ImagePiece> table;
     table.reserve(copy.size());
     for (const size_t k : copy) {
-      const Piece& piece = pieces_[k];
+      const Piece& piece = layout_->pieces[k];
       if (kept != nullptr && !(*kept)[piece.allocation]) continue;
       table.push_back(internal::ImagePiece{piece.addr, piece.size, piece.offset,
                                            piece.checksum});
     }
     ASCEND_RETURN_IF_ERROR(file->Commit(table));
   }
+  // The pieces of the plan taken (a full one may have replaced the first).
+  image = 0;
+  for (const Piece& piece : layout_->pieces) image += piece.size;
+  layout_->bytes = image;
   saved_stats_.copied = total;
   saved_stats_.unchanged = image - total;
   saved_stats_.incremental = base != nullptr;
@@ -577,22 +602,42 @@ absl::Status SavedMemory::Capture(
   return absl::OkStatus();
 }
 
-internal::Layout SavedMemory::LayoutOf(const std::vector<bool>* keep) const {
-  internal::Layout layout;
-  layout.buffers = buffers_;
-  for (size_t i = 0; i < allocations_.size(); ++i) {
-    if (keep != nullptr && !(*keep)[i]) continue;
-    Allocation a = allocations_[i];
+std::shared_ptr<const internal::Layout> SavedMemory::LayoutOf(
+    const std::vector<bool>* keep) const {
+  if (keep == nullptr) return layout_;
+  auto layout = std::make_shared<internal::Layout>();
+  layout->buffers = layout_->buffers;
+  for (size_t i = 0; i < layout_->allocations.size(); ++i) {
+    if (!(*keep)[i]) continue;
+    Allocation a = layout_->allocations[i];
     const size_t first = a.first_piece;
-    a.first_piece = layout.pieces.size();
+    a.first_piece = layout->pieces.size();
     for (size_t p = first; p < first + a.piece_count; ++p) {
-      Piece piece = pieces_[p];
-      piece.allocation = layout.allocations.size();
-      layout.pieces.push_back(piece);
+      Piece piece = layout_->pieces[p];
+      piece.allocation = layout->allocations.size();
+      layout->bytes += piece.size;
+      layout->pieces.push_back(piece);
     }
-    layout.allocations.push_back(a);
+    layout->allocations.push_back(a);
   }
   return layout;
+}
+
+void SavedMemory::AdoptUnchanged(std::shared_ptr<const internal::Layout> base) {
+  // Shared, never changed again: this capture only reads it.
+  layout_ = std::const_pointer_cast<internal::Layout>(std::move(base));
+  store_ = internal::ImageStore::Current();
+  saved_stats_.copied = 0;
+  saved_stats_.unchanged = layout_->bytes;
+  saved_stats_.incremental = true;
+}
+
+const std::vector<SavedMemory::Allocation>& SavedMemory::allocations() const {
+  return layout_->allocations;
+}
+
+const std::vector<SavedMemory::Piece>& SavedMemory::pieces() const {
+  return layout_->pieces;
 }
 
 std::optional<std::vector<device::Allocation>> SavedMemory::WrittenSince(
@@ -610,8 +655,8 @@ std::optional<std::vector<device::Allocation>> SavedMemory::WrittenSince(
 internal::RestoreSource SavedMemory::RestoreSourceOf() const {
   internal::RestoreSource source;
   source.device_id = device_id_;
-  source.pieces = &pieces_;
-  source.buffers = &buffers_;
+  source.pieces = &layout_->pieces;
+  source.buffers = &layout_->buffers;
   source.readers = &readers_;
   source.pool = store_ != nullptr ? &store_->pool() : nullptr;
   source.options = options_;
@@ -626,12 +671,14 @@ absl::Status SavedMemory::Prepare() {
   // §4.15).
   plan_.reset();
   std::vector<std::unique_ptr<internal::ImageFile::Reader>> readers(
-      buffers_.size());
+      layout_->buffers.size());
   absl::Status checked;
-  for (size_t b = 0; b < buffers_.size() && checked.ok(); ++b) {
-    if (buffers_[b] == nullptr || buffers_[b]->file() == nullptr) continue;
+  for (size_t b = 0; b < layout_->buffers.size() && checked.ok(); ++b) {
+    if (layout_->buffers[b] == nullptr ||
+        layout_->buffers[b]->file() == nullptr)
+      continue;
     absl::StatusOr<std::unique_ptr<internal::ImageFile::Reader>> reader =
-        buffers_[b]->file()->Open();
+        layout_->buffers[b]->file()->Open();
     if (reader.ok()) {
       readers[b] = *std::move(reader);
     } else {
@@ -648,7 +695,7 @@ absl::Status SavedMemory::Prepare() {
     const std::optional<std::vector<device::Allocation>> written =
         WrittenSince(*device);
     plan = std::make_unique<internal::RestorePlan>(
-        internal::PlanRestore(allocations_, pieces_, *live_,
+        internal::PlanRestore(layout_->allocations, layout_->pieces, *live_,
                               written.has_value() ? &*written : nullptr));
     checked = internal::VerifySources(RestoreSourceOf(), plan->copy);
   }
@@ -683,8 +730,9 @@ absl::Status SavedMemory::Restore() const {
         WrittenSince(*device);
     if (!written.has_value() ||
         !internal::SameRanges(*written, *plan->written)) {
-      wider = internal::PlanRestore(allocations_, pieces_, *live_,
-                                    written.has_value() ? &*written : nullptr);
+      wider =
+          internal::PlanRestore(layout_->allocations, layout_->pieces, *live_,
+                                written.has_value() ? &*written : nullptr);
       ASCEND_RETURN_IF_ERROR(internal::VerifySources(
           RestoreSourceOf(), internal::Missing(wider.copy, plan->copy)));
       plan = &wider;
@@ -711,7 +759,17 @@ absl::Status SavedMemory::Restore() const {
   // The kept allocations now hold exactly this capture: a new period
   // starts from it, so the next Backup copies only what is written next.
   if (tracking_ != nullptr) {
-    period_ = tracking_->Start(device_id_, device, LayoutOf(&plan->keep));
+    // The allocations alive now are live_ (the "allocations" participant
+    // put back any that were missing); when the kept layout holds them all,
+    // the next Backup may compare versions instead of listing them.
+    const size_t kept = static_cast<size_t>(
+        std::count(plan->keep.begin(), plan->keep.end(), true));
+    const uint64_t version =
+        kept == live_->size() ? device->AllocationsVersion() : 0;
+    const bool all_kept = kept == plan->keep.size();
+    period_ =
+        tracking_->Start(device_id_, device,
+                         LayoutOf(all_kept ? nullptr : &plan->keep), version);
   }
   LOG(INFO) << "snapshot restore: device " << device_id_ << ": "
             << live_->size() << " allocation(s), "
@@ -753,29 +811,48 @@ class MemoryParticipant final : public rt::SnapshotParticipant {
     // nothing (DESIGN.md §4.14).
     const bool incremental = IncrementalEnabled();
     if (!incremental) tracking_->Forget(device_id);
-    std::optional<internal::Layout> base;
+    std::shared_ptr<const internal::Layout> base;
+    uint64_t base_version = 0;
     std::vector<device::Allocation> written;
-    if (const uint64_t period = tracking_->Current(device_id, *device);
-        period != 0) {
+    const uint64_t period = tracking_->Current(device_id, *device);
+    if (period != 0) {
       absl::StatusOr<std::vector<device::Allocation>> w =
           device->WrittenRanges();
       if (w.ok()) {
-        base = tracking_->Base(device_id, period);
+        base = tracking_->Base(device_id, period, &base_version);
         written = *std::move(w);
       }
     }
+    // Read before the allocations are listed: a change after it shows in
+    // the next Backup's comparison.
+    const uint64_t version = device->AllocationsVersion();
+    if (base != nullptr && written.empty() && version != 0 &&
+        version == base_version) {
+      // Nothing written and no allocation made or freed since the base:
+      // it is this capture, and its period goes on (no work per
+      // allocation).
+      saved->AdoptUnchanged(std::move(base));
+      saved->period_ = period;
+      saved->saved_stats_.write_tracking = device->WriteTracking();
+      tracking_->SetLastCopied(device_id, 0);
+      LOG(INFO) << "snapshot backup: device " << device_id << ": "
+                << saved->allocations().size()
+                << " allocation(s), incremental, nothing written since the "
+                   "last capture";
+      return std::unique_ptr<rt::SavedState>(std::move(saved));
+    }
     std::unique_ptr<internal::HostBuffer> reserve =
         tracking_->TakeReserve(device_id);
-    ASCEND_RETURN_IF_ERROR(saved->Capture(
-        *device, device->Allocations(), base.has_value() ? &*base : nullptr,
-        &written, nullptr, base.has_value() ? &reserve : nullptr));
+    ASCEND_RETURN_IF_ERROR(
+        saved->Capture(*device, device->Allocations(), base.get(), &written,
+                       nullptr, base != nullptr ? &reserve : nullptr));
     base.reset();
     reserve.reset();  // not needed after all: released
     // A new period starts from this capture (a failed capture above kept
     // the old one, whose writes are still all counted).
     if (!incremental) return std::unique_ptr<rt::SavedState>(std::move(saved));
     saved->period_ =
-        tracking_->Start(device_id, device, saved->LayoutOf(nullptr));
+        tracking_->Start(device_id, device, saved->LayoutOf(nullptr), version);
     if (saved->period_ != 0) {
       saved->saved_stats_.write_tracking = device->WriteTracking();
       if (saved->saved_stats_.incremental) {
@@ -801,9 +878,12 @@ class MemoryParticipant final : public rt::SnapshotParticipant {
           "device ", device_id,
           " cannot track writes: the next Backup copies everything"));
     }
+    // Read before the allocations are listed (they may change while the
+    // pre-copy runs: then the next Backup lists them again).
+    const uint64_t version = device->AllocationsVersion();
     const std::vector<device::Allocation> live = device->Allocations();
     // The base and period running now: pieces not written since carry over.
-    std::optional<internal::Layout> base;
+    std::shared_ptr<const internal::Layout> base;
     if (const uint64_t running = tracking_->Current(device_id, *device);
         running != 0) {
       base = tracking_->Base(device_id, running);
@@ -821,14 +901,17 @@ class MemoryParticipant final : public rt::SnapshotParticipant {
     auto saved =
         std::make_unique<SavedMemory>(runtime_, device_id, options_, tracking_);
     std::vector<bool> kept;
-    absl::Status captured = saved->Capture(
-        *device, live, base.has_value() ? &*base : nullptr, &written, &kept);
+    absl::Status captured =
+        saved->Capture(*device, live, base.get(), &written, &kept);
     base.reset();
     if (!captured.ok()) {
       tracking_->Forget(device_id);  // the next Backup is full
       return captured;
     }
-    if (!tracking_->SetBase(device_id, *period, saved->LayoutOf(&kept))) {
+    const bool all_kept = std::count(kept.begin(), kept.end(), false) == 0;
+    if (!tracking_->SetBase(device_id, *period,
+                            saved->LayoutOf(all_kept ? nullptr : &kept),
+                            all_kept ? version : 0)) {
       return absl::FailedPreconditionError(absl::StrCat(
           "device ", device_id, " was closed during the pre-copy"));
     }

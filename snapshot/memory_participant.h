@@ -95,8 +95,8 @@ class SavedMemory final : public rt::SavedState {
 
   int32_t device_id() const { return device_id_; }
   // In ascending address order.
-  const std::vector<Allocation>& allocations() const { return allocations_; }
-  const std::vector<Piece>& pieces() const { return pieces_; }
+  const std::vector<Allocation>& allocations() const;
+  const std::vector<Piece>& pieces() const;
   // The saved byte of allocation `index` at `offset`, or null when that byte
   // was not saved (it read as zero) or lies in an image file.
   uint8_t* SavedByte(size_t index, uint64_t offset);
@@ -125,8 +125,14 @@ class SavedMemory final : public rt::SavedState {
                 const internal::Layout* base,
                 const std::vector<device::Allocation>* written,
                 std::vector<size_t>* copy);
-  // This capture's layout, restricted to the allocations `keep` marks.
-  internal::Layout LayoutOf(const std::vector<bool>* keep) const;
+  // This capture's layout (shared, not copied, when `keep` is null), or
+  // restricted to the allocations `keep` marks.
+  std::shared_ptr<const internal::Layout> LayoutOf(
+      const std::vector<bool>* keep) const;
+  // Takes `base` as this capture, unchanged: nothing was written and no
+  // allocation made or freed since it (the Backup costs no work per
+  // allocation).
+  void AdoptUnchanged(std::shared_ptr<const internal::Layout> base);
   // What was written on `device` since this capture, when the device kept
   // its memory and its write-tracking period is this capture's (an
   // incremental Restore); nullopt otherwise.
@@ -141,9 +147,10 @@ class SavedMemory final : public rt::SavedState {
   const std::shared_ptr<internal::Tracking> tracking_;
   // The write-tracking period this capture started (0: none).
   mutable uint64_t period_ = 0;
-  std::vector<Allocation> allocations_;
-  std::vector<Piece> pieces_;
-  std::vector<std::shared_ptr<internal::Extent>> buffers_;
+  // The allocations, their pieces and the buffers holding them; shared
+  // with the write-tracking base once the capture is done (never changed
+  // after).
+  std::shared_ptr<internal::Layout> layout_;
   // Where the image files go (null: host memory), and the files Prepare
   // opened for the Restore that follows, by buffer.
   std::shared_ptr<internal::ImageStore> store_;

@@ -219,6 +219,11 @@ std::vector<Allocation> SimDevice::Allocations() const {
   return allocations;
 }
 
+uint64_t SimDevice::AllocationsVersion() const {
+  ReaderMutexLock lock(&mu_);
+  return ranges_.version();
+}
+
 MemoryInfo SimDevice::GetMemoryInfo() const {
   ReaderMutexLock lock(&mu_);
   return MemoryInfo{ranges_.capacity(), ranges_.free_bytes()};
@@ -854,6 +859,21 @@ void* SimDevice::KernelWriteTarget(void* dst, uint64_t size) {
   return alias;
 }
 
+void SimDevice::PrepareForWrite(DeviceAddr addr, uint64_t size) {
+  ReaderMutexLock lock(&mu_);
+  if (addr < memory_->base() || addr >= memory_->va_base() ||
+      size > memory_->va_base() - addr || size == 0) {
+    return;  // only the memory window itself
+  }
+  // Where VerifiedTarget will write: the window, or the alias while armed.
+  uint8_t* target = writes_.window_armed()
+                        ? memory_->Alias(addr)
+                        : static_cast<uint8_t*>(AsPointer(addr));
+  if (target != nullptr) {
+    (void)internal::DeviceMemory::PopulateForWrite(target, size);
+  }
+}
+
 unsigned char* SimDevice::VerifiedTarget(DeviceAddr dst, uint64_t size) {
   const std::optional<DeviceAddr> at = WindowAddress(dst, size);
   if (!at.has_value()) return nullptr;
@@ -861,8 +881,12 @@ unsigned char* SimDevice::VerifiedTarget(DeviceAddr dst, uint64_t size) {
   const bool armed = writes_.window_armed();
   uint8_t* target =
       armed ? memory_->Alias(*at) : static_cast<uint8_t*>(AsPointer(*at));
+  // A range below kFileWriteBytes is not populated here: asking whether it
+  // is mapped costs as much as its few faults, and a batch of them is
+  // prepared as a whole (PrepareForWrite).
   if (target == nullptr ||
-      !internal::DeviceMemory::PopulateForWrite(target, size)) {
+      (size >= kFileWriteBytes &&
+       !internal::DeviceMemory::PopulateForWrite(target, size))) {
     return nullptr;
   }
   if (armed) writes_.Note(*at, size);

@@ -99,6 +99,7 @@ class SimDevice final : public Device {
   absl::Status Free(DeviceAddr addr) override;
   std::optional<Allocation> FindAllocation(DeviceAddr addr) const override;
   std::vector<Allocation> Allocations() const override;
+  uint64_t AllocationsVersion() const override;
   MemoryInfo GetMemoryInfo() const override;
 
   absl::Status CopyToDevice(DeviceAddr dst, const void* src,
@@ -120,6 +121,7 @@ class SimDevice final : public Device {
   absl::Status RunBlocks(uint32_t blocks, uint32_t cores,
                          absl::FunctionRef<void(uint32_t)> body) override;
   void* KernelWriteTarget(void* dst, uint64_t size) override;
+  void PrepareForWrite(DeviceAddr addr, uint64_t size) override;
   absl::Status RunKernel(const KernelLaunch& launch,
                          absl::FunctionRef<bool()> stopping,
                          KernelLaunchResult* result) override;

@@ -223,9 +223,24 @@ absl::StatusOr<std::vector<Range>> DeviceWrites::WrittenLocked(
   if (all_) return tracked_;
   std::vector<Range> written = noted_;
   written.insert(written.end(), exported_.begin(), exported_.end());
+  // One scan per run of ranges close together, not one per range: a scan's
+  // cost is its call plus the pages it walks, and many small allocations lie
+  // next to each other (what the scan finds between them is dropped below).
+  constexpr uint64_t kJoinGap = uint64_t{1} << 20;
+  std::vector<Range> spans;
   for (const Range& r : tracked_) {
     const uint64_t b = PageDown(r.begin);
     const uint64_t e = PageUp(r.end);
+    if (!spans.empty() && b <= spans.back().end + kJoinGap &&
+        b >= spans.back().begin) {
+      spans.back().end = std::max(spans.back().end, e);
+    } else {
+      spans.push_back(Range{b, e});
+    }
+  }
+  for (const Range& span : spans) {
+    const uint64_t b = span.begin;
+    const uint64_t e = span.end;
     absl::StatusOr<std::vector<std::pair<uint64_t, uint64_t>>> pages =
         tracker_->Collect(b, e - b, /*rearm=*/false);
     if (!pages.ok()) return pages.status();

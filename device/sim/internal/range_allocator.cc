@@ -1,5 +1,6 @@
 #include "device/sim/internal/range_allocator.h"
 
+#include <atomic>
 #include <cstdint>
 #include <iterator>
 #include <limits>
@@ -130,6 +131,7 @@ absl::Status RangeAllocator::AllocateAt(uint64_t addr, uint64_t size) {
     it = next;
   }
   blocks_.emplace(addr, Block{addr, size, extent});
+  version_ = NextVersion();
   return absl::OkStatus();
 }
 
@@ -142,6 +144,7 @@ absl::StatusOr<RangeAllocator::Block> RangeAllocator::Free(uint64_t addr) {
   const Block block = it->second;
   blocks_.erase(it);
   InsertSegment(block.addr, block.extent, /*reserved=*/false);
+  version_ = NextVersion();
   return block;
 }
 
@@ -165,6 +168,12 @@ void RangeAllocator::ReserveAll() {
     InsertSegment(block.addr, block.extent, /*reserved=*/true);
   }
   blocks_.clear();
+  version_ = NextVersion();
+}
+
+uint64_t RangeAllocator::NextVersion() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 void RangeAllocator::Reset() {
@@ -173,6 +182,7 @@ void RangeAllocator::Reset() {
   blocks_.clear();
   free_bytes_ = 0;
   reserved_bytes_ = 0;
+  version_ = NextVersion();
   if (capacity_ > 0) AddSegment(base_, capacity_, /*reserved=*/false);
 }
 

@@ -76,6 +76,10 @@ class RangeAllocator {
   // Forgets every block and reservation: the whole range is free.
   void Reset();
 
+  // Changes with every block placed or freed, ReserveAll and Reset; never
+  // the same value in two allocators of a process (so a value seen once
+  // identifies these blocks exactly).
+  uint64_t version() const { return version_; }
   uint64_t base() const { return base_; }
   uint64_t capacity() const { return capacity_; }
   uint64_t free_bytes() const { return free_bytes_; }
@@ -98,6 +102,8 @@ class RangeAllocator {
   void InsertSegment(uint64_t addr, uint64_t size, bool reserved);
   void EraseSegment(std::map<uint64_t, Segment>::iterator it);
   void AddSegment(uint64_t addr, uint64_t size, bool reserved);
+  // A version no allocator of this process had.
+  static uint64_t NextVersion();
 
   const uint64_t base_;
   const uint64_t capacity_;
@@ -110,6 +116,7 @@ class RangeAllocator {
   std::set<std::pair<uint64_t, uint64_t>> free_by_size_;
   // Live blocks by start address.
   std::map<uint64_t, Block> blocks_;
+  uint64_t version_ = NextVersion();
 };
 
 }  // namespace ascend::device::sim::internal
