@@ -1,11 +1,13 @@
 #include "snapshot/memory_participant.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -147,11 +149,53 @@ struct Tracking {
     uint64_t last_copied = 0;
   };
 
+  ~Tracking() {
+    ascend::MutexLock lock(&preparing_mu);
+    for (auto& [device_id, preparer] : preparing) {
+      if (preparer.thread.joinable()) preparer.thread.join();
+    }
+  }
+
+  // The reserve of `device_id` (null when none). A reserve still being
+  // prepared is not waited for: it serves a later capture.
   std::unique_ptr<HostBuffer> TakeReserve(int32_t device_id) {
     ascend::MutexLock lock(&mu);
     auto it = entries.find(device_id);
     if (it == entries.end()) return nullptr;
     return std::move(it->second.reserve);
+  }
+  // Maps and faults in `bytes` of host memory on a thread of its own, as
+  // the reserve of `device_id` for its next capture (DESIGN.md §4.14): the
+  // next Backup copies into memory already touched, outside its locked
+  // window. Nothing happens when a reserve is there or still being made, or
+  // no thread can be started.
+  void PrepareReserve(int32_t device_id, uint64_t bytes) {
+    {
+      ascend::MutexLock lock(&mu);
+      auto it = entries.find(device_id);
+      if (it == entries.end() || it->second.reserve != nullptr) return;
+    }
+    ascend::MutexLock lock(&preparing_mu);
+    Preparer& preparer = preparing[device_id];
+    if (preparer.thread.joinable()) {
+      if (!preparer.done->load()) return;  // still at work
+      preparer.thread.join();
+    }
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    try {
+      preparer.thread = std::thread([this, device_id, bytes, done] {
+        absl::StatusOr<std::unique_ptr<HostBuffer>> made =
+            HostBuffer::Map(bytes);
+        if (made.ok()) {
+          (*made)->Prefault();
+          SetReserve(device_id, *std::move(made));
+        }
+        done->store(true);
+      });
+      preparer.done = std::move(done);
+    } catch (...) {
+      // No thread: the next Backup maps its own buffer.
+    }
   }
   void SetReserve(int32_t device_id, std::unique_ptr<HostBuffer> reserve) {
     std::unique_ptr<HostBuffer> replaced;
@@ -286,6 +330,15 @@ struct Tracking {
   }
   ascend::Mutex mu;
   std::map<int32_t, Entry> entries;
+  // Per device, the thread preparing its reserve (joined before the next
+  // one starts, and on destruction).
+  struct Preparer {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done =
+        std::make_shared<std::atomic<bool>>(true);
+  };
+  ascend::Mutex preparing_mu;
+  std::map<int32_t, Preparer> preparing;
   uint64_t next_period = 1;
   bool said_unavailable = false;
 };
@@ -555,6 +608,11 @@ absl::Status SavedMemory::Capture(
   } else {
     ASCEND_ASSIGN_OR_RETURN(std::unique_ptr<internal::HostBuffer> fresh,
                             internal::HostBuffer::Map(total));
+    // An incremental capture copies a small part of memory into scattered
+    // places of its buffer: its pages are mapped in one call first (on a VM
+    // each first touch from the copy is an exit to the hypervisor). A full
+    // capture's workers touch their own parts first, in parallel.
+    if (base != nullptr) fresh->Prefault();
     layout_->buffers[0] = std::move(fresh);
   }
   const std::vector<size_t> items = internal::GroupIntoItems(
@@ -857,6 +915,15 @@ class MemoryParticipant final : public rt::SnapshotParticipant {
       saved->saved_stats_.write_tracking = device->WriteTracking();
       if (saved->saved_stats_.incremental) {
         tracking_->SetLastCopied(device_id, saved->saved_stats_.copied);
+      }
+      // The next incremental Backup copies about what this one did into
+      // memory faulted in meanwhile: twice that, at least 8 MiB, at most
+      // the image; only for images in host memory.
+      if (saved->store_ == nullptr) {
+        const uint64_t want = std::min(
+            saved->layout_->bytes,
+            std::max<uint64_t>(2 * tracking_->LastCopied(device_id), 8 << 20));
+        if (want > 0) tracking_->PrepareReserve(device_id, want);
       }
     }
     return std::unique_ptr<rt::SavedState>(std::move(saved));

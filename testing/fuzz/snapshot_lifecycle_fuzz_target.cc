@@ -323,6 +323,9 @@ aclError PredictFinalizeInternal() {
     if (r != ACL_SUCCESS) return r;
   }
   g_model.refcount = 0;
+  // aclFinalize ends every write-tracking period and releases its base
+  // (DESIGN.md §4.14): the next Backup or Restore copies every buffer.
+  for (DeviceModel& dev : g_model.devices) dev.tracked_opening = -1;
   return ACL_SUCCESS;
 }
 
