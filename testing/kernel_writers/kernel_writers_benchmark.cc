@@ -10,6 +10,10 @@
 // checkpoint against the run right after it. Printed, medians of the pairs:
 //   RATIO operator step after a checkpoint / steady step   (target <= 1.2x)
 //   RATIO AscendC write untracked / after a checkpoint     (target >= 0.9x)
+//   RATIO operator loop: incremental Backup / full Backup  (target <= 1.1x)
+// The last pairs a full Backup (ASCENDCL_SNAPSHOT_INCREMENTAL=0) with the
+// second of two incremental ones, each after a step that rewrote nearly
+// all device memory.
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "acl/acl.h"
@@ -42,8 +47,9 @@ uint64_t g_tensor_bytes = uint64_t{128} << 20;
 uint64_t g_write_bytes = uint64_t{256} << 20;
 aclrtStream g_stream = nullptr;
 bool g_ok = true;
-std::vector<double> g_step_ratios;   // after / steady
-std::vector<double> g_write_ratios;  // untracked / after
+std::vector<double> g_step_ratios;        // after / steady
+std::vector<double> g_write_ratios;       // untracked / after
+std::vector<double> g_checkpoint_ratios;  // incremental / full Backup
 
 extern "C" __global__ __aicore__ void bench_copy_out(GM_ADDR src, GM_ADDR dst,
                                                      uint32_t per_block) {
@@ -222,6 +228,42 @@ void BM_OperatorStepAfterCheckpoint(benchmark::State &state) {
   if (!g_ok) state.SkipWithError("a call failed");
 }
 
+// The Backup of a checkpoint of the operator loop, where each step rewrites
+// nearly all device memory: incremental (the second in a row, its base the
+// first) against full (ASCENDCL_SNAPSHOT_INCREMENTAL=0), pair by pair.
+double TimedBackup() {
+  const int pid = static_cast<int>(getpid());
+  if (!Ok(aclrtSnapShotProcessLock(pid, nullptr), "Lock")) return -1;
+  const auto a = Clock::now();
+  const bool ok = Ok(aclrtSnapShotProcessBackup(pid, nullptr), "Backup");
+  const auto b = Clock::now();
+  if (!Ok(aclrtSnapShotProcessUnlock(pid, nullptr), "Unlock") || !ok) {
+    return -1;
+  }
+  return Seconds(a, b);
+}
+
+void BM_OperatorLoopBackupIncrementalAgainstFull(benchmark::State &state) {
+  Loop loop;
+  if (!loop.Make()) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  for (auto _ : state) {
+    setenv("ASCENDCL_SNAPSHOT_INCREMENTAL", "0", 1);
+    if (!loop.Step()) break;
+    const double full = TimedBackup();
+    setenv("ASCENDCL_SNAPSHOT_INCREMENTAL", "1", 1);
+    if (full < 0 || !loop.Step() || TimedBackup() < 0 || !loop.Step()) break;
+    const double incremental = TimedBackup();
+    if (incremental < 0) break;
+    state.SetIterationTime(incremental);
+    g_checkpoint_ratios.push_back(incremental / full);
+  }
+  unsetenv("ASCENDCL_SNAPSHOT_INCREMENTAL");
+  if (!g_ok) state.SkipWithError("a call failed");
+}
+
 void BM_AscendCWriteAfterCheckpoint(benchmark::State &state) {
   void *src = DeviceFilled(g_write_bytes, 1.5f);
   void *dst = DeviceFilled(g_write_bytes, 0.0f);
@@ -293,22 +335,25 @@ int main(int argc, char **argv) {
       !Ok(aclrtCreateStream(&g_stream), "aclrtCreateStream")) {
     return 1;
   }
-  for (auto fn :
-       {BM_OperatorStepAfterCheckpoint, BM_AscendCWriteAfterCheckpoint}) {
-    benchmark::internal::Benchmark *b =
-        benchmark::RegisterBenchmark(fn == BM_OperatorStepAfterCheckpoint
-                                         ? "BM_OperatorStepAfterCheckpoint"
-                                         : "BM_AscendCWriteAfterCheckpoint",
-                                     fn)
-            ->UseManualTime()
-            ->Unit(benchmark::kMillisecond);
-    b->Iterations(quick ? 1 : 9);
+  const std::pair<const char *, void (*)(benchmark::State &)> benchmarks[] = {
+      {"BM_OperatorStepAfterCheckpoint", BM_OperatorStepAfterCheckpoint},
+      {"BM_OperatorLoopBackupIncrementalAgainstFull",
+       BM_OperatorLoopBackupIncrementalAgainstFull},
+      {"BM_AscendCWriteAfterCheckpoint", BM_AscendCWriteAfterCheckpoint},
+  };
+  for (const auto &[name, fn] : benchmarks) {
+    benchmark::RegisterBenchmark(name, fn)
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(quick ? 1 : 9);
   }
   benchmark::RunSpecifiedBenchmarks();
   PrintRatio("operator step after a checkpoint / steady step", g_step_ratios,
              "<= 1.2x");
   PrintRatio("AscendC write untracked / after a checkpoint", g_write_ratios,
              ">= 0.9x");
+  PrintRatio("operator loop: incremental Backup / full Backup",
+             g_checkpoint_ratios, "<= 1.1x");
   (void)aclrtDestroyStream(g_stream);
   (void)aclrtResetDevice(0);
   (void)aclFinalize();
