@@ -13,6 +13,10 @@
 #   BAZEL_FLAGS  extra build flags (e.g. "--jobs=2")
 #   FUZZ_KEEP    directory for reproducers of failures (default: a new
 #                temporary directory, kept only when something failed)
+#   FUZZ_SEED    libFuzzer's -seed (default: a new one each run)
+#   FUZZ_RUNS    at most this many inputs per fuzzer (-runs). With FUZZ_SEED
+#                the same inputs every time: CI's run is reproducible, and a
+#                new finding comes from a longer run on a workstation.
 set -euo pipefail
 
 usage() {
@@ -56,6 +60,9 @@ for f in "${fuzzers[@]}"; do
   seeds=$(find "$corpus" -type f | wc -l)
   log="$work/$f/fuzz.log"
   echo "run_fuzzers: $f: ${seconds}s from $seeds seed inputs"
+  extra=()
+  [[ -n ${FUZZ_SEED:-} ]] && extra+=("-seed=$FUZZ_SEED")
+  [[ -n ${FUZZ_RUNS:-} ]] && extra+=("-runs=$FUZZ_RUNS")
   rc=0
   (cd "$work/$f" &&
     "$bin/testing/fuzz/${f}_fuzzer" \
@@ -63,6 +70,7 @@ for f in "${fuzzers[@]}"; do
       -timeout=60 \
       -rss_limit_mb=4096 \
       -print_final_stats=1 \
+      "${extra[@]}" \
       -artifact_prefix="$work/$f/artifacts/" \
       "$corpus") >"$log" 2>&1 || rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
