@@ -27,8 +27,6 @@ using ascend::testing::Lock;
 using ascend::testing::Restore;
 using ascend::testing::Unlock;
 
-constexpr uint64_t kKiB = 1024;
-constexpr uint64_t kMiB = kKiB * kKiB;
 constexpr int64_t kElements = 1 << 20;  // 4 MiB of float
 constexpr uint32_t kBlocks = 8;
 constexpr uint32_t kTile = 4096;
