@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -49,9 +50,14 @@ struct Tracking {
     uint64_t last_copied = 0;
   };
 
-  ~Tracking() {
+  ~Tracking() { JoinPreparers(); }
+
+  // Waits for the threads preparing reserves: of `device_id`, or of every
+  // device (a closed device's, aclFinalize's and the destructor's).
+  void JoinPreparers(std::optional<int32_t> device_id = std::nullopt) {
     ascend::MutexLock lock(&preparing_mu);
-    for (auto& [device_id, preparer] : preparing) {
+    for (auto& [id, preparer] : preparing) {
+      if (device_id.has_value() && id != *device_id) continue;
       if (preparer.thread.joinable()) preparer.thread.join();
     }
   }
@@ -199,6 +205,7 @@ struct Tracking {
   }
   // Forgets `device_id`'s period and releases its base (device closed).
   void Forget(int32_t device_id) {
+    JoinPreparers(device_id);
     std::shared_ptr<const Layout> released;
     std::unique_ptr<HostBuffer> reserve;
     {
@@ -212,6 +219,7 @@ struct Tracking {
   }
   // Forgets every device's period (aclFinalize).
   void ForgetAll() {
+    JoinPreparers();
     std::map<int32_t, Entry> released;
     ascend::MutexLock lock(&mu);
     released.swap(entries);
