@@ -58,7 +58,6 @@
 #include "runtime/family.h"
 #include "runtime/global_state.h"
 #include "runtime/handle_table.h"
-#include "runtime/mbuf.h"
 #include "runtime/object_kind.h"
 #include "runtime/report.h"
 #include "runtime/resource_kinds.h"
@@ -169,12 +168,10 @@ class Runtime {
   DeviceSettings& settings() { return settings_; }
   // This runtime's device-state and task-abort callbacks
   // (aclrtRegDeviceStateCallback, aclrtSetDeviceTaskAbortCallback), its task
-  // exception callbacks (aclrtSetExceptionInfoCallback and friends), its
-  // mbufs (aclrtAllocBuf and friends) and the executor pool its streams run
-  // on (DESIGN.md §1.4, §5.3.1, §5.16).
+  // exception callbacks (aclrtSetExceptionInfoCallback and friends) and the
+  // executor pool its streams run on (DESIGN.md §1.4, §5.3.1, §5.16).
   DeviceCallbacks& device_callbacks() { return device_callbacks_; }
   ExceptionCallbacks& exception_callbacks() { return exception_callbacks_; }
-  MbufPool& mbufs() { return mbufs_; }
   ExecutorPool& executors() { return executors_; }
   // Whether peer access between two devices is enabled (either direction);
   // 107000 for an id out of range.
@@ -561,7 +558,6 @@ class Runtime {
   // shut down the streams of every open device and after the families.
   // exception_callbacks_ goes after executors_, whose workers it serves.
   ExceptionCallbacks exception_callbacks_;
-  MbufPool mbufs_;
   ExecutorPool executors_;
   ReportHub host_funcs_;  // aclrtSubscribeHostFunc
   StreamStateCallbacks stream_states_;

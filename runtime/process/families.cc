@@ -2,6 +2,7 @@
 
 #include "runtime/dump/dump.h"
 #include "runtime/kernel/kernel.h"
+#include "runtime/mbuf/mbuf.h"
 #include "runtime/memory/memory.h"
 #include "runtime/model/model.h"
 #include "runtime/sync/sync.h"
@@ -14,8 +15,8 @@ std::vector<FamilyRegistration> AllFamilies() {
   // the capture's hook takes it into a model (DESIGN.md §5.24); the dump
   // before the models too, so it sees a kernel launch a capture takes
   // (DESIGN.md §5.25).
-  return {TimelineFamily(), MemoryFamily(), SyncFamily(),
-          DumpFamily(),     ModelFamily(),  KernelFamily()};
+  return {TimelineFamily(), MemoryFamily(), SyncFamily(), DumpFamily(),
+          ModelFamily(),    KernelFamily(), MbufFamily()};
 }
 
 }  // namespace ascend::rt
