@@ -69,6 +69,22 @@ absl::Status Runtime::RejectStale(const Location& where, const void* ptr,
                             "(freed, or its device was reset)"));
 }
 
+absl::StatusOr<bool> Runtime::PeerAccessStatus(int32_t device_id,
+                                               int32_t peer) const {
+  if (device_id < 0 || device_id >= device_count_ || peer < 0 ||
+      peer >= device_count_) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat("device ids ", device_id, " and ", peer,
+                              " must lie in [0, ", device_count_, ")"));
+  }
+  if (device_id == peer) return false;
+  // One-directional (04 device management, aclrtDeviceEnablePeerAccess):
+  // device_id enabled access to peer; peer enabling device_id is the other
+  // direction.
+  ascend::MutexLock lock(&mu_);
+  return devices_[device_id].peers.contains(peer);
+}
+
 bool Runtime::PeerAccessEnabled(int32_t a, int32_t b) const {
   ascend::MutexLock lock(&mu_);
   return devices_[a].peers.contains(b) || devices_[b].peers.contains(a);

@@ -46,9 +46,6 @@ Runtime::Runtime(std::unique_ptr<device::Backend> backend, Options options)
       device_count_(backend_ ? backend_->DeviceCount() : 0),
       live_instances_(std::make_shared<LiveInstances>(device_count_)) {
   devices_.resize(device_count_);
-  // Device settings go with a real close of their device (DESIGN.md §5.12).
-  AddDeviceCloseObserver(
-      [this](int32_t device_id) { settings_.OnDeviceClosed(device_id); });
   if (backend_) {
     health_monitor_ = std::make_unique<HealthMonitor>(
         state_, *backend_,

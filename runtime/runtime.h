@@ -52,7 +52,6 @@
 #include "device/device.h"
 #include "runtime/context.h"
 #include "runtime/device_callbacks.h"
-#include "runtime/device_settings.h"
 #include "runtime/exception_info.h"
 #include "runtime/executor_pool.h"
 #include "runtime/family.h"
@@ -164,8 +163,7 @@ class Runtime {
   absl::Status UnsubscribeReport(uint64_t thread_id, void* stream);
   absl::Status ProcessReport(int32_t timeout_ms);
 
-  // --- Device information and settings (device_info.cc, DESIGN.md §5.12) ---
-  DeviceSettings& settings() { return settings_; }
+  // --- Device callbacks (DESIGN.md §5.12) ---------------------------------
   // This runtime's device-state and task-abort callbacks
   // (aclrtRegDeviceStateCallback, aclrtSetDeviceTaskAbortCallback), its task
   // exception callbacks (aclrtSetExceptionInfoCallback and friends) and the
@@ -176,18 +174,6 @@ class Runtime {
   // Whether peer access between two devices is enabled (either direction);
   // 107000 for an id out of range.
   absl::StatusOr<bool> PeerAccessStatus(int32_t device_id, int32_t peer) const;
-  // How many more objects of `kind` the current device can hold (207000
-  // when the backend cannot tell).
-  absl::StatusOr<uint32_t> AvailableIds(device::ResourceKind kind);
-  // Enqueues `run` on `stream` (null: the current default stream).
-  absl::Status EnqueueStreamTask(void* stream,
-                                 std::function<absl::Status()> run);
-  // Enqueues on `stream` a write of `size` bytes to device memory at `dst`
-  // (which must lie in a live allocation); the bytes are `produce`'s when the
-  // task runs, in stream order.
-  absl::Status EnqueueDeviceWrite(
-      void* stream, void* dst, size_t size,
-      std::function<void(uint8_t* bytes, size_t size)> produce);
   // --- Stream configuration (stream_attributes.cc, DESIGN.md §5.13) ------
   absl::StatusOr<void*> CreateStreamWithConfig(const StreamConfig& config);
   // A stream of `ctx` (not necessarily the calling thread's context): what
@@ -552,7 +538,6 @@ class Runtime {
   uint64_t memory_epoch_ ABSL_GUARDED_BY(epoch_mu_) = 0;
 
   ReportHub reports_;
-  DeviceSettings settings_;
   DeviceCallbacks device_callbacks_;
   // Outlive every stream (each refers to them): destroyed after ~Runtime has
   // shut down the streams of every open device and after the families.

@@ -1,5 +1,6 @@
 #include "runtime/process/families.h"
 
+#include "runtime/device_info/device_info.h"
 #include "runtime/dump/dump.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/mbuf/mbuf.h"
@@ -15,8 +16,10 @@ std::vector<FamilyRegistration> AllFamilies() {
   // the capture's hook takes it into a model (DESIGN.md §5.24); the dump
   // before the models too, so it sees a kernel launch a capture takes
   // (DESIGN.md §5.25).
-  return {TimelineFamily(), MemoryFamily(), SyncFamily(), DumpFamily(),
-          ModelFamily(),    KernelFamily(), MbufFamily()};
+  // The device information and settings before the families that read
+  // them (sync, kernels).
+  return {DeviceInfoFamily(), TimelineFamily(), MemoryFamily(), SyncFamily(),
+          DumpFamily(),       ModelFamily(),    KernelFamily(), MbufFamily()};
 }
 
 }  // namespace ascend::rt
