@@ -31,16 +31,14 @@ constexpr uint32_t kLowestPriority = 7;
 
 }  // namespace
 
-// A closed device's streams leave the report hub at once and are shut down
-// once the runtime's lock is released (CloseDeviceLocked).
+// A closed device's streams leave the families at once (Family::
+// OnStreamGone) and are shut down once the runtime's lock is released
+// (CloseDeviceLocked).
 const KindDescriptor kStreamKind = {
     ObjectKind::kStream, "stream", device::ResourceKind::kStream,
     ACL_ERROR_RT_NO_STREAM_RESOURCE,
     [](const HandleTable::Entry& entry, CloseActions& actions) {
-      actions.reports->ForgetStream(entry.handle);
-      if (actions.host_funcs != nullptr) {
-        actions.host_funcs->ForgetStream(entry.handle);
-      }
+      actions.gone_streams.push_back(entry.handle);
       if (auto stream = entry.As<Stream>()) {
         actions.streams.push_back(std::move(stream));
       }
@@ -605,8 +603,7 @@ absl::Status Runtime::DestroyStreamAs(void* handle, DestroyMode mode) {
     // A concurrent destroy may have won meanwhile.
     ASCEND_RETURN_IF_ERROR(check());
     table_.Erase(handle);
-    reports_.ForgetStream(handle);
-    host_funcs_.ForgetStream(handle);
+    StreamGoneLocked(handle);
     owner = devices_[stream->device_id()].device;
   }
   if (mode != DestroyMode::kWait) {

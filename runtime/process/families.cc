@@ -2,6 +2,7 @@
 
 #include "runtime/device_info/device_info.h"
 #include "runtime/dump/dump.h"
+#include "runtime/host_func/host_func.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/mbuf/mbuf.h"
 #include "runtime/memory/memory.h"
@@ -12,14 +13,14 @@
 namespace ascend::rt {
 
 std::vector<FamilyRegistration> AllFamilies() {
-  // The timeline first: its hook on the task path sees a submission before
-  // the capture's hook takes it into a model (DESIGN.md §5.24); the dump
-  // before the models too, so it sees a kernel launch a capture takes
-  // (DESIGN.md §5.25).
-  // The device information and settings before the families that read
-  // them (sync, kernels).
-  return {DeviceInfoFamily(), TimelineFamily(), MemoryFamily(), SyncFamily(),
-          DumpFamily(),       ModelFamily(),    KernelFamily(), MbufFamily()};
+  // The device information and settings first: the sync and kernel families
+  // read them. Then the timeline: its hook on the task path sees a
+  // submission before the capture's hook takes it into a model (DESIGN.md
+  // §5.24); the dump before the models too, so it sees a kernel launch a
+  // capture takes (DESIGN.md §5.25).
+  return {DeviceInfoFamily(), TimelineFamily(), MemoryFamily(),
+          SyncFamily(),       DumpFamily(),     ModelFamily(),
+          KernelFamily(),     HostFuncFamily(), MbufFamily()};
 }
 
 }  // namespace ascend::rt
