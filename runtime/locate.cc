@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "acl/error_codes/rt_error_codes.h"
+#include "device/base/status_macros.h"
 #include "runtime/base/error.h"
 #include "runtime/runtime.h"
 
@@ -122,6 +123,47 @@ bool Runtime::WhileOpen(const std::shared_ptr<device::Device>& device,
   }
   fn();
   return true;
+}
+
+absl::Status Runtime::CheckTaskMemory(const void* ptr, uint64_t bytes,
+                                      int32_t device_id,
+                                      absl::string_view what) {
+  Location where = Locate(ptr);
+  if (!RangeInAllocation(where, ptr, bytes)) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat(what, " 0x", absl::Hex(Addr(ptr)), " (", bytes,
+                              " bytes) is not in a live device allocation"));
+  }
+  if (where.device->id() != device_id) {
+    return Error(ACL_ERROR_RT_PARAM_INVALID,
+                 absl::StrCat(what, " is on device ", where.device->id(),
+                              ", the stream on device ", device_id));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<uint8_t>> Runtime::ReadTaskMemory(
+    const void* ptr, uint64_t bytes, int32_t device_id,
+    absl::string_view what) {
+  ASCEND_RETURN_IF_ERROR(CheckTaskMemory(ptr, bytes, device_id, what));
+  std::shared_ptr<device::Device> device = DeviceObject(device_id);
+  if (!device) return Error(ACL_ERROR_RT_PARAM_INVALID, "device closed");
+  std::vector<uint8_t> data(bytes);
+  ASCEND_RETURN_IF_ERROR(device->CopyFromDevice(data.data(), Addr(ptr), bytes));
+  return data;
+}
+
+absl::Status Runtime::WriteTaskMemory(void* ptr,
+                                      const std::vector<uint8_t>& data,
+                                      int32_t device_id,
+                                      absl::string_view what) {
+  ASCEND_RETURN_IF_ERROR(CheckTaskMemory(ptr, data.size(), device_id, what));
+  std::shared_ptr<device::Device> device = DeviceObject(device_id);
+  if (!device) return Error(ACL_ERROR_RT_PARAM_INVALID, "device closed");
+  ASCEND_RETURN_IF_ERROR(
+      device->CopyToDevice(Addr(ptr), data.data(), data.size()));
+  MemoryWritten();
+  return absl::OkStatus();
 }
 
 }  // namespace ascend::rt

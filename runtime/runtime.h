@@ -183,16 +183,6 @@ class Runtime {
                                            void* args) {
     return stream_states_.Register(name, callback, args);
   }
-  // --- Built-in tasks and task abort (builtin_tasks.cc, DESIGN.md §5.16) --
-  // Enum arguments hold values of their enums (the ACL layer checks).
-  absl::Status ReduceAsync(void* dst, const void* src, uint64_t count,
-                           aclrtReduceKind kind, aclDataType type,
-                           void* stream);
-  absl::Status RandomNumAsync(const aclrtRandomNumTaskInfo& info, void* stream);
-  // timeout_ms 0: no limit.
-  absl::Status DeviceTaskAbort(int32_t device_id, uint32_t timeout_ms);
-  // A stream handle resolved (null: the current default stream).
-  absl::StatusOr<std::shared_ptr<Stream>> FindStream(void* stream);
 
   // --- Faults (simulator)
   // -----------------------------------------------------

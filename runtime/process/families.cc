@@ -1,5 +1,6 @@
 #include "runtime/process/families.h"
 
+#include "runtime/builtin_task/builtin_task.h"
 #include "runtime/device_info/device_info.h"
 #include "runtime/dump/dump.h"
 #include "runtime/host_func/host_func.h"
@@ -20,7 +21,8 @@ std::vector<FamilyRegistration> AllFamilies() {
   // capture takes (DESIGN.md §5.25).
   return {DeviceInfoFamily(), TimelineFamily(), MemoryFamily(),
           SyncFamily(),       DumpFamily(),     ModelFamily(),
-          KernelFamily(),     HostFuncFamily(), MbufFamily()};
+          KernelFamily(),     HostFuncFamily(), BuiltinTaskFamily(),
+          MbufFamily()};
 }
 
 }  // namespace ascend::rt
