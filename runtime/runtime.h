@@ -5,7 +5,7 @@
 // runtime/mbuf; DESIGN.md §1.7) reach it through.
 //
 // One module per resource kind defines the operations on it: devices in
-// runtime.cc, contexts in context.cc, streams in stream.cc, where a pointer
+// runtime.cc, contexts in context.cc, streams in stream_ops.cc, where a pointer
 // lives in locate.cc.
 // Every object an application holds a handle to lives in one HandleTable
 // (runtime/handle_table.h), the families' objects too (AddObject); each
@@ -165,7 +165,7 @@ class Runtime {
   // Whether peer access between two devices is enabled (either direction);
   // 107000 for an id out of range.
   absl::StatusOr<bool> PeerAccessStatus(int32_t device_id, int32_t peer) const;
-  // --- Stream configuration (stream_attributes.cc, DESIGN.md §5.13) ------
+  // --- Stream configuration (stream_ops.cc, DESIGN.md §5.13) ------------
   absl::StatusOr<void*> CreateStreamWithConfig(const StreamConfig& config);
   // A stream of `ctx` (not necessarily the calling thread's context): what
   // a model's runner streams are made with, in their source stream's context.
