@@ -77,8 +77,7 @@ absl::Status Runtime::DestroyContext(void* context) {
     owner = devices_[ctx->device_id()].device;
     streams = table_.EraseChildren(ctx->handle());
     for (const HandleTable::Entry& stream : streams) {
-      reports_.ForgetStream(stream.handle);
-      host_funcs_.ForgetStream(stream.handle);
+      StreamGoneLocked(stream.handle);
     }
     DeviceEntry& entry = devices_[ctx->device_id()];
     if (--entry.refcount <= 0) {

@@ -38,6 +38,10 @@ class Family {
   // must not call into the runtime. Runtime::WhileOpen is its counterpart
   // for records made while the device is open.
   virtual void OnDeviceClose(int32_t device_id) { (void)device_id; }
+  // Called with the core's lock held when a stream leaves the handle table
+  // (destroyed, its context destroyed, its device closed): the family drops
+  // what it keeps for that stream handle. It must not call into the runtime.
+  virtual void OnStreamGone(const void* stream) { (void)stream; }
 };
 
 namespace internal {

@@ -32,6 +32,7 @@
 #include "absl/time/time.h"
 #include "benchmark/benchmark.h"
 #include "device/sim/sim_backend.h"
+#include "runtime/device_info/device_info.h"
 #include "runtime/global_state.h"
 #include "runtime/runtime.h"
 #include "runtime/sync/sync.h"
@@ -125,7 +126,7 @@ void BM_EventRecordEnqueue(benchmark::State& state) {
   Runtime::Options options;
   options.state = gs;
   options.default_device = [] { return std::optional<int32_t>(); };
-  options.families = {SyncFamily()};
+  options.families = {DeviceInfoFamily(), SyncFamily()};
   Runtime runtime(*std::move(backend), std::move(options));
   Sync& sync = *Sync::Of(runtime);
   absl::StatusOr<void*> stream;

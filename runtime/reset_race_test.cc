@@ -26,6 +26,7 @@
 #include "device/base/mutex.h"
 #include "device/device.h"
 #include "gtest/gtest.h"
+#include "runtime/device_info/device_info.h"
 #include "runtime/runtime.h"
 #include "runtime/sync/sync.h"
 #include "testing/stub_backend.h"
@@ -195,7 +196,7 @@ class ResetRaceTest : public ::testing::Test {
   // The synchronisation family is the only one these tests use.
   static Runtime::Options Options() {
     Runtime::Options options;
-    options.families = {SyncFamily()};
+    options.families = {DeviceInfoFamily(), SyncFamily()};
     return options;
   }
 

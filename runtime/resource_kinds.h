@@ -19,7 +19,6 @@
 
 namespace ascend::rt {
 
-class ReportHub;
 class Stream;
 
 // What a device close hands its kinds' hooks: the work that must happen
@@ -27,9 +26,9 @@ class Stream;
 struct CloseActions {
   // Streams to shut down and join once the lock is released.
   std::vector<std::shared_ptr<Stream>> streams;
-  ReportHub* reports = nullptr;
-  // The host-function subscriptions (aclrtSubscribeHostFunc).
-  ReportHub* host_funcs = nullptr;
+  // Streams that left the table: the families hear of each
+  // (Family::OnStreamGone) before the lock is released.
+  std::vector<const void*> gone_streams;
 };
 
 struct KindDescriptor {

@@ -46,9 +46,6 @@ Runtime::Runtime(std::unique_ptr<device::Backend> backend, Options options)
       device_count_(backend_ ? backend_->DeviceCount() : 0),
       live_instances_(std::make_shared<LiveInstances>(device_count_)) {
   devices_.resize(device_count_);
-  // Device settings go with a real close of their device (DESIGN.md §5.12).
-  AddDeviceCloseObserver(
-      [this](int32_t device_id) { settings_.OnDeviceClosed(device_id); });
   if (backend_) {
     health_monitor_ = std::make_unique<HealthMonitor>(
         state_, *backend_,
@@ -205,18 +202,23 @@ absl::Status Runtime::OpenDeviceLocked(int32_t device_id) {
   return absl::OkStatus();
 }
 
+void Runtime::StreamGoneLocked(const void* stream) {
+  for (size_t index : family_order_) {
+    families_[index]->OnStreamGone(stream);
+  }
+}
+
 Runtime::Teardown Runtime::CloseDeviceLocked(int32_t device_id) {
   Teardown teardown;
   DeviceEntry& entry = devices_[device_id];
   CloseActions actions;
-  actions.reports = &reports_;
-  actions.host_funcs = &host_funcs_;
   for (const HandleTable::Entry& object : table_.EraseDevice(device_id)) {
     if (const auto hook = Descriptor(object.key.kind).on_close) {
       hook(object, actions);
     }
     if (object.on_device_close) object.on_device_close(object.object.get());
   }
+  for (const void* stream : actions.gone_streams) StreamGoneLocked(stream);
   teardown.streams = std::move(actions.streams);
   // Force-destroyed streams still running go with the device; their ids
   // went with its id spaces.

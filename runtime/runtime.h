@@ -1,11 +1,12 @@
-// The runtime's core: devices, contexts, streams, host functions and report
-// callbacks, over one device backend, and the interface the resource
-// families in packages of their own (runtime/memory, runtime/sync,
-// runtime/kernel, runtime/model; DESIGN.md §1.7) reach it through.
+// The runtime's core: devices, contexts and streams, over one device
+// backend, and the interface the resource families in packages of their own
+// (runtime/memory, runtime/sync, runtime/kernel, runtime/model,
+// runtime/dump, runtime/timeline, runtime/device_info, runtime/host_func,
+// runtime/mbuf; DESIGN.md §1.7) reach it through.
 //
 // One module per resource kind defines the operations on it: devices in
-// runtime.cc, contexts in context.cc, streams in stream.cc, host functions
-// and report callbacks in host_func.cc, where a pointer lives in locate.cc.
+// runtime.cc, contexts in context.cc, streams in stream_ops.cc, where a pointer
+// lives in locate.cc.
 // Every object an application holds a handle to lives in one HandleTable
 // (runtime/handle_table.h), the families' objects too (AddObject); each
 // kind has a descriptor (runtime/resource_kinds.h) with its id space and
@@ -52,15 +53,12 @@
 #include "device/device.h"
 #include "runtime/context.h"
 #include "runtime/device_callbacks.h"
-#include "runtime/device_settings.h"
 #include "runtime/exception_info.h"
 #include "runtime/executor_pool.h"
 #include "runtime/family.h"
 #include "runtime/global_state.h"
 #include "runtime/handle_table.h"
-#include "runtime/mbuf.h"
 #include "runtime/object_kind.h"
-#include "runtime/report.h"
 #include "runtime/resource_kinds.h"
 #include "runtime/snapshot_participant.h"
 #include "runtime/stream.h"
@@ -156,42 +154,18 @@ class Runtime {
   absl::StatusOr<StreamInfo> GetStreamInfo(void* stream);
   absl::Status SetStreamFailureMode(void* stream, uint64_t mode);
 
-  // --- Host functions and report callbacks
-  // ------------------------------------
-  absl::Status LaunchHostFunc(void* stream, aclrtHostFunc fn, void* args);
-  absl::Status LaunchCallback(aclrtCallback fn, void* user_data,
-                              aclrtCallbackBlockType block, void* stream);
-  absl::Status SubscribeReport(uint64_t thread_id, void* stream);
-  absl::Status UnsubscribeReport(uint64_t thread_id, void* stream);
-  absl::Status ProcessReport(int32_t timeout_ms);
-
-  // --- Device information and settings (device_info.cc, DESIGN.md §5.12) ---
-  DeviceSettings& settings() { return settings_; }
+  // --- Device callbacks (DESIGN.md §5.12) ---------------------------------
   // This runtime's device-state and task-abort callbacks
   // (aclrtRegDeviceStateCallback, aclrtSetDeviceTaskAbortCallback), its task
-  // exception callbacks (aclrtSetExceptionInfoCallback and friends), its
-  // mbufs (aclrtAllocBuf and friends) and the executor pool its streams run
-  // on (DESIGN.md §1.4, §5.3.1, §5.16).
+  // exception callbacks (aclrtSetExceptionInfoCallback and friends) and the
+  // executor pool its streams run on (DESIGN.md §1.4, §5.3.1, §5.16).
   DeviceCallbacks& device_callbacks() { return device_callbacks_; }
   ExceptionCallbacks& exception_callbacks() { return exception_callbacks_; }
-  MbufPool& mbufs() { return mbufs_; }
   ExecutorPool& executors() { return executors_; }
   // Whether peer access between two devices is enabled (either direction);
   // 107000 for an id out of range.
   absl::StatusOr<bool> PeerAccessStatus(int32_t device_id, int32_t peer) const;
-  // How many more objects of `kind` the current device can hold (207000
-  // when the backend cannot tell).
-  absl::StatusOr<uint32_t> AvailableIds(device::ResourceKind kind);
-  // Enqueues `run` on `stream` (null: the current default stream).
-  absl::Status EnqueueStreamTask(void* stream,
-                                 std::function<absl::Status()> run);
-  // Enqueues on `stream` a write of `size` bytes to device memory at `dst`
-  // (which must lie in a live allocation); the bytes are `produce`'s when the
-  // task runs, in stream order.
-  absl::Status EnqueueDeviceWrite(
-      void* stream, void* dst, size_t size,
-      std::function<void(uint8_t* bytes, size_t size)> produce);
-  // --- Stream configuration (stream_attributes.cc, DESIGN.md §5.13) ------
+  // --- Stream configuration (stream_ops.cc, DESIGN.md §5.13) ------------
   absl::StatusOr<void*> CreateStreamWithConfig(const StreamConfig& config);
   // A stream of `ctx` (not necessarily the calling thread's context): what
   // a model's runner streams are made with, in their source stream's context.
@@ -209,21 +183,6 @@ class Runtime {
                                            void* args) {
     return stream_states_.Register(name, callback, args);
   }
-  // Host functions launched on a subscribed stream run on the subscribed
-  // thread, inside its aclrtProcessHostFunc. The stream must not be null.
-  absl::Status SubscribeHostFunc(uint64_t thread_id, void* stream);
-  absl::Status UnsubscribeHostFunc(uint64_t thread_id, void* stream);
-  absl::Status ProcessHostFunc(int32_t timeout_ms);
-  // --- Built-in tasks and task abort (builtin_tasks.cc, DESIGN.md §5.16) --
-  // Enum arguments hold values of their enums (the ACL layer checks).
-  absl::Status ReduceAsync(void* dst, const void* src, uint64_t count,
-                           aclrtReduceKind kind, aclDataType type,
-                           void* stream);
-  absl::Status RandomNumAsync(const aclrtRandomNumTaskInfo& info, void* stream);
-  // timeout_ms 0: no limit.
-  absl::Status DeviceTaskAbort(int32_t device_id, uint32_t timeout_ms);
-  // A stream handle resolved (null: the current default stream).
-  absl::StatusOr<std::shared_ptr<Stream>> FindStream(void* stream);
 
   // --- Faults (simulator)
   // -----------------------------------------------------
@@ -474,8 +433,8 @@ class Runtime {
     return object;
   }
   static absl::Status NotLive(ObjectKind kind);
-  // aclrtProcessReport / aclrtProcessHostFunc on `hub`.
-  absl::Status ProcessHub(ReportHub& hub, int32_t timeout_ms);
+  // Tells every family that `stream` left the table (Family::OnStreamGone).
+  void StreamGoneLocked(const void* stream) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Registers a new object of kind T holding id `id` of its kind's space.
   template <typename T>
   void RegisterLocked(const std::shared_ptr<T>& object, int32_t device_id,
@@ -554,16 +513,12 @@ class Runtime {
   ascend::Mutex epoch_mu_;
   uint64_t memory_epoch_ ABSL_GUARDED_BY(epoch_mu_) = 0;
 
-  ReportHub reports_;
-  DeviceSettings settings_;
   DeviceCallbacks device_callbacks_;
   // Outlive every stream (each refers to them): destroyed after ~Runtime has
   // shut down the streams of every open device and after the families.
   // exception_callbacks_ goes after executors_, whose workers it serves.
   ExceptionCallbacks exception_callbacks_;
-  MbufPool mbufs_;
   ExecutorPool executors_;
-  ReportHub host_funcs_;  // aclrtSubscribeHostFunc
   StreamStateCallbacks stream_states_;
   std::unique_ptr<HealthMonitor> health_monitor_;
   // Last: the families go before the members they use (by FamilyIndex).

@@ -12,6 +12,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
+#include "runtime/device_info/device_info.h"
 #include "runtime/exception_info.h"
 #include "runtime/executor_pool.h"
 #include "runtime/private_runtime.h"
@@ -54,8 +55,9 @@ TEST(StreamPoolTest, MaxStreamsOnEightDevicesHoldNoThreads) {
   std::vector<void*> streams;
   for (int32_t d = 0; d < kDevices; ++d) {
     ASSERT_OK(rt->SetDevice(d));  // the default stream takes one id
-    ASSERT_OK_AND_ASSIGN(uint32_t available,
-                         rt->AvailableIds(device::ResourceKind::kStream));
+    ASSERT_OK_AND_ASSIGN(
+        uint32_t available,
+        DeviceInfo::Of(*rt)->AvailableIds(device::ResourceKind::kStream));
     EXPECT_EQ(available, kMaxStreams - 1);
     for (uint32_t i = 0; i < available; ++i) {
       ASSERT_OK_AND_ASSIGN(void* s, rt->CreateStream(0, 0));
@@ -63,7 +65,8 @@ TEST(StreamPoolTest, MaxStreamsOnEightDevicesHoldNoThreads) {
     }
     EXPECT_EQ(ErrorCode(rt->CreateStream(0, 0).status()),
               ACL_ERROR_RT_NO_STREAM_RESOURCE);
-    EXPECT_EQ(*rt->AvailableIds(device::ResourceKind::kStream), 0u);
+    EXPECT_EQ(*DeviceInfo::Of(*rt)->AvailableIds(device::ResourceKind::kStream),
+              0u);
   }
   EXPECT_EQ(streams.size(), kDevices * (kMaxStreams - 1));
   // Streams without work hold no thread (the health monitor may start one).
@@ -76,9 +79,11 @@ TEST(StreamPoolTest, MaxStreamsOnEightDevicesHoldNoThreads) {
   EXPECT_EQ(refused, 40000);
   // One destroyed: one can be created again.
   ASSERT_OK(rt->DestroyStream(streams.back(), /*force=*/false));
-  EXPECT_EQ(*rt->AvailableIds(device::ResourceKind::kStream), 1u);
+  EXPECT_EQ(*DeviceInfo::Of(*rt)->AvailableIds(device::ResourceKind::kStream),
+            1u);
   ASSERT_OK_AND_ASSIGN(streams.back(), rt->CreateStream(0, 0));
-  EXPECT_EQ(*rt->AvailableIds(device::ResourceKind::kStream), 0u);
+  EXPECT_EQ(*DeviceInfo::Of(*rt)->AvailableIds(device::ResourceKind::kStream),
+            0u);
   // Each device's streams from its own context (06, aclrtDestroyStream).
   const size_t per_device = kMaxStreams - 1;
   for (size_t i = 0; i < streams.size(); ++i) {
@@ -226,7 +231,7 @@ TEST(StreamPoolTest, EachRuntimeOwnsItsPoolAndExceptionCallbacks) {
   second->exception_callbacks().Register(
       [](aclrtExceptionInfo*) { told_second.fetch_add(1); });
   for (PrivateRuntime* rt : {&first, &second}) ASSERT_OK((*rt)->SetDevice(0));
-  ASSERT_OK(second->EnqueueStreamTask(
+  ASSERT_OK(DeviceInfo::Of(*second)->EnqueueStreamTask(
       nullptr, [] { return absl::InternalError("fails"); }));
   ASSERT_OK_AND_ASSIGN(void* stream, second->CurrentDefaultStream());
   EXPECT_FALSE(second->SynchronizeStream(stream, absl::InfiniteFuture()).ok());

@@ -13,6 +13,7 @@
 #include "absl/time/time.h"
 #include "acl/acl_rt.h"
 #include "gtest/gtest.h"
+#include "runtime/host_func/host_func.h"
 #include "runtime/private_runtime.h"
 #include "runtime/sync/sync.h"
 #include "testing/status_matchers.h"
@@ -118,7 +119,7 @@ TEST_F(TaskPathTest, EverySubmissionPassesTheHookWithWhatItMayWrite) {
   ASSERT_OK(rt_.sync().RecordEvent(event, stream_));
   ASSERT_OK(rt_.sync().StreamWaitEvent(stream_, event));
   static std::atomic<int> calls{0};
-  ASSERT_OK(rt_->LaunchHostFunc(
+  ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(
       stream_, [](void*) { calls.fetch_add(1); }, nullptr));
   ASSERT_OK(rt_->SynchronizeStream(stream_, absl::InfiniteFuture()));
   EXPECT_EQ(calls.load(), 1);
@@ -178,7 +179,7 @@ TEST_F(TaskPathTest, ATakenTaskNeverReachesTheQueue) {
   hook_.Take(true);
   static std::atomic<int> calls{0};
   calls = 0;
-  ASSERT_OK(rt_->LaunchHostFunc(
+  ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(
       stream_, [](void*) { calls.fetch_add(1); }, nullptr));
   ASSERT_OK(rt_.memory().MemsetAsync(dev_, 4096, 3, 4096, stream_));
   hook_.Take(false);

@@ -174,7 +174,7 @@ aclError aclrtAllocatorRegister(aclrtStream stream,
         "get-address-from-block callback");
   }
   absl::StatusOr<std::shared_ptr<ascend::rt::Stream>> live =
-      Runtime().FindStream(stream);
+      Runtime().ResolveStream(stream);
   if (!live.ok()) return ACL_RESULT(live.status());
   Allocators::Get().Register(stream, Registration{allocatorDesc, desc});
   return ACL_SUCCESS;

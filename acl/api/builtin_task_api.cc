@@ -6,6 +6,7 @@
 
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
+#include "runtime/builtin_task/builtin_task.h"
 #include "runtime/device_callbacks.h"
 #include "runtime/exception_info.h"
 
@@ -14,6 +15,11 @@ using ascend::acl::RawEnum;
 using ascend::acl::Runtime;
 
 namespace {
+
+// The process runtime's built-in task family (DESIGN.md §1.7, §5.16).
+ascend::rt::BuiltinTasks& BuiltinTasks() {
+  return *ascend::rt::BuiltinTasks::Of(Runtime());
+}
 
 bool IsReduceKind(int32_t raw) {
   return raw >= ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM &&
@@ -87,7 +93,8 @@ aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count,
   if (!IsDataType(raw_type)) {
     return InvalidEnum(__func__, "type", "aclDataType", raw_type);
   }
-  return ACL_RESULT(Runtime().ReduceAsync(dst, src, count, kind, type, stream));
+  return ACL_RESULT(
+      BuiltinTasks().ReduceAsync(dst, src, count, kind, type, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -114,7 +121,7 @@ aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo,
                        "aclrtRandomNumFuncType", raw_func,
                        ACL_ERROR_RT_PARAM_INVALID);
   }
-  return ACL_RESULT(Runtime().RandomNumAsync(info, stream));
+  return ACL_RESULT(BuiltinTasks().RandomNumAsync(info, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -127,7 +134,7 @@ ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) try {
   ACL_GATE();
-  return ACL_RESULT(Runtime().DeviceTaskAbort(deviceId, timeout));
+  return ACL_RESULT(BuiltinTasks().DeviceTaskAbort(deviceId, timeout));
 }
 ACL_ENTRY_CATCH(aclError)
 

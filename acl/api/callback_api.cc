@@ -3,6 +3,7 @@
 #include "acl/api/api_util.h"
 #include "glog/logging.h"
 #include "runtime/base/logging.h"
+#include "runtime/host_func/host_func.h"
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::InvalidEnumMessage;
@@ -10,6 +11,11 @@ using ascend::acl::RawEnum;
 using ascend::acl::Runtime;
 
 namespace {
+
+// The process runtime's host-function family (DESIGN.md §1.7, §5.7).
+ascend::rt::HostFuncs& HostFuncs() {
+  return *ascend::rt::HostFuncs::Of(Runtime());
+}
 
 // aclrtPeekAtLastError / aclrtGetLastError: a bad level is logged but not
 // recorded, so the thread's last error stays what it was. `level` is taken by
@@ -35,7 +41,7 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn,
                              void* args) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(fn);
-  return ACL_RESULT(Runtime().LaunchHostFunc(stream, fn, args));
+  return ACL_RESULT(HostFuncs().LaunchHostFunc(stream, fn, args));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -49,19 +55,20 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData,
     return InvalidEnum(__func__, "blockType", "aclrtCallbackBlockType",
                        raw_block);
   }
-  return ACL_RESULT(Runtime().LaunchCallback(fn, userData, blockType, stream));
+  return ACL_RESULT(
+      HostFuncs().LaunchCallback(fn, userData, blockType, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) try {
   ACL_GATE();
-  return ACL_RESULT(Runtime().SubscribeReport(threadId, stream));
+  return ACL_RESULT(HostFuncs().SubscribeReport(threadId, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) try {
   ACL_GATE();
-  return ACL_RESULT(Runtime().UnsubscribeReport(threadId, stream));
+  return ACL_RESULT(HostFuncs().UnsubscribeReport(threadId, stream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -70,7 +77,7 @@ aclError aclrtProcessReport(int32_t timeout) try {
   // the wait for a report that follows is not a call in progress: the
   // runtime gates only the running of the callback.
   { ACL_GATE(); }
-  return ACL_RESULT(Runtime().ProcessReport(timeout));
+  return ACL_RESULT(HostFuncs().ProcessReport(timeout));
 }
 ACL_ENTRY_CATCH(aclError)
 

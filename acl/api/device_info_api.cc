@@ -11,6 +11,7 @@
 
 #include "acl/acl.h"
 #include "acl/api/api_util.h"
+#include "runtime/device_info/device_info.h"
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
@@ -21,6 +22,13 @@ using ascend::rt::ReportError;
 using ascend::rt::ReportErrorCode;
 
 namespace {
+
+// The process runtime's device information and settings family (DESIGN.md
+// §1.7, §5.12).
+ascend::rt::DeviceInfo& Info() {
+  return *ascend::rt::DeviceInfo::Of(Runtime());
+}
+ascend::rt::DeviceSettings& Settings() { return Info().settings(); }
 
 constexpr int32_t kPciBusIdChars = 12;  // "dddd:bb:dd.f"
 
@@ -140,7 +148,7 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo,
                            "deviceId " + std::to_string(deviceId) +
                                " is not below the device count");
   }
-  const ascend::rt::ChipProperties& chip = Runtime().settings().chip();
+  const ascend::rt::ChipProperties& chip = Settings().chip();
   switch (RawEnum(deviceInfo)) {
     case ACL_DEVICE_INFO_AI_CORE_NUM:
       *value = chip.aicore_cores;
@@ -163,7 +171,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr,
   ACL_REQUIRE_NOT_NULL(value);
   absl::Status valid = ValidDevice(deviceId);
   if (!valid.ok()) return ReportError(__func__, valid);
-  const ascend::rt::ChipProperties& chip = Runtime().settings().chip();
+  const ascend::rt::ChipProperties& chip = Settings().chip();
   const int32_t raw = RawEnum(attr);
   switch (raw) {
     case ACL_DEV_ATTR_AICPU_CORE_NUM:
@@ -247,7 +255,7 @@ aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type,
   ACL_REQUIRE_NOT_NULL(value);
   absl::Status open = OpenDevice(deviceId);
   if (!open.ok()) return ReportError(__func__, open);
-  *value = Runtime().settings().DeviceCores(deviceId, CoreKind(raw));
+  *value = Settings().DeviceCores(deviceId, CoreKind(raw));
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
@@ -258,15 +266,14 @@ aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type,
   if (!IsCoreKind(raw)) return InvalidCoreKind(__func__, raw);
   absl::Status open = OpenDevice(deviceId);
   if (!open.ok()) return ReportError(__func__, open);
-  return ACL_RESULT(
-      Runtime().settings().SetDeviceCores(deviceId, CoreKind(raw), value));
+  return ACL_RESULT(Settings().SetDeviceCores(deviceId, CoreKind(raw), value));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtResetDeviceResLimit(int32_t deviceId) try {
   absl::Status open = OpenDevice(deviceId);
   if (!open.ok()) return ReportError(__func__, open);
-  Runtime().settings().ResetDeviceCores(deviceId);
+  Settings().ResetDeviceCores(deviceId);
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
@@ -278,8 +285,7 @@ aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type,
   ACL_REQUIRE_NOT_NULL(value);
   absl::StatusOr<StreamRef> s = ResolveStream(stream);
   if (!s.ok()) return ReportError(__func__, s.status());
-  *value =
-      Runtime().settings().StreamCores(s->handle, s->device_id, CoreKind(raw));
+  *value = Settings().StreamCores(s->handle, s->device_id, CoreKind(raw));
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
@@ -290,15 +296,15 @@ aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type,
   if (!IsCoreKind(raw)) return InvalidCoreKind(__func__, raw);
   absl::StatusOr<StreamRef> s = ResolveStream(stream);
   if (!s.ok()) return ReportError(__func__, s.status());
-  return ACL_RESULT(Runtime().settings().SetStreamCores(s->handle, s->device_id,
-                                                        CoreKind(raw), value));
+  return ACL_RESULT(
+      Settings().SetStreamCores(s->handle, s->device_id, CoreKind(raw), value));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtResetStreamResLimit(aclrtStream stream) try {
   absl::StatusOr<StreamRef> s = ResolveStream(stream);
   if (!s.ok()) return ReportError(__func__, s.status());
-  Runtime().settings().ResetStreamCores(s->handle);
+  Settings().ResetStreamCores(s->handle);
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
@@ -306,7 +312,7 @@ ACL_ENTRY_CATCH(aclError)
 aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) try {
   absl::StatusOr<StreamRef> s = ResolveStream(stream);
   if (!s.ok()) return ReportError(__func__, s.status());
-  Runtime().settings().UseStreamInThread(s->handle);
+  Settings().UseStreamInThread(s->handle);
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
@@ -316,7 +322,7 @@ aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) try {
   if (!s.ok()) return ReportError(__func__, s.status());
   // Naming another stream than the thread's is not an error (as in the
   // reference): nothing changes.
-  (void)Runtime().settings().UnuseStreamInThread(s->handle);
+  (void)Settings().UnuseStreamInThread(s->handle);
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
@@ -328,7 +334,7 @@ aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type,
   ACL_REQUIRE_NOT_NULL(value);
   absl::StatusOr<int32_t> device = Runtime().GetDevice();
   if (!device.ok()) return ReportError(__func__, device.status());
-  *value = Runtime().settings().ThreadCores(*device, CoreKind(raw));
+  *value = Settings().ThreadCores(*device, CoreKind(raw));
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
@@ -486,15 +492,15 @@ ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) try {
   ACL_REQUIRE_NOT_NULL(streamCount);
-  ACL_RETURN_VALUE(streamCount, Runtime().AvailableIds(
-                                    ascend::device::ResourceKind::kStream));
+  ACL_RETURN_VALUE(streamCount,
+                   Info().AvailableIds(ascend::device::ResourceKind::kStream));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetEventAvailNum(uint32_t* eventCount) try {
   ACL_REQUIRE_NOT_NULL(eventCount);
-  ACL_RETURN_VALUE(
-      eventCount, Runtime().AvailableIds(ascend::device::ResourceKind::kEvent));
+  ACL_RETURN_VALUE(eventCount,
+                   Info().AvailableIds(ascend::device::ResourceKind::kEvent));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -510,7 +516,7 @@ aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) try {
     return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
                            "value must not exceed UINT32_MAX");
   }
-  ascend::rt::DeviceSettings& settings = Runtime().settings();
+  ascend::rt::DeviceSettings& settings = Settings();
   switch (raw) {
     case ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE:
       return ACL_RESULT(settings.SetStackSize(static_cast<uint32_t>(value)));
@@ -531,7 +537,7 @@ aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) try {
       raw > ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE) {
     return InvalidEnum(__func__, "limit", "aclrtDeviceLimit", raw);
   }
-  const ascend::rt::DeviceSettings& settings = Runtime().settings();
+  const ascend::rt::DeviceSettings& settings = Settings();
   switch (raw) {
     case ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE:
       *value = settings.StackSize();

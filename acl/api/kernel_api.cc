@@ -764,7 +764,7 @@ ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtStreamAbort(aclrtStream stream) try {
   ACL_GATE();
-  auto s = Runtime().FindStream(stream);
+  auto s = Runtime().ResolveStream(stream);
   if (!s.ok()) return ACL_RESULT(s.status());
   if (ascend::rt::Stream::Current() == s->get()) {
     return ReportErrorCode(__func__, ACL_ERROR_RT_NO_PERMISSION,
@@ -781,7 +781,7 @@ aclError aclrtStreamStop(aclrtStream stream) try {
     return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
                            "the default stream cannot be stopped");
   }
-  auto s = Runtime().FindStream(stream);
+  auto s = Runtime().ResolveStream(stream);
   if (!s.ok()) return ACL_RESULT(s.status());
   ACL_RETURN_IF_BOUND_TO_MODEL(**s);
   (*s)->StopRunning();

@@ -4,14 +4,14 @@
 
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
-#include "runtime/mbuf.h"
+#include "runtime/mbuf/mbuf.h"
 
 using ascend::rt::MbufPool;
 
 namespace {
 
-// The process runtime's mbufs (DESIGN.md §1.4).
-MbufPool& Pool() { return ascend::acl::Runtime().mbufs(); }
+// The process runtime's mbuf family (DESIGN.md §1.4).
+MbufPool& Pool() { return *MbufPool::Of(ascend::acl::Runtime()); }
 
 // offset + size must stay inside the user-data region.
 bool UserDataRangeOk(size_t size, size_t offset) {

@@ -11,12 +11,18 @@
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
 #include "device/base/mutex.h"
+#include "runtime/host_func/host_func.h"
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
 using ascend::acl::Runtime;
 
 namespace {
+
+// The process runtime's host-function family (DESIGN.md §1.7, §5.7).
+ascend::rt::HostFuncs& HostFuncs() {
+  return *ascend::rt::HostFuncs::Of(Runtime());
+}
 
 // The configuration handles aclrtCreateStreamConfigHandle made and
 // aclrtDestroyStreamConfigHandle has not freed: a destroy of anything else
@@ -216,7 +222,7 @@ aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId,
                                 aclrtStream exeStream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(exeStream);
-  return ACL_RESULT(Runtime().SubscribeHostFunc(hostFuncThreadId, exeStream));
+  return ACL_RESULT(HostFuncs().SubscribeHostFunc(hostFuncThreadId, exeStream));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -225,7 +231,7 @@ ACL_ENTRY_CATCH(aclError)
 // runtime gates the running of the function (Runtime::ProcessHostFunc).
 aclError aclrtProcessHostFunc(int32_t timeout) try {
   { ACL_GATE(); }
-  return ACL_RESULT(Runtime().ProcessHostFunc(timeout));
+  return ACL_RESULT(HostFuncs().ProcessHostFunc(timeout));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -233,7 +239,8 @@ aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId,
                                   aclrtStream exeStream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(exeStream);
-  return ACL_RESULT(Runtime().UnsubscribeHostFunc(hostFuncThreadId, exeStream));
+  return ACL_RESULT(
+      HostFuncs().UnsubscribeHostFunc(hostFuncThreadId, exeStream));
 }
 ACL_ENTRY_CATCH(aclError)
 

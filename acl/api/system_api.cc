@@ -15,6 +15,7 @@
 #include "acl/api/api_util.h"
 #include "acl/sysinfo/version_info.h"
 #include "glog/logging.h"
+#include "runtime/device_info/device_info.h"
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
@@ -23,6 +24,13 @@ using ascend::rt::ReportError;
 using ascend::rt::ReportErrorCode;
 
 namespace {
+
+// The process runtime's device information and settings family (DESIGN.md
+// §1.7, §5.12).
+ascend::rt::DeviceInfo& Info() {
+  return *ascend::rt::DeviceInfo::Of(Runtime());
+}
+ascend::rt::DeviceSettings& Settings() { return Info().settings(); }
 
 constexpr int32_t kDeterministicLevels = 4;  // ACL_OPT_DETERMINISTIC: [0, 4)
 constexpr int32_t kSwitchValues = 2;         // other options: 0 or 1
@@ -63,9 +71,9 @@ aclError EnqueueOverflowRead(const char* api, void* output, uint64_t size,
   const size_t bytes =
       static_cast<size_t>(std::min<uint64_t>(size, kOverflowStatusBytes));
   return ReportError(
-      api, Runtime().EnqueueDeviceWrite(
+      api, Info().EnqueueDeviceWrite(
                stream, output, bytes, [device_id](uint8_t* out, size_t n) {
-                 uint64_t flags = Runtime().settings().OverflowFlags(device_id);
+                 uint64_t flags = Settings().OverflowFlags(device_id);
                  std::memset(out, 0, n);
                  for (size_t i = 0; i < n && i < sizeof flags; ++i) {
                    out[i] = static_cast<uint8_t>(flags >> (8 * i));
@@ -77,8 +85,8 @@ aclError EnqueueOverflowReset(const char* api, aclrtStream stream) {
   absl::StatusOr<ascend::rt::StreamInfo> info = Runtime().GetStreamInfo(stream);
   if (!info.ok()) return ReportError(api, info.status());
   const int32_t device_id = info->device_id;
-  return ReportError(api, Runtime().EnqueueStreamTask(stream, [device_id] {
-    Runtime().settings().ClearOverflow(device_id);
+  return ReportError(api, Info().EnqueueStreamTask(stream, [device_id] {
+    Settings().ClearOverflow(device_id);
     return absl::OkStatus();
   }));
 }
@@ -124,7 +132,7 @@ aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) try {
     return InvalidEnum(__func__, "opt", "aclSysParamOpt", raw);
   }
   if (aclError bad = CheckSysParamValue(__func__, raw, value)) return bad;
-  Runtime().settings().SetSysParam(raw, value);
+  Settings().SetSysParam(raw, value);
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
@@ -135,7 +143,7 @@ aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) try {
   if (!IsProcessSysParam(raw)) {
     return InvalidEnum(__func__, "opt", "aclSysParamOpt", raw);
   }
-  *value = Runtime().settings().SysParam(raw);
+  *value = Settings().SysParam(raw);
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
@@ -150,7 +158,7 @@ aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) try {
   if (!context.ok()) return ReportError(__func__, context.status());
   absl::StatusOr<int32_t> device = Runtime().GetDevice();
   if (!device.ok()) return ReportError(__func__, device.status());
-  Runtime().settings().SetContextSysParam(*context, *device, raw, value);
+  Settings().SetContextSysParam(*context, *device, raw, value);
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
@@ -163,8 +171,7 @@ aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) try {
   }
   absl::StatusOr<void*> context = Runtime().GetCurrentContext();
   if (!context.ok()) return ReportError(__func__, context.status());
-  std::optional<int64_t> stored =
-      Runtime().settings().ContextSysParam(*context, raw);
+  std::optional<int64_t> stored = Settings().ContextSysParam(*context, raw);
   if (!stored.has_value()) {
     return ReportErrorCode(
         __func__, ACL_ERROR_RT_SYSPARAMOPT_NOT_SET,
@@ -185,26 +192,26 @@ aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) try {
     return InvalidEnum(__func__, "mode", "aclrtFloatOverflowMode", raw,
                        ACL_ERROR_RT_PARAM_INVALID);
   }
-  Runtime().settings().SetSatMode(raw);
+  Settings().SetSatMode(raw);
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) try {
   ACL_REQUIRE_NOT_NULL(mode);
-  *mode = static_cast<aclrtFloatOverflowMode>(Runtime().settings().SatMode());
+  *mode = static_cast<aclrtFloatOverflowMode>(Settings().SatMode());
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtSetOpExecuteTimeOut(uint32_t timeout) try {
-  Runtime().settings().SetOpExecuteTimeoutUs(uint64_t{timeout} * 1000000);
+  Settings().SetOpExecuteTimeoutUs(uint64_t{timeout} * 1000000);
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout) try {
-  Runtime().settings().SetOpExecuteTimeoutUs(uint64_t{timeout} * 1000);
+  Settings().SetOpExecuteTimeoutUs(uint64_t{timeout} * 1000);
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
@@ -216,15 +223,14 @@ aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout,
   // device's).
   absl::StatusOr<int32_t> device = Runtime().GetDevice();
   if (!device.ok()) return ReportError(__func__, device.status());
-  *actualTimeout = Runtime().settings().SetOpExecuteTimeoutUs(timeout);
+  *actualTimeout = Settings().SetOpExecuteTimeoutUs(timeout);
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) try {
   ACL_REQUIRE_NOT_NULL(timeoutMs);
-  *timeoutMs =
-      static_cast<uint32_t>(Runtime().settings().OpExecuteTimeoutUs() / 1000);
+  *timeoutMs = static_cast<uint32_t>(Settings().OpExecuteTimeoutUs() / 1000);
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
@@ -239,7 +245,7 @@ aclError aclrtGetOpTimeOutInterval(uint64_t* interval) try {
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtSetOpWaitTimeout(uint32_t timeout) try {
-  Runtime().settings().SetOpWaitTimeoutS(timeout);
+  Settings().SetOpWaitTimeoutS(timeout);
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
@@ -249,7 +255,7 @@ aclError aclrtSetTsDevice(aclrtTsId tsId) try {
   if (raw != ACL_TS_ID_AICORE && raw != ACL_TS_ID_AIVECTOR) {
     return InvalidEnum(__func__, "tsId", "aclrtTsId", raw);
   }
-  Runtime().settings().SetTsId(raw);
+  Settings().SetTsId(raw);
   return ACL_SUCCESS;
 }
 ACL_ENTRY_CATCH(aclError)
@@ -399,7 +405,7 @@ aclError aclrtProfTrace(void* userdata, int32_t length,
   // No profiler collects the trace point: a task in stream order that does
   // nothing.
   return ACL_RESULT(
-      Runtime().EnqueueStreamTask(stream, [] { return absl::OkStatus(); }));
+      Info().EnqueueStreamTask(stream, [] { return absl::OkStatus(); }));
 }
 ACL_ENTRY_CATCH(aclError)
 

@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
+#include "runtime/device_info/device_info.h"
 #include "runtime/dump/dump_reader.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/private_runtime.h"
@@ -106,7 +107,7 @@ TEST_F(DumpTest, OperatorDumpFollowsItsKernelInCannLayout) {
   void* x = Device({1, 2});
   void* out = Device({0, 0});
   // The operator's kernel: a task whose id the dump file carries.
-  ASSERT_OK(rt_->EnqueueStreamTask(nullptr, [out] {
+  ASSERT_OK(DeviceInfo::Of(*rt_)->EnqueueStreamTask(nullptr, [out] {
     static_cast<float*>(out)[0] = 3;
     return absl::OkStatus();
   }));
@@ -166,7 +167,8 @@ TEST_F(DumpTest, ModeAndSelectionFilter) {
 
 TEST_F(DumpTest, NothingConfiguredQueuesNothing) {
   void* x = Device({1, 2});
-  ASSERT_OK(rt_->EnqueueStreamTask(nullptr, [] { return absl::OkStatus(); }));
+  ASSERT_OK(DeviceInfo::Of(*rt_)->EnqueueStreamTask(
+      nullptr, [] { return absl::OkStatus(); }));
   const uint32_t kernel = ThreadLastTaskId();
   ASSERT_OK(dumps_->DumpOperator(AddOp(x, x), nullptr));
   EXPECT_EQ(ThreadLastTaskId(), kernel);  // no task queued

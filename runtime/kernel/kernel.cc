@@ -18,6 +18,7 @@
 #include "device/checksum.h"
 #include "runtime/base/error.h"
 #include "runtime/base/handle.h"
+#include "runtime/device_info/device_info.h"
 #include "runtime/exception_info.h"
 #include "runtime/kernel/kernel_objects.h"
 #include "runtime/memory/memory.h"
@@ -551,13 +552,13 @@ absl::Status Kernels::Launch(void* func, uint32_t blocks, void* stream,
   task_info->args = std::move(args);
   task_info->blocks = blocks;
   task_info->cores = std::max<uint32_t>(
-      1, runtime_.settings().LaunchCores(device_id, config.vector_cores
-                                                        ? CoreKind::kVector
-                                                        : CoreKind::kCube));
+      1, DeviceInfo::Of(runtime_)->settings().LaunchCores(
+             device_id,
+             config.vector_cores ? CoreKind::kVector : CoreKind::kCube));
   task_info->cores = std::min(
       task_info->cores,
       std::max<uint32_t>(
-          1, runtime_.settings().StreamCores(
+          1, DeviceInfo::Of(runtime_)->settings().StreamCores(
                  s->handle(), device_id,
                  config.vector_cores ? CoreKind::kVector : CoreKind::kCube)));
   task_info->config = config;
@@ -583,9 +584,10 @@ absl::Status Kernels::Launch(void* func, uint32_t blocks, void* stream,
     }
     if (callback != nullptr) callback(&e, data);
   };
-  const uint64_t timeout_us = config.timeout_us != 0
-                                  ? config.timeout_us
-                                  : runtime_.settings().OpExecuteTimeoutUs();
+  const uint64_t timeout_us =
+      config.timeout_us != 0
+          ? config.timeout_us
+          : DeviceInfo::Of(runtime_)->settings().OpExecuteTimeoutUs();
   Runtime* runtime = &runtime_;
   Task task;
   task.kernel = task_info.get();

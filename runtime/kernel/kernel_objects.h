@@ -20,6 +20,7 @@
 #include "device/checksum.h"
 #include "runtime/base/error.h"
 #include "runtime/base/handle.h"
+#include "runtime/device_info/device_settings.h"
 #include "runtime/exception_info.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/runtime.h"

@@ -66,7 +66,7 @@ TEST(KernelTest, LaunchesInFlightCountEveryLaunchOnceUntilItRan) {
   ASSERT_OK(kernels.Launch(hold, 1, nullptr, {}, {}));
   ASSERT_OK(kernels.Launch(count, 1, nullptr, {}, {}));
   ASSERT_OK_AND_ASSIGN(void* stream, rt->CurrentDefaultStream());
-  ASSERT_OK_AND_ASSIGN(std::shared_ptr<Stream> s, rt->FindStream(stream));
+  ASSERT_OK_AND_ASSIGN(std::shared_ptr<Stream> s, rt->ResolveStream(stream));
   s->DiscardPending();
   g_release = true;
   ASSERT_OK(rt->SynchronizeDevice(absl::InfiniteFuture()));

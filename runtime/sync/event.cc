@@ -12,6 +12,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
+#include "runtime/device_info/device_info.h"
 #include "runtime/runtime.h"
 #include "runtime/sync/ipc_sync.h"
 #include "runtime/sync/sync.h"
@@ -291,7 +292,8 @@ absl::Status Sync::StreamWaitEvent(void* stream, void* handle) {
   // The timeout aclrtSetOpWaitTimeout set last (0: none) bounds the waits
   // queued after it (07, aclrtSetOpWaitTimeout constraints).
   return StreamWaitEventFor(
-      stream, handle, absl::Seconds(runtime_.settings().OpWaitTimeoutS()));
+      stream, handle,
+      absl::Seconds(DeviceInfo::Of(runtime_)->settings().OpWaitTimeoutS()));
 }
 
 absl::Status Sync::StreamWaitEventFor(void* stream, void* handle,

@@ -20,6 +20,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
+#include "runtime/host_func/host_func.h"
 #include "runtime/private_runtime.h"
 #include "testing/status_matchers.h"
 
@@ -98,14 +99,14 @@ TEST_F(IpcSyncTest, RecordOnOneSideCompletesTheOther) {
   // Record the exported event behind a held host function; the opened one
   // is pending until the stream passes the record.
   Gate gate;
-  ASSERT_OK(rt_->LaunchHostFunc(a_, HoldUntilOpen, &gate));
+  ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(a_, HoldUntilOpen, &gate));
   ASSERT_OK(rt_.sync().RecordEvent(exported, a_));
   ASSERT_OK_AND_ASSIGN(bool done, rt_.sync().EventComplete(opened));
   EXPECT_FALSE(done);
   // A wait on the opened event holds stream b.
   std::atomic<bool> after_wait{false};
   ASSERT_OK(rt_.sync().StreamWaitEvent(b_, opened));
-  ASSERT_OK(rt_->LaunchHostFunc(b_, SetFlag, &after_wait));
+  ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(b_, SetFlag, &after_wait));
   absl::SleepFor(absl::Milliseconds(30));
   EXPECT_FALSE(after_wait.load());
   gate.open.store(true);
@@ -117,7 +118,7 @@ TEST_F(IpcSyncTest, RecordOnOneSideCompletesTheOther) {
 
   // And the other way: a record of the opened event completes the exported.
   Gate gate2;
-  ASSERT_OK(rt_->LaunchHostFunc(b_, HoldUntilOpen, &gate2));
+  ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(b_, HoldUntilOpen, &gate2));
   ASSERT_OK(rt_.sync().RecordEvent(opened, b_));
   ASSERT_OK_AND_ASSIGN(done, rt_.sync().EventComplete(exported));
   EXPECT_FALSE(done);
@@ -194,7 +195,7 @@ TEST_F(IpcSyncTest, NotifyRecordOnOneSideReleasesAWaitOnTheOther) {
     // b waits on the imported notify; a records the exported one later.
     std::atomic<bool> after_wait{false};
     ASSERT_OK(rt_.sync().WaitAndResetNotify(imported, b_, absl::Seconds(10)));
-    ASSERT_OK(rt_->LaunchHostFunc(b_, SetFlag, &after_wait));
+    ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(b_, SetFlag, &after_wait));
     absl::SleepFor(absl::Milliseconds(30));
     EXPECT_FALSE(after_wait.load());
     ASSERT_OK(rt_.sync().RecordNotify(notify, a_));
@@ -205,7 +206,7 @@ TEST_F(IpcSyncTest, NotifyRecordOnOneSideReleasesAWaitOnTheOther) {
     // wait needs a second record.
     std::atomic<bool> after_second{false};
     ASSERT_OK(rt_.sync().WaitAndResetNotify(notify, a_, absl::Seconds(10)));
-    ASSERT_OK(rt_->LaunchHostFunc(a_, SetFlag, &after_second));
+    ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(a_, SetFlag, &after_second));
     absl::SleepFor(absl::Milliseconds(30));
     EXPECT_FALSE(after_second.load());
     ASSERT_OK(rt_.sync().RecordNotify(imported, b_));

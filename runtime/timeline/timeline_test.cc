@@ -90,7 +90,7 @@ TEST_F(TimelineTest, ReportsEveryTaskSubmittedWhileObservedWithItsStream) {
   ASSERT_OK(rt_.memory().MemcpyAsync(host.data(), host.size(), buffer_, 4096,
                                      ACL_MEMCPY_DEVICE_TO_HOST, stream_));
   ASSERT_OK(Sync());
-  ASSERT_OK_AND_ASSIGN(std::shared_ptr<Stream> s, rt_->FindStream(stream_));
+  ASSERT_OK_AND_ASSIGN(std::shared_ptr<Stream> s, rt_->ResolveStream(stream_));
   std::vector<Seen> seen = recorder_.Take();
   ASSERT_EQ(seen.size(), 2u);
   EXPECT_EQ(seen[0].kind, ASCENDCL_TASK_MEMSET);
@@ -112,7 +112,7 @@ TEST_F(TimelineTest, ReportsEveryTaskSubmittedWhileObservedWithItsStream) {
 
 TEST_F(TimelineTest, AFailedTaskIsReportedWithItsCode) {
   ASSERT_OK(timeline_->SetObserver(&Recorder::Observe, &recorder_));
-  ASSERT_OK_AND_ASSIGN(std::shared_ptr<Stream> s, rt_->FindStream(stream_));
+  ASSERT_OK_AND_ASSIGN(std::shared_ptr<Stream> s, rt_->ResolveStream(stream_));
   ASSERT_OK(rt_->tasks().Submit(
       TaskKind::kHostFunc, "test", s,
       Task{[] { return Error(ACL_ERROR_RT_AICORE_EXCEPTION, "fails"); },
@@ -176,7 +176,7 @@ TEST_F(TimelineTest, NoCallAfterTheObserverIsRemoved) {
   recorder_.Take();
   // Tasks wrapped while observed but run after: unreported.
   ASSERT_OK(timeline_->SetObserver(&Recorder::Observe, &recorder_));
-  ASSERT_OK_AND_ASSIGN(std::shared_ptr<Stream> s, rt_->FindStream(stream_));
+  ASSERT_OK_AND_ASSIGN(std::shared_ptr<Stream> s, rt_->ResolveStream(stream_));
   absl::Notification release;
   ASSERT_OK(rt_->tasks().Submit(TaskKind::kHostFunc, "hold", s,
                                 Task{[&] {

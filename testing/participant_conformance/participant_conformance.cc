@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "acl/acl_rt.h"
+#include "runtime/host_func/host_func.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/model/model.h"
 #include "runtime/process/families.h"
@@ -107,7 +108,8 @@ void ParticipantConformanceTest::BuildModels(int32_t device) {
   ASSERT_OK(sync().StreamWaitEvent(side, fork));
   ASSERT_OK(memory().MemcpyAsync(dst, kModelBytes, src, kModelBytes,
                                  ACL_MEMCPY_DEVICE_TO_DEVICE, side));
-  ASSERT_OK(runtime().LaunchHostFunc(side, &CountCall, &host_calls_));
+  ASSERT_OK(rt::HostFuncs::Of(runtime())->LaunchHostFunc(side, &CountCall,
+                                                         &host_calls_));
   ASSERT_OK(sync().RecordEvent(join, side));
   ASSERT_OK(sync().StreamWaitEvent(head, join));
   ASSERT_OK_AND_ASSIGN(void* captured, models.CaptureEnd(head));

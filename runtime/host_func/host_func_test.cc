@@ -1,7 +1,9 @@
-// Host functions and report callbacks below the C API (runtime/host_func.cc,
-// runtime/report.h, DESIGN.md §5.7): stream order with other tasks, report
-// subscriptions processed from a thread, host-function subscriptions, and
-// the subscription codes.
+// Host functions and report callbacks below the C API (runtime/host_func/,
+// DESIGN.md §5.7): stream order with other tasks, report subscriptions
+// processed from a thread, host-function subscriptions, and the subscription
+// codes.
+#include "runtime/host_func/host_func.h"
+
 #include <pthread.h>
 
 #include <atomic>
@@ -70,8 +72,8 @@ class Processor {
     thread_ = std::thread([this, &rt, host_funcs, &id] {
       id.set_value(Self());
       while (!stop_.load()) {
-        absl::Status s =
-            host_funcs ? rt.ProcessHostFunc(20) : rt.ProcessReport(20);
+        absl::Status s = host_funcs ? HostFuncs::Of(rt)->ProcessHostFunc(20)
+                                    : HostFuncs::Of(rt)->ProcessReport(20);
         const int32_t code = ErrorCode(s);
         if (code == 0) {
           ++processed_;
@@ -140,7 +142,8 @@ TEST_F(HostFuncTest, HostFuncsRunInStreamOrderWithCopies) {
     args.push_back(
         Arg{&log, 0, &host,
             round == 0 ? absl::Milliseconds(20) : absl::ZeroDuration()});
-    ASSERT_OK(rt_->LaunchHostFunc(stream_, Record, &args.back()));
+    ASSERT_OK(
+        HostFuncs::Of(*rt_)->LaunchHostFunc(stream_, Record, &args.back()));
   }
   ASSERT_OK(rt_->SynchronizeStream(stream_, Soon()));
   EXPECT_EQ(log.Values(), (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
@@ -153,14 +156,15 @@ TEST_F(HostFuncTest, HostFuncHoldsLaterTasks) {
   Log log;
   Arg slow{&log, 1, nullptr, absl::Milliseconds(50)};
   Arg fast{&log, 2};
-  ASSERT_OK(rt_->LaunchHostFunc(stream_, Record, &slow));
-  ASSERT_OK(rt_->LaunchHostFunc(stream_, Record, &fast));
+  ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(stream_, Record, &slow));
+  ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(stream_, Record, &fast));
   ASSERT_OK_AND_ASSIGN(bool idle, rt_->StreamIdle(stream_));
   EXPECT_FALSE(idle);
   ASSERT_OK(rt_->SynchronizeStream(stream_, Soon()));
   EXPECT_EQ(log.Values(), (std::vector<int>{1, 2}));
   int not_a_stream = 0;
-  EXPECT_EQ(ErrorCode(rt_->LaunchHostFunc(&not_a_stream, Record, &fast)),
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->LaunchHostFunc(&not_a_stream, Record,
+                                                          &fast)),
             ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_EQ(log.Values().size(), 2u);
 }
@@ -170,40 +174,42 @@ void RecordCallback(void* p) { Record(p); }
 TEST_F(HostFuncTest, CallbacksNeedASubscribedThread) {
   Log log;
   Arg arg{&log, 1};
-  EXPECT_EQ(ErrorCode(rt_->LaunchCallback(RecordCallback, &arg,
-                                          ACL_CALLBACK_BLOCK, stream_)),
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->LaunchCallback(
+                RecordCallback, &arg, ACL_CALLBACK_BLOCK, stream_)),
             ACL_ERROR_RT_STREAM_NO_CB_REG);
   // A thread subscribed to nothing cannot process reports.
-  EXPECT_EQ(ErrorCode(rt_->ProcessReport(10)), ACL_ERROR_RT_THREAD_SUBSCRIBE);
-  EXPECT_EQ(ErrorCode(rt_->ProcessReport(-2)), kInvalidParam);
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->ProcessReport(10)),
+            ACL_ERROR_RT_THREAD_SUBSCRIBE);
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->ProcessReport(-2)), kInvalidParam);
   // Subscribed with nothing posted: the timeout code.
-  ASSERT_OK(rt_->SubscribeReport(Self(), stream_));
-  EXPECT_EQ(ErrorCode(rt_->ProcessReport(10)), ACL_ERROR_RT_REPORT_TIMEOUT);
+  ASSERT_OK(HostFuncs::Of(*rt_)->SubscribeReport(Self(), stream_));
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->ProcessReport(10)),
+            ACL_ERROR_RT_REPORT_TIMEOUT);
   // Processed on this thread, in ProcessReport.
-  ASSERT_OK(rt_->LaunchCallback(RecordCallback, &arg, ACL_CALLBACK_NO_BLOCK,
-                                stream_));
-  ASSERT_OK(rt_->ProcessReport(5000));
+  ASSERT_OK(HostFuncs::Of(*rt_)->LaunchCallback(
+      RecordCallback, &arg, ACL_CALLBACK_NO_BLOCK, stream_));
+  ASSERT_OK(HostFuncs::Of(*rt_)->ProcessReport(5000));
   EXPECT_EQ(log.Values(), std::vector<int>{1});
   EXPECT_EQ(log.Threads(), std::vector<uint64_t>{Self()});
   ASSERT_OK(rt_->SynchronizeStream(stream_, Soon()));
-  ASSERT_OK(rt_->UnsubscribeReport(Self(), stream_));
-  EXPECT_EQ(ErrorCode(rt_->LaunchCallback(RecordCallback, &arg,
-                                          ACL_CALLBACK_NO_BLOCK, stream_)),
+  ASSERT_OK(HostFuncs::Of(*rt_)->UnsubscribeReport(Self(), stream_));
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->LaunchCallback(
+                RecordCallback, &arg, ACL_CALLBACK_NO_BLOCK, stream_)),
             ACL_ERROR_RT_STREAM_NO_CB_REG);
 }
 
 TEST_F(HostFuncTest, BlockingCallbacksHoldTheStream) {
   Processor processor(*rt_, /*host_funcs=*/false);
-  ASSERT_OK(rt_->SubscribeReport(processor.id(), stream_));
+  ASSERT_OK(HostFuncs::Of(*rt_)->SubscribeReport(processor.id(), stream_));
   Log log;
   Arg slow{&log, 1, nullptr, absl::Milliseconds(50)};
   Arg after{&log, 2};
   Arg more{&log, 3};
-  ASSERT_OK(
-      rt_->LaunchCallback(RecordCallback, &slow, ACL_CALLBACK_BLOCK, stream_));
-  ASSERT_OK(rt_->LaunchHostFunc(stream_, Record, &after));
-  ASSERT_OK(
-      rt_->LaunchCallback(RecordCallback, &more, ACL_CALLBACK_BLOCK, stream_));
+  ASSERT_OK(HostFuncs::Of(*rt_)->LaunchCallback(RecordCallback, &slow,
+                                                ACL_CALLBACK_BLOCK, stream_));
+  ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(stream_, Record, &after));
+  ASSERT_OK(HostFuncs::Of(*rt_)->LaunchCallback(RecordCallback, &more,
+                                                ACL_CALLBACK_BLOCK, stream_));
   ASSERT_OK(rt_->SynchronizeStream(stream_, Soon()));
   EXPECT_EQ(log.Values(), (std::vector<int>{1, 2, 3}));
   const std::vector<uint64_t> threads = log.Threads();
@@ -212,61 +218,65 @@ TEST_F(HostFuncTest, BlockingCallbacksHoldTheStream) {
   EXPECT_NE(threads[1], processor.id());  // the host function: the stream's
   EXPECT_EQ(threads[2], processor.id());
   EXPECT_EQ(processor.processed(2), 2);
-  ASSERT_OK(rt_->UnsubscribeReport(processor.id(), stream_));
+  ASSERT_OK(HostFuncs::Of(*rt_)->UnsubscribeReport(processor.id(), stream_));
   processor.Stop();
   EXPECT_EQ(processor.other_errors(), 0);
 }
 
 TEST_F(HostFuncTest, ReportSubscriptionCodes) {
   ASSERT_OK_AND_ASSIGN(void* other, rt_->CreateStream(0, 0));
-  ASSERT_OK(rt_->SubscribeReport(1234, stream_));
+  ASSERT_OK(HostFuncs::Of(*rt_)->SubscribeReport(1234, stream_));
   // One subscriber per stream; a thread may take several streams.
-  EXPECT_EQ(ErrorCode(rt_->SubscribeReport(5678, stream_)),
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->SubscribeReport(5678, stream_)),
             ACL_ERROR_RT_STREAM_SUBSCRIBE);
-  EXPECT_EQ(ErrorCode(rt_->SubscribeReport(1234, stream_)),
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->SubscribeReport(1234, stream_)),
             ACL_ERROR_RT_STREAM_SUBSCRIBE);
-  ASSERT_OK(rt_->SubscribeReport(1234, other));
+  ASSERT_OK(HostFuncs::Of(*rt_)->SubscribeReport(1234, other));
   // Unsubscribing the wrong thread, or an unsubscribed stream.
-  EXPECT_EQ(ErrorCode(rt_->UnsubscribeReport(5678, stream_)),
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->UnsubscribeReport(5678, stream_)),
             ACL_ERROR_RT_STREAM_SUBSCRIBE);
-  ASSERT_OK(rt_->UnsubscribeReport(1234, stream_));
-  EXPECT_EQ(ErrorCode(rt_->UnsubscribeReport(1234, stream_)),
+  ASSERT_OK(HostFuncs::Of(*rt_)->UnsubscribeReport(1234, stream_));
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->UnsubscribeReport(1234, stream_)),
             ACL_ERROR_RT_STREAM_SUBSCRIBE);
   // The refused unsubscribe left the other subscription in place.
-  EXPECT_EQ(ErrorCode(rt_->SubscribeReport(5678, other)),
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->SubscribeReport(5678, other)),
             ACL_ERROR_RT_STREAM_SUBSCRIBE);
-  ASSERT_OK(rt_->UnsubscribeReport(1234, other));
+  ASSERT_OK(HostFuncs::Of(*rt_)->UnsubscribeReport(1234, other));
   // The stream is free again.
-  ASSERT_OK(rt_->SubscribeReport(5678, stream_));
-  ASSERT_OK(rt_->UnsubscribeReport(5678, stream_));
+  ASSERT_OK(HostFuncs::Of(*rt_)->SubscribeReport(5678, stream_));
+  ASSERT_OK(HostFuncs::Of(*rt_)->UnsubscribeReport(5678, stream_));
   int not_a_stream = 0;
-  EXPECT_EQ(ErrorCode(rt_->SubscribeReport(1, &not_a_stream)),
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->SubscribeReport(1, &not_a_stream)),
             ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_OK(rt_->DestroyStream(other, false));
 }
 
 TEST_F(HostFuncTest, SubscribedHostFuncsRunOnTheProcessingThread) {
   Processor processor(*rt_, /*host_funcs=*/true);
-  ASSERT_OK(rt_->SubscribeHostFunc(processor.id(), stream_));
-  EXPECT_EQ(ErrorCode(rt_->SubscribeHostFunc(processor.id(), stream_)),
+  ASSERT_OK(HostFuncs::Of(*rt_)->SubscribeHostFunc(processor.id(), stream_));
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->SubscribeHostFunc(processor.id(),
+                                                             stream_)),
             ACL_ERROR_RT_STREAM_SUBSCRIBE);
   Log log;
   std::vector<Arg> args;
   for (int i = 0; i < 5; ++i) args.push_back(Arg{&log, i});
-  for (Arg& arg : args) ASSERT_OK(rt_->LaunchHostFunc(stream_, Record, &arg));
+  for (Arg& arg : args)
+    ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(stream_, Record, &arg));
   ASSERT_OK(rt_->SynchronizeStream(stream_, Soon()));
   EXPECT_EQ(log.Values(), (std::vector<int>{0, 1, 2, 3, 4}));
   for (uint64_t t : log.Threads()) EXPECT_EQ(t, processor.id());
   EXPECT_EQ(processor.processed(5), 5);
 
   // Unsubscribed: the stream runs them itself again.
-  EXPECT_EQ(ErrorCode(rt_->UnsubscribeHostFunc(processor.id() + 1, stream_)),
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->UnsubscribeHostFunc(
+                processor.id() + 1, stream_)),
             ACL_ERROR_RT_STREAM_SUBSCRIBE);
-  ASSERT_OK(rt_->UnsubscribeHostFunc(processor.id(), stream_));
-  EXPECT_EQ(ErrorCode(rt_->UnsubscribeHostFunc(processor.id(), stream_)),
+  ASSERT_OK(HostFuncs::Of(*rt_)->UnsubscribeHostFunc(processor.id(), stream_));
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->UnsubscribeHostFunc(processor.id(),
+                                                               stream_)),
             ACL_ERROR_RT_STREAM_SUBSCRIBE);
   Arg last{&log, 9};
-  ASSERT_OK(rt_->LaunchHostFunc(stream_, Record, &last));
+  ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(stream_, Record, &last));
   ASSERT_OK(rt_->SynchronizeStream(stream_, Soon()));
   ASSERT_EQ(log.Threads().size(), 6u);
   EXPECT_NE(log.Threads().back(), processor.id());
@@ -274,10 +284,13 @@ TEST_F(HostFuncTest, SubscribedHostFuncsRunOnTheProcessingThread) {
   EXPECT_EQ(processor.other_errors(), 0);
 
   // Timeouts: -1 or positive only. The stream must be a real one.
-  EXPECT_EQ(ErrorCode(rt_->ProcessHostFunc(0)), ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_EQ(ErrorCode(rt_->ProcessHostFunc(-2)), ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_EQ(ErrorCode(rt_->ProcessHostFunc(10)), ACL_ERROR_RT_THREAD_SUBSCRIBE);
-  EXPECT_EQ(ErrorCode(rt_->SubscribeHostFunc(Self(), nullptr)),
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->ProcessHostFunc(0)),
+            ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->ProcessHostFunc(-2)),
+            ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->ProcessHostFunc(10)),
+            ACL_ERROR_RT_THREAD_SUBSCRIBE);
+  EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->SubscribeHostFunc(Self(), nullptr)),
             ACL_ERROR_RT_PARAM_INVALID);
 }
 

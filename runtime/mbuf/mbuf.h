@@ -6,13 +6,14 @@
 // host memory the runtime owns; it is not device memory of any device, needs
 // no open device, and survives a snapshot's device-memory loss as it is.
 //
-// Each runtime owns one (Runtime::mbufs(), DESIGN.md §1.4).
+// Each runtime owns one, its mbuf family (MbufPool::Of, DESIGN.md §1.4,
+// §1.7).
 //
-//   MbufPool& pool = runtime.mbufs();
+//   MbufPool& pool = *MbufPool::Of(runtime);
 //   ASCEND_ASSIGN_OR_RETURN(void* buf, pool.Alloc(4096));
 //   ASCEND_RETURN_IF_ERROR(pool.SetDataLen(buf, 100));
-#ifndef ASCENDCL_RUNTIME_MBUF_H_
-#define ASCENDCL_RUNTIME_MBUF_H_
+#ifndef ASCENDCL_RUNTIME_MBUF_MBUF_H_
+#define ASCENDCL_RUNTIME_MBUF_MBUF_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -24,11 +25,15 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "device/base/mutex.h"
+#include "runtime/family.h"
 
 namespace ascend::rt {
 
-class MbufPool {
+class MbufPool final : public Family {
  public:
+  // The family of `runtime`, or null when it was built without it.
+  static MbufPool* Of(const Runtime& runtime);
+
   // Size of each mbuf's user-data region.
   static constexpr size_t kUserDataSize = 96;
   // Most mbufs in one chain, its head included.
@@ -87,6 +92,9 @@ class MbufPool {
   absl::flat_hash_map<void*, std::unique_ptr<Mbuf>> mbufs_ ABSL_GUARDED_BY(mu_);
 };
 
+// The mbuf family's registration (runtime/process/families.cc).
+FamilyRegistration MbufFamily();
+
 }  // namespace ascend::rt
 
-#endif  // ASCENDCL_RUNTIME_MBUF_H_
+#endif  // ASCENDCL_RUNTIME_MBUF_MBUF_H_

@@ -2,8 +2,8 @@
 // host thread subscribed to it (aclrtSubscribeReport), which runs them when it
 // calls aclrtProcessReport. Thread ids are pthread_self() values, which is
 // what std::this_thread::get_id() prints on Linux.
-#ifndef ASCENDCL_RUNTIME_REPORT_H_
-#define ASCENDCL_RUNTIME_REPORT_H_
+#ifndef ASCENDCL_RUNTIME_HOST_FUNC_REPORT_H_
+#define ASCENDCL_RUNTIME_HOST_FUNC_REPORT_H_
 
 #include <cstdint>
 #include <deque>
@@ -74,4 +74,4 @@ class ReportHub {
 
 }  // namespace ascend::rt
 
-#endif  // ASCENDCL_RUNTIME_REPORT_H_
+#endif  // ASCENDCL_RUNTIME_HOST_FUNC_REPORT_H_

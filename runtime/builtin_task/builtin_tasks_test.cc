@@ -1,6 +1,6 @@
 // The built-in tasks' arithmetic: Philox4x32-10 against its published
 // known-answer vectors, counters, bf16 rounding and the reductions.
-#include "runtime/builtin_tasks.h"
+#include "runtime/builtin_task/builtin_tasks.h"
 
 #include <array>
 #include <cmath>

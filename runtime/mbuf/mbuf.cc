@@ -1,4 +1,4 @@
-#include "runtime/mbuf.h"
+#include "runtime/mbuf/mbuf.h"
 
 #include <cstring>
 #include <new>
@@ -8,8 +8,20 @@
 #include "acl/acl_base.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "runtime/base/error.h"
+#include "runtime/runtime.h"
 
 namespace ascend::rt {
+
+MbufPool* MbufPool::Of(const Runtime& runtime) {
+  return runtime.family<MbufPool>();
+}
+
+FamilyRegistration MbufFamily() {
+  return {"mbufs", &FamilyIndex<MbufPool>,
+          [](Runtime&) -> std::unique_ptr<Family> {
+            return std::make_unique<MbufPool>();
+          }};
+}
 
 absl::StatusOr<MbufPool::Mbuf*> MbufPool::FindLocked(void* buf) const {
   auto it = mbufs_.find(buf);

@@ -1,4 +1,4 @@
-#include "runtime/device_settings.h"
+#include "runtime/device_info/device_settings.h"
 
 #include <algorithm>
 #include <atomic>

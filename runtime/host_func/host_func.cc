@@ -1,4 +1,6 @@
 // Host functions and report callbacks: host code run in stream order.
+#include "runtime/host_func/host_func.h"
+
 #include <pthread.h>
 
 #include <utility>
@@ -12,11 +14,28 @@
 
 namespace ascend::rt {
 
-absl::Status Runtime::LaunchHostFunc(void* stream, aclrtHostFunc fn,
-                                     void* args) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+HostFuncs* HostFuncs::Of(const Runtime& runtime) {
+  return runtime.family<HostFuncs>();
+}
+
+FamilyRegistration HostFuncFamily() {
+  return {"host functions", &FamilyIndex<HostFuncs>,
+          [](Runtime& runtime) -> std::unique_ptr<Family> {
+            return std::make_unique<HostFuncs>(runtime);
+          }};
+}
+
+void HostFuncs::OnStreamGone(const void* stream) {
+  reports_.ForgetStream(stream);
+  host_funcs_.ForgetStream(stream);
+}
+
+absl::Status HostFuncs::LaunchHostFunc(void* stream, aclrtHostFunc fn,
+                                       void* args) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
   const void* key = s->handle();
-  return tasks_.Submit(
+  return runtime_.tasks().Submit(
       TaskKind::kHostFunc, "aclrtLaunchHostFunc", std::move(s),
       Task{[this, fn, args, key]() -> absl::Status {
              // A stream subscribed to a host-function thread
@@ -38,23 +57,24 @@ absl::Status Runtime::LaunchHostFunc(void* stream, aclrtHostFunc fn,
                }
              }
              // Host functions may write simulated device memory.
-             MemoryWritten();
+             runtime_.MemoryWritten();
              return absl::OkStatus();
            },
            nullptr},
       TaskWrites{{}, true});
 }
 
-absl::Status Runtime::LaunchCallback(aclrtCallback fn, void* user_data,
-                                     aclrtCallbackBlockType block,
-                                     void* stream) {
+absl::Status HostFuncs::LaunchCallback(aclrtCallback fn, void* user_data,
+                                       aclrtCallbackBlockType block,
+                                       void* stream) {
   if (block != ACL_CALLBACK_NO_BLOCK && block != ACL_CALLBACK_BLOCK) {
     return Error(ACL_ERROR_INVALID_PARAM,
                  absl::StrCat("unknown callback block type ", block));
   }
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
   ASCEND_ASSIGN_OR_RETURN(uint64_t thread, reports_.Subscriber(s->handle()));
-  return tasks_.Submit(
+  return runtime_.tasks().Submit(
       TaskKind::kHostFunc, "aclrtLaunchCallback", std::move(s),
       Task{[this, fn, user_data, block, thread]() -> absl::Status {
              auto item = reports_.Post(thread, fn, user_data);
@@ -64,26 +84,28 @@ absl::Status Runtime::LaunchCallback(aclrtCallback fn, void* user_data,
                  return absl::CancelledError("stream destroyed");
                }
              }
-             MemoryWritten();
+             runtime_.MemoryWritten();
              return absl::OkStatus();
            },
            nullptr},
       TaskWrites{{}, true});
 }
 
-absl::Status Runtime::SubscribeReport(uint64_t thread_id, void* stream) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+absl::Status HostFuncs::SubscribeReport(uint64_t thread_id, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
   // 12, aclrtSubscribeReport constraints: one thread serves the streams of
   // one device.
   return reports_.Subscribe(thread_id, s->handle(), s->device_id());
 }
 
-absl::Status Runtime::UnsubscribeReport(uint64_t thread_id, void* stream) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, ResolveStream(stream));
+absl::Status HostFuncs::UnsubscribeReport(uint64_t thread_id, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.ResolveStream(stream));
   return reports_.Unsubscribe(thread_id, s->handle());
 }
 
-absl::Status Runtime::ProcessReport(int32_t timeout_ms) {
+absl::Status HostFuncs::ProcessReport(int32_t timeout_ms) {
   // 12, aclrtProcessReport `timeout`: -1 (wait forever) or positive.
   if (timeout_ms < -1 || timeout_ms == 0) {
     return Error(ACL_ERROR_INVALID_PARAM,
@@ -93,17 +115,19 @@ absl::Status Runtime::ProcessReport(int32_t timeout_ms) {
   return ProcessHub(reports_, timeout_ms);
 }
 
-absl::Status Runtime::SubscribeHostFunc(uint64_t thread_id, void* stream) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, Resolve<Stream>(stream));
+absl::Status HostFuncs::SubscribeHostFunc(uint64_t thread_id, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.Resolve<Stream>(stream));
   return host_funcs_.Subscribe(thread_id, s->handle());
 }
 
-absl::Status Runtime::UnsubscribeHostFunc(uint64_t thread_id, void* stream) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, Resolve<Stream>(stream));
+absl::Status HostFuncs::UnsubscribeHostFunc(uint64_t thread_id, void* stream) {
+  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                          runtime_.Resolve<Stream>(stream));
   return host_funcs_.Unsubscribe(thread_id, s->handle());
 }
 
-absl::Status Runtime::ProcessHostFunc(int32_t timeout_ms) {
+absl::Status HostFuncs::ProcessHostFunc(int32_t timeout_ms) {
   if (timeout_ms < -1 || timeout_ms == 0) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("host function timeout ", timeout_ms,
@@ -112,7 +136,7 @@ absl::Status Runtime::ProcessHostFunc(int32_t timeout_ms) {
   return ProcessHub(host_funcs_, timeout_ms);
 }
 
-absl::Status Runtime::ProcessHub(ReportHub& hub, int32_t timeout_ms) {
+absl::Status HostFuncs::ProcessHub(ReportHub& hub, int32_t timeout_ms) {
   const absl::Time deadline =
       timeout_ms == -1 ? absl::InfiniteFuture()
                        : absl::Now() + absl::Milliseconds(timeout_ms);
@@ -132,7 +156,7 @@ absl::Status Runtime::ProcessHub(ReportHub& hub, int32_t timeout_ms) {
     // callback to return before it copies.
     ASCEND_RETURN_IF_ERROR(hub.WaitPending(thread_id, deadline));
     StreamWorkScope stream_work(StreamWorkScope::kReportCallback);
-    ApiScope gate(state_);
+    ApiScope gate(runtime_.state());
     // Not reached: the gate holds report callbacks, it never refuses them.
     if (gate.refused()) return GateRefusal();
     if (hub.RunPending(thread_id)) return absl::OkStatus();

@@ -1,7 +1,7 @@
 // DeviceSettings on its own: the precedence of core limits, per-thread
 // streams, overflow flags (raised as kernels will), timeouts and what a
 // device close drops.
-#include "runtime/device_settings.h"
+#include "runtime/device_info/device_settings.h"
 
 #include <thread>
 

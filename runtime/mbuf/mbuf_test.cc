@@ -1,5 +1,5 @@
 // MbufPool: chains, reference copies and freeing.
-#include "runtime/mbuf.h"
+#include "runtime/mbuf/mbuf.h"
 
 #include <cstring>
 

@@ -1,4 +1,4 @@
-#include "runtime/report.h"
+#include "runtime/host_func/report.h"
 
 #include "absl/strings/str_cat.h"
 #include "acl/error_codes/rt_error_codes.h"

@@ -5,7 +5,7 @@
 // context), device limits, operator timeouts, overflow flags and stream
 // overflow switches.
 //
-//   DeviceSettings& s = runtime.settings();
+//   DeviceSettings& s = DeviceInfo::Of(runtime)->settings();
 //   ASCEND_RETURN_IF_ERROR(s.SetDeviceCores(0, CoreKind::kCube, 8));
 //   uint32_t cubes = s.DeviceCores(0, CoreKind::kCube);  // 8
 //
@@ -18,8 +18,8 @@
 // takes its settings with it. Thread-safe; methods never block on a device.
 // Arguments are validated by the callers (the ACL layer) except where a
 // method documents its own codes.
-#ifndef ASCENDCL_RUNTIME_DEVICE_SETTINGS_H_
-#define ASCENDCL_RUNTIME_DEVICE_SETTINGS_H_
+#ifndef ASCENDCL_RUNTIME_DEVICE_INFO_DEVICE_SETTINGS_H_
+#define ASCENDCL_RUNTIME_DEVICE_INFO_DEVICE_SETTINGS_H_
 
 #include <array>
 #include <cstdint>
@@ -172,4 +172,4 @@ class DeviceSettings {
 
 }  // namespace ascend::rt
 
-#endif  // ASCENDCL_RUNTIME_DEVICE_SETTINGS_H_
+#endif  // ASCENDCL_RUNTIME_DEVICE_INFO_DEVICE_SETTINGS_H_

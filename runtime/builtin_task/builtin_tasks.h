@@ -1,12 +1,12 @@
 // The arithmetic of the built-in stream tasks (aclrtReduceAsync,
-// aclrtRandomNumAsync), on host copies of device memory. The Runtime methods
-// that validate and enqueue them are in builtin_tasks.cc. DESIGN.md §5.16.
+// aclrtRandomNumAsync), on host copies of device memory. The family methods
+// that validate and enqueue them are in builtin_task.cc. DESIGN.md §5.16.
 //
 //   ASCEND_RETURN_IF_ERROR(ReduceElements(kind, type, dst, src, bytes));
 //   Philox4x32 philox(seed);
 //   std::array<uint32_t, 4> words = philox.Block(counter);
-#ifndef ASCENDCL_RUNTIME_BUILTIN_TASKS_H_
-#define ASCENDCL_RUNTIME_BUILTIN_TASKS_H_
+#ifndef ASCENDCL_RUNTIME_BUILTIN_TASK_BUILTIN_TASKS_H_
+#define ASCENDCL_RUNTIME_BUILTIN_TASK_BUILTIN_TASKS_H_
 
 #include <array>
 #include <cstddef>
@@ -75,4 +75,4 @@ void GenerateRandom(const RandomRequest& request, void* out);
 
 }  // namespace ascend::rt
 
-#endif  // ASCENDCL_RUNTIME_BUILTIN_TASKS_H_
+#endif  // ASCENDCL_RUNTIME_BUILTIN_TASK_BUILTIN_TASKS_H_
