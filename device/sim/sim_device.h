@@ -293,6 +293,25 @@ class SimDevice final : public Device {
       ABSL_GUARDED_BY(ids_mu_);
 };
 
+// Shared by SimDevice's source files (sim_device*.cc).
+
+inline void* AsPointer(DeviceAddr addr) {
+  return reinterpret_cast<void*>(addr);
+}
+
+// `size` rounded up to the memory window's granularity.
+inline uint64_t Extent(uint64_t size) {
+  return (size + internal::RangeAllocator::kGranularity - 1) &
+         ~(internal::RangeAllocator::kGranularity - 1);
+}
+
+// Drops the error ranges overlapping [addr, addr + size); returns them
+// (sim_device_health.cc).
+std::vector<Allocation> TakeErrors(DeviceSlot& slot, DeviceAddr addr,
+                                   uint64_t size);
+// Drops every error range (the device closes or is re-opened).
+void ClearErrors(DeviceSlot& slot);
+
 }  // namespace ascend::device::sim
 
 #endif  // ASCENDCL_DEVICE_SIM_SIM_DEVICE_H_
