@@ -93,7 +93,9 @@ class SimDevice final : public Device {
   ~SimDevice() override;
 
   int32_t id() const override { return slot_->id; }
+  absl::Status Reopen() override;
 
+  // Memory and copies (sim_device_memory.cc).
   absl::StatusOr<DeviceAddr> Allocate(uint64_t size,
                                       uint64_t alignment) override;
   absl::Status Free(DeviceAddr addr) override;
@@ -101,7 +103,6 @@ class SimDevice final : public Device {
   std::vector<Allocation> Allocations() const override;
   uint64_t AllocationsVersion() const override;
   MemoryInfo GetMemoryInfo() const override;
-
   absl::Status CopyToDevice(DeviceAddr dst, const void* src,
                             uint64_t size) override;
   absl::Status CopyFromDevice(void* dst, DeviceAddr src,
@@ -115,29 +116,17 @@ class SimDevice final : public Device {
   absl::StatusOr<uint64_t> CopyToDeviceWithChecksum(DeviceAddr dst,
                                                     const void* src,
                                                     uint64_t size) override;
+  void PrepareForWrite(DeviceAddr addr, uint64_t size) override;
   absl::Status CopyToDeviceWithChecksums(DeviceAddr dst, const void* src,
                                          uint64_t size, uint64_t piece_bytes,
                                          uint64_t* checksums) override;
-  absl::Status RunBlocks(uint32_t blocks, uint32_t cores,
-                         absl::FunctionRef<void(uint32_t)> body) override;
-  void* KernelWriteTarget(void* dst, uint64_t size) override;
-  void PrepareForWrite(DeviceAddr addr, uint64_t size) override;
-  absl::Status RunKernel(const KernelLaunch& launch,
-                         absl::FunctionRef<bool()> stopping,
-                         KernelLaunchResult* result) override;
   std::vector<Allocation> DataRanges(DeviceAddr addr,
                                      uint64_t size) const override;
   absl::Status Discard(DeviceAddr addr, uint64_t size) override;
   void* HostPointer(DeviceAddr addr) override;
-
-  absl::StatusOr<uint32_t> AllocateId(ResourceKind kind) override;
-  absl::Status ClaimId(ResourceKind kind, uint32_t id) override;
-  void ReleaseId(ResourceKind kind, uint32_t id) override;
-  std::optional<uint32_t> FreeIdCount(ResourceKind kind) const override;
-
-  absl::Status Reopen() override;
   absl::Status AllocateAt(DeviceAddr addr, uint64_t size) override;
 
+  // Virtual memory (sim_device_vmm.cc).
   uint64_t PhysicalGranularity() const override;
   absl::StatusOr<DeviceAddr> AllocatePhysical(uint64_t size) override;
   absl::Status AllocatePhysicalAt(DeviceAddr id, uint64_t size) override;
@@ -156,14 +145,30 @@ class SimDevice final : public Device {
   std::vector<Allocation> PhysicalAllocations() const override;
   std::vector<Mapping> Mappings() const override;
 
-  absl::StatusOr<std::vector<Allocation>> MemoryErrors() const override;
-  absl::Status RepairMemoryErrors(DeviceAddr addr, uint64_t size) override;
+  // Compute (sim_device_compute.cc).
+  absl::Status RunBlocks(uint32_t blocks, uint32_t cores,
+                         absl::FunctionRef<void(uint32_t)> body) override;
+  absl::Status RunKernel(const KernelLaunch& launch,
+                         absl::FunctionRef<bool()> stopping,
+                         KernelLaunchResult* result) override;
 
+  // Write tracking (sim_device_writes.cc).
   std::string WriteTracking() const override;
   absl::Status TrackWrites(const std::vector<Allocation>& ranges) override;
   absl::StatusOr<std::vector<Allocation>> WrittenRanges() override;
   absl::StatusOr<std::vector<Allocation>> RestartWriteTracking(
       const std::vector<Allocation>& ranges) override;
+  void* KernelWriteTarget(void* dst, uint64_t size) override;
+
+  // Uncorrectable memory errors (sim_device_health.cc).
+  absl::StatusOr<std::vector<Allocation>> MemoryErrors() const override;
+  absl::Status RepairMemoryErrors(DeviceAddr addr, uint64_t size) override;
+
+  // Resource ids (sim_device_ids.cc).
+  absl::StatusOr<uint32_t> AllocateId(ResourceKind kind) override;
+  absl::Status ClaimId(ResourceKind kind, uint32_t id) override;
+  void ReleaseId(ResourceKind kind, uint32_t id) override;
+  std::optional<uint32_t> FreeIdCount(ResourceKind kind) const override;
 
   const void* owner() const { return slot_->owner; }
 
@@ -294,6 +299,25 @@ class SimDevice final : public Device {
   std::vector<std::unique_ptr<internal::IdAllocator>> ids_
       ABSL_GUARDED_BY(ids_mu_);
 };
+
+// Shared by SimDevice's source files (sim_device*.cc).
+
+inline void* AsPointer(DeviceAddr addr) {
+  return reinterpret_cast<void*>(addr);
+}
+
+// `size` rounded up to the memory window's granularity.
+inline uint64_t Extent(uint64_t size) {
+  return (size + internal::RangeAllocator::kGranularity - 1) &
+         ~(internal::RangeAllocator::kGranularity - 1);
+}
+
+// Drops the error ranges overlapping [addr, addr + size); returns them
+// (sim_device_health.cc).
+std::vector<Allocation> TakeErrors(DeviceSlot& slot, DeviceAddr addr,
+                                   uint64_t size);
+// Drops every error range (the device closes or is re-opened).
+void ClearErrors(DeviceSlot& slot);
 
 }  // namespace ascend::device::sim
 

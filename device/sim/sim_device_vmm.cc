@@ -1,16 +1,22 @@
-// The address side of simulated virtual memory (DESIGN.md §5.18, §6.1):
-// reservations in the device's virtual address window and in the placed
-// window (addresses the program chose), and the access each mapping
-// grants, which copies check here and kernels meet in the page tables.
+// SimDevice's virtual memory (device_virtual_memory.h, DESIGN.md §5.18,
+// §6.1): physical allocations, mappings and memory shared with another
+// process; the address side, reservations in the device's virtual address
+// window and in the placed window (addresses the program chose); and the
+// access each mapping grants, which copies check here and kernels meet in
+// the page tables.
+#include <fcntl.h>
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <map>
 #include <optional>
 #include <vector>
 
+#include "absl/base/optimization.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -211,6 +217,269 @@ std::vector<Allocation> SimDevice::Reservations() const {
   std::sort(
       out.begin(), out.end(),
       [](const Allocation& a, const Allocation& b) { return a.addr < b.addr; });
+  return out;
+}
+
+// --- Virtual memory --------------------------------------------------------
+//
+// Physical memory is a block of the device's memory window (so it counts
+// against the device's memory and the snapshot's "memory" participant saves
+// it once, as an allocation); a mapping maps the same pages of the window's
+// file at an address of the virtual address window.
+
+uint64_t SimDevice::PhysicalGranularity() const {
+  return memory_->shareable() ? internal::DeviceMemory::kChunkSize : 0;
+}
+
+std::optional<Allocation> SimDevice::FindRun(DeviceAddr addr) const {
+  auto it = runs_.upper_bound(addr);
+  if (it == runs_.begin()) return std::nullopt;
+  --it;
+  if (addr - it->first >= it->second) return std::nullopt;
+  return Allocation{it->first, it->second};
+}
+
+void SimDevice::AddRun(DeviceAddr addr, uint64_t size) {
+  const std::optional<RangeAllocator::Block> reservation =
+      FindReservation(addr);
+  uint64_t begin = addr;
+  uint64_t end = addr + size;
+  auto next = runs_.find(end);
+  if (next != runs_.end() && reservation.has_value() &&
+      next->first < reservation->addr + reservation->size) {
+    end += next->second;
+    runs_.erase(next);
+  }
+  auto it = runs_.lower_bound(addr);
+  if (it != runs_.begin()) {
+    auto prev = std::prev(it);
+    if (prev->first + prev->second == addr && reservation.has_value() &&
+        prev->first >= reservation->addr) {
+      begin = prev->first;
+      runs_.erase(prev);
+    }
+  }
+  runs_[begin] = end - begin;
+}
+
+void SimDevice::RemoveRun(DeviceAddr addr, uint64_t size) {
+  std::optional<Allocation> run = FindRun(addr);
+  if (!run.has_value()) return;
+  runs_.erase(run->addr);
+  if (addr > run->addr) runs_[run->addr] = addr - run->addr;
+  const uint64_t run_end = run->addr + run->size;
+  if (addr + size < run_end) runs_[addr + size] = run_end - (addr + size);
+}
+
+absl::Status SimDevice::CheckMappable(DeviceAddr addr, uint64_t size) const {
+  const uint64_t granularity = internal::DeviceMemory::kChunkSize;
+  if (size == 0 || addr % granularity != 0 || size % granularity != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "mapping [0x", absl::Hex(addr), ", +", size,
+        ") is empty or not aligned to the granularity ", granularity));
+  }
+  std::optional<RangeAllocator::Block> reservation = FindReservation(addr);
+  if (!reservation.has_value() ||
+      size > reservation->size - (addr - reservation->addr)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "mapping [0x", absl::Hex(addr), ", +", size,
+        ") is not inside one reservation of simulated device ", id()));
+  }
+  auto it = mappings_.lower_bound(addr);
+  if (it != mappings_.begin()) {
+    auto before = std::prev(it);
+    if (before->first + before->second.size > addr) it = before;
+  }
+  if (it != mappings_.end() && it->first < addr + size) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("[0x", absl::Hex(addr), ", +", size,
+                     ") overlaps the mapping at 0x", absl::Hex(it->first)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SimDevice::CommitBlock(DeviceAddr addr, uint64_t size) {
+  ASCEND_RETURN_IF_ERROR(memory_->Commit(addr, Extent(size)));
+  absl::Status placed = ranges_.AllocateAt(addr, size);
+  if (!placed.ok()) memory_->Release(addr, Extent(size));
+  return placed;
+}
+
+absl::StatusOr<DeviceAddr> SimDevice::AllocatePhysical(uint64_t size) {
+  const uint64_t granularity = PhysicalGranularity();
+  if (granularity == 0) {
+    return absl::UnimplementedError(
+        "simulated device memory is not shareable on this host (no memfd)");
+  }
+  if (size == 0 || size % granularity != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "physical size ", size, " is not a multiple of ", granularity));
+  }
+  WriterMutexLock lock(&mu_);
+  ASCEND_ASSIGN_OR_RETURN(const uint64_t addr,
+                          ranges_.FindFit(size, granularity));
+  ASCEND_RETURN_IF_ERROR(CommitBlock(addr, size));
+  physical_[addr] = 0;
+  return addr;
+}
+
+absl::Status SimDevice::AllocatePhysicalAt(DeviceAddr id, uint64_t size) {
+  if (PhysicalGranularity() == 0) {
+    return absl::UnimplementedError("simulated device memory is not shareable");
+  }
+  WriterMutexLock lock(&mu_);
+  ASCEND_RETURN_IF_ERROR(ranges_.CheckAllocateAt(id, size));
+  ASCEND_RETURN_IF_ERROR(CommitBlock(id, size));
+  physical_[id] = 0;
+  return absl::OkStatus();
+}
+
+absl::Status SimDevice::FreePhysical(DeviceAddr id) {
+  WriterMutexLock lock(&mu_);
+  auto it = physical_.find(id);
+  if (it == physical_.end()) {
+    return absl::NotFoundError(absl::StrCat(
+        "no physical allocation 0x", absl::Hex(id), " on device ", this->id()));
+  }
+  if (it->second != 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("physical allocation 0x", absl::Hex(id), " is mapped ",
+                     it->second, " time(s)"));
+  }
+  ASCEND_ASSIGN_OR_RETURN(const RangeAllocator::Block block, ranges_.Free(id));
+  physical_.erase(it);
+  memory_->Release(block.addr, block.extent);
+  writes_.Note(block.addr, block.extent);
+  if (ABSL_PREDICT_FALSE(
+          slot_->any_memory_error.load(std::memory_order_relaxed))) {
+    TakeErrors(*slot_, block.addr, block.extent);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SimDevice::MapPhysical(DeviceAddr addr, uint64_t size,
+                                    DeviceAddr id, uint64_t offset) {
+  WriterMutexLock lock(&mu_);
+  ASCEND_RETURN_IF_ERROR(CheckMappable(addr, size));
+  auto physical = physical_.find(id);
+  if (physical == physical_.end()) {
+    return absl::NotFoundError(
+        absl::StrCat("no physical allocation 0x", absl::Hex(id)));
+  }
+  const std::optional<RangeAllocator::Block> block = ranges_.Find(id);
+  if (!block.has_value() || offset > block->size ||
+      size > block->size - offset ||
+      offset % internal::DeviceMemory::kChunkSize != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("[", offset, ", +", size,
+                     ") is not inside physical allocation 0x", absl::Hex(id)));
+  }
+  ASCEND_RETURN_IF_ERROR(
+      memory_->MapVa(addr, size, id - memory_->base() + offset));
+  mappings_[addr] = Mapping{addr, size, id, offset};
+  writes_.MappingAdded(AsVaMapping(mappings_[addr]));
+  AddRun(addr, size);
+  ++physical->second;
+  return absl::OkStatus();
+}
+
+absl::Status SimDevice::MapShared(DeviceAddr addr, const SharedMemory& memory) {
+  WriterMutexLock lock(&mu_);
+  const uint64_t granularity = internal::DeviceMemory::kChunkSize;
+  const uint64_t span =
+      (memory.size + granularity - 1) / granularity * granularity;
+  ASCEND_RETURN_IF_ERROR(CheckMappable(addr, span));
+  if (memory.fd < 0 || memory.size == 0) {
+    return absl::InvalidArgumentError("no shared memory to map");
+  }
+  ASCEND_RETURN_IF_ERROR(
+      memory_->MapVa(addr, memory.size, memory.offset, memory.fd));
+  mappings_[addr] = Mapping{addr, memory.size, /*physical=*/0, memory.offset};
+  AddRun(addr, memory.size);
+  return absl::OkStatus();
+}
+
+absl::Status SimDevice::Unmap(DeviceAddr addr) {
+  WriterMutexLock lock(&mu_);
+  auto it = mappings_.find(addr);
+  if (it == mappings_.end()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "no mapping starts at 0x", absl::Hex(addr), " on device ", id()));
+  }
+  if (it->second.physical != 0)
+    writes_.MappingRemoving(AsVaMapping(it->second));
+  memory_->UnmapVa(addr, it->second.size);
+  RemoveRun(addr, it->second.size);
+  if (it->second.physical != 0) {
+    auto physical = physical_.find(it->second.physical);
+    if (physical != physical_.end() && physical->second > 0) {
+      --physical->second;
+    }
+  }
+  mappings_.erase(it);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SharedMemory> SimDevice::ShareMemory(DeviceAddr addr,
+                                                    uint64_t size) {
+  if (!memory_->shareable()) {
+    return absl::UnimplementedError("simulated device memory is not shareable");
+  }
+  ReaderMutexLock lock(&mu_);
+  uint64_t file_offset = 0;
+  if (ranges_.Find(addr).has_value()) {
+    ASCEND_RETURN_IF_ERROR(CheckRange(addr, size, "shared", Use::kRefer));
+    file_offset = addr - memory_->base();
+  } else {
+    auto it = mappings_.upper_bound(addr);
+    if (it == mappings_.begin()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "0x", absl::Hex(addr), " is not device memory of device ", id()));
+    }
+    --it;
+    const Mapping& m = it->second;
+    if (addr - m.addr >= m.size || size > m.size - (addr - m.addr)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("[0x", absl::Hex(addr), ", +", size,
+                       ") is not inside one mapping of device ", id()));
+    }
+    if (m.physical == 0) {
+      return absl::FailedPreconditionError(
+          "memory imported from elsewhere cannot be shared again");
+    }
+    file_offset = m.physical - memory_->base() + m.offset + (addr - m.addr);
+  }
+  static const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  SharedMemory shared;
+  shared.offset = file_offset / page * page;
+  shared.inner = file_offset - shared.offset;
+  shared.size =
+      (shared.inner + std::max<uint64_t>(size, 1) + page - 1) / page * page;
+  shared_.store(true, std::memory_order_relaxed);
+  // The other process writes it through its own page tables.
+  writes_.NoteExported(memory_->base() + shared.offset, shared.size);
+  shared.fd = fcntl(memory_->fd(), F_DUPFD_CLOEXEC, 0);
+  if (shared.fd < 0) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "cannot duplicate the device memory file: ", std::strerror(errno)));
+  }
+  return shared;
+}
+
+std::vector<Allocation> SimDevice::PhysicalAllocations() const {
+  ReaderMutexLock lock(&mu_);
+  std::vector<Allocation> out;
+  for (const auto& [id, mapped] : physical_) {
+    std::optional<RangeAllocator::Block> block = ranges_.Find(id);
+    if (block.has_value()) out.push_back(Allocation{id, block->size});
+  }
+  return out;
+}
+
+std::vector<Mapping> SimDevice::Mappings() const {
+  ReaderMutexLock lock(&mu_);
+  std::vector<Mapping> out;
+  for (const auto& [addr, m] : mappings_) out.push_back(m);
   return out;
 }
 

@@ -1,6 +1,18 @@
 // The device conformance suite: tests written once against the device
 // interface (device/device.h) and run for every backend.
 //
+// One file per concern of the interface:
+//   memory_tests.cc       device_memory.h: allocations, host pointers,
+//                         owning addresses
+//   copy_tests.cc         device_memory.h: copies, fill, checksum
+//   reopen_tests.cc       Device::Reopen and device_memory.h's AllocateAt
+//   id_tests.cc           device_ids.h
+//   fault_tests.cc        device_health.h: injected faults
+//   health_tests.cc       device_health.h: health events
+//   backend_tests.cc      device.h's Backend: opening, devices, backup
+//   peer_tests.cc         Backend::CopyPeer between two devices
+//   concurrency_tests.cc  the thread-safety promise, across concerns
+//
 // A backend's test file instantiates it with a function returning a
 // BackendUnderTest (a name and a factory):
 //

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "device/device.h"
@@ -78,6 +79,11 @@ class NpuDevice final : public Device {
   std::shared_ptr<DriverContext> context_;
   DeviceSlot& slot_;
 };
+
+// kFailedPrecondition unless `slot` is open in the driver (shared by
+// npu_device*.cc).
+absl::Status CheckOpen(const DeviceSlot& slot)
+    ABSL_SHARED_LOCKS_REQUIRED(slot.mu);
 
 }  // namespace ascend::device::npu::internal
 
