@@ -343,7 +343,10 @@ absl::Status CopyPiecesToDevice(
              pieces[copy[end - 1]].size == first.size) {
         const Piece& next = pieces[copy[end]];
         const Piece& last = pieces[copy[end - 1]];
-        if (next.allocation != first.allocation ||
+        // The device cuts the transfer into pieces of first.size: a larger
+        // piece after a short first one would be cut into more pieces than
+        // there are checksums for.
+        if (next.allocation != first.allocation || next.size > first.size ||
             next.addr != last.addr + last.size || next.buffer != first.buffer ||
             next.offset != last.offset + last.size) {
           break;
