@@ -75,6 +75,12 @@ class SavedState {
     uint64_t unchanged = 0;  // bytes skipped because nothing wrote them
     bool incremental = false;
     std::string write_tracking;  // the mechanism used, "" for none
+    // Of `copied`, the bytes copied into host memory an earlier capture
+    // held (an incremental Backup rewriting its base in place).
+    uint64_t in_place = 0;
+    // Which plan ran and why, in a sentence ("" when the participant had
+    // no choice to make).
+    std::string plan;
   };
   virtual CopyStats last_copy() const { return {}; }
 };

@@ -113,9 +113,9 @@ TEST(ReportTest, ParametersAreChecked) {
             ACL_SUCCESS);
   EXPECT_EQ(json.back(), '\0');
   const nlohmann::json r = nlohmann::json::parse(json.c_str());
-  for (const char* key :
-       {"operation", "mode", "write_tracking", "bytes_copied",
-        "bytes_unchanged", "host_bytes", "duration_us", "participants"}) {
+  for (const char* key : {"operation", "mode", "write_tracking", "bytes_copied",
+                          "bytes_unchanged", "bytes_in_place", "plan",
+                          "host_bytes", "duration_us", "participants"}) {
     EXPECT_TRUE(r.contains(key)) << key;
   }
 }
@@ -244,6 +244,93 @@ TEST_F(IncrementalTest, WritesIntoHolesAndZeroedRangesAreSaved) {
   EXPECT_EQ(got, want);
   ExpectContents();
   EXPECT_ACL_OK(aclrtFree(sparse));
+}
+
+// The previous capture's image was released (Unlock) and only its
+// write-tracking period holds it: a Backup copies what was written since
+// into that memory, where it was, instead of into new host memory (the
+// report says how much, and which plan ran). Written memory comes back
+// byte for byte, over several rounds with unchanged pieces carried over.
+TEST_F(IncrementalTest, RewrittenMemoryIsCopiedIntoTheLastCaptureInPlace) {
+  ASSERT_ACL_OK(Lock());
+  ASSERT_ACL_OK(Backup());
+  const nlohmann::json first = Report();
+  EXPECT_EQ(first["bytes_in_place"], 0u);
+  EXPECT_EQ(first["plan"].get<std::string>().rfind("full: ", 0), 0u)
+      << first.dump();
+  ASSERT_ACL_OK(Unlock());
+  if (first["write_tracking"] == "none") GTEST_SKIP();
+  for (int b = 0; b < kBuffers; ++b) CopyWrite(b, 0, kMiB, 0x10 + b);
+  ASSERT_ACL_OK(Lock());
+  ASSERT_ACL_OK(Backup());
+  nlohmann::json r = Report();
+  EXPECT_EQ(r["mode"], "incremental") << r.dump();
+  EXPECT_EQ(r["bytes_copied"], kBuffers * kMiB);
+  EXPECT_EQ(r["bytes_in_place"], kBuffers * kMiB);
+  EXPECT_EQ(r["host_bytes"], first["host_bytes"]);  // no new memory
+  EXPECT_EQ(r["plan"].get<std::string>().rfind("incremental: ", 0), 0u)
+      << r.dump();
+  ASSERT_ACL_OK(aclsimInjectFault(0, ACLSIM_FAULT_DEVICE_MEMORY_LOSS));
+  ASSERT_ACL_OK(Restore());
+  ASSERT_ACL_OK(Unlock());
+  ExpectContents();
+  // Rounds writing a few pieces each (copies and direct stores), the rest
+  // carried over from the memory rewritten before.
+  for (int round = 0; round < 3; ++round) {
+    CopyWrite(round, 2 * kPiece, kPiece, 0x60 + round);
+    KernelWrite(kBuffers - 1 - round, 7 * kPiece + round, 0x70 + round);
+    ASSERT_ACL_OK(Lock());
+    ASSERT_ACL_OK(Backup());
+    r = Report();
+    EXPECT_EQ(r["bytes_copied"], 2 * kPiece) << r.dump();
+    EXPECT_EQ(r["bytes_in_place"], 2 * kPiece) << r.dump();
+    EXPECT_EQ(r["host_bytes"], first["host_bytes"]);
+    ASSERT_ACL_OK(aclsimInjectFault(0, ACLSIM_FAULT_DEVICE_MEMORY_LOSS));
+    ASSERT_ACL_OK(Restore());
+    ASSERT_ACL_OK(Unlock());
+    ExpectContents();
+  }
+}
+
+// An image a Restore came from is still held until the next Backup
+// replaces it: that Backup does not rewrite it, and copies into new memory.
+TEST_F(IncrementalTest, AnImageStillHeldIsNotRewritten) {
+  if (!FirstBackup()) GTEST_SKIP();
+  ASSERT_ACL_OK(Lock());
+  ASSERT_ACL_OK(Backup());
+  ASSERT_ACL_OK(aclsimInjectFault(0, ACLSIM_FAULT_DEVICE_MEMORY_LOSS));
+  ASSERT_ACL_OK(Restore());
+  KernelWrite(3, 11, 0x99);
+  ASSERT_ACL_OK(Backup());
+  const nlohmann::json r = Report();
+  EXPECT_EQ(r["mode"], "incremental") << r.dump();
+  EXPECT_EQ(r["bytes_copied"], kPiece);
+  EXPECT_EQ(r["bytes_in_place"], 0u) << r.dump();
+  ASSERT_ACL_OK(aclsimInjectFault(0, ACLSIM_FAULT_DEVICE_MEMORY_LOSS));
+  ASSERT_ACL_OK(Restore());
+  ASSERT_ACL_OK(Unlock());
+  ExpectContents();
+}
+
+// A Backup rewriting in place fails part way (some pieces rewritten, one
+// copy failed): the writes since the last capture all stay counted, so the
+// next Backup is incremental again and copies them, and what it carries
+// over was never touched.
+TEST_F(IncrementalTest, AFailedRewriteInPlaceLeavesTheNextBackupWhole) {
+  if (!FirstBackup()) GTEST_SKIP();
+  for (int b = 0; b < kBuffers; b += 2) CopyWrite(b, 0, kMiB / 2, 0xA0 + b);
+  KernelWrite(1, kMiB - 1, 0x3D);
+  ASSERT_ACL_OK(Lock());
+  ASSERT_ACL_OK(aclsimInjectFault(0, ACLSIM_FAULT_NEXT_COPY_FAILS));
+  EXPECT_EQ(Backup(), ACL_ERROR_SNAPSHOT_BACKUP_FAILED);
+  ASSERT_ACL_OK(Backup());
+  const nlohmann::json r = Report();
+  EXPECT_EQ(r["mode"], "incremental") << r.dump();
+  EXPECT_EQ(r["bytes_copied"], kBuffers / 2 * (kMiB / 2) + kPiece);
+  ASSERT_ACL_OK(aclsimInjectFault(0, ACLSIM_FAULT_DEVICE_MEMORY_LOSS));
+  ASSERT_ACL_OK(Restore());
+  ASSERT_ACL_OK(Unlock());
+  ExpectContents();
 }
 
 }  // namespace

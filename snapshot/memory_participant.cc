@@ -106,15 +106,32 @@ absl::Status SavedMemory::Capture(
     device::Device& device, const std::vector<device::Allocation>& live,
     const internal::Layout* base,
     const std::vector<device::Allocation>* written, std::vector<bool>* kept,
-    std::unique_ptr<internal::HostBuffer>* reserve) {
+    std::unique_ptr<internal::HostBuffer>* reserve, bool rewrite_base) {
   const absl::Time start = absl::Now();
   if (kept != nullptr) kept->assign(live.size(), true);
+  store_ = internal::ImageStore::Current();
+  // The base's host buffers nothing else holds (the image they were saved
+  // in was released): a piece written since is copied again where it was,
+  // into memory already faulted in, instead of into new memory.
+  std::vector<bool> in_place;
+  if (rewrite_base && base != nullptr && store_ == nullptr) {
+    in_place.resize(base->buffers.size());
+    for (size_t b = 0; b < base->buffers.size(); ++b) {
+      const std::shared_ptr<internal::Extent>& buffer = base->buffers[b];
+      in_place[b] = buffer != nullptr && buffer.use_count() == 1 &&
+                    buffer->file() == nullptr && buffer->data() != nullptr;
+    }
+  }
   std::vector<device::Allocation> data =
       internal::DataSince(device, live, base, written);
   std::vector<size_t> copy;
-  uint64_t total = Plan(live, data, base, written, &copy);
+  uint64_t rewritten = 0;
+  uint64_t total =
+      Plan(live, data, base, written, in_place.empty() ? nullptr : &in_place,
+           &copy, &rewritten);
   uint64_t image = 0;
   for (const Piece& piece : layout_->pieces) image += piece.size;
+  std::string plan;
   if (base != nullptr) {
     // Carried-over pieces keep their old buffers alive: when those hold
     // more than the image itself, start afresh with a full capture.
@@ -124,10 +141,17 @@ absl::Status SavedMemory::Capture(
     if (held > 2 * image + options_.chunk_bytes) {
       base = nullptr;
       data = DataOver(device, live);
-      total = Plan(live, data, nullptr, nullptr, &copy);
+      total = Plan(live, data, nullptr, nullptr, nullptr, &copy, &rewritten);
+      plan =
+          "full: the pieces an incremental capture would carry over would "
+          "keep more than twice the image in host memory";
+    } else {
+      plan = absl::StrFormat(
+          "incremental: copies the %u of the image's %u bytes written since "
+          "the last capture, %u of them into the last capture's memory",
+          total + rewritten, image, rewritten);
     }
   }
-  store_ = internal::ImageStore::Current();
   if (store_ != nullptr && total > 0) {
     // An image on disk (DESIGN.md §4.15).
     ASCEND_ASSIGN_OR_RETURN(
@@ -155,6 +179,7 @@ absl::Status SavedMemory::Capture(
   work.copy = &copy;
   work.items = &items;
   work.workers = options_.workers;
+  work.buffers = &layout_->buffers;
   if (!copy.empty()) {
     ASCEND_RETURN_IF_ERROR(internal::CopyPiecesFromDevice(
         work, device, *layout_->buffers[0],
@@ -175,9 +200,11 @@ absl::Status SavedMemory::Capture(
   image = 0;
   for (const Piece& piece : layout_->pieces) image += piece.size;
   layout_->bytes = image;
-  saved_stats_.copied = total;
-  saved_stats_.unchanged = image - total;
+  saved_stats_.copied = total + rewritten;
+  saved_stats_.unchanged = image - saved_stats_.copied;
+  saved_stats_.in_place = rewritten;
   saved_stats_.incremental = base != nullptr;
+  saved_stats_.plan = std::move(plan);
   uint64_t allocated = 0;
   for (const device::Allocation& a : live) allocated += a.size;
   LOG(INFO) << (kept != nullptr ? "snapshot pre-copy: device "
@@ -185,10 +212,12 @@ absl::Status SavedMemory::Capture(
             << device_id_ << ": " << live.size() << " allocation(s) of "
             << allocated << " bytes, "
             << (base != nullptr ? "incremental, " : "") << "saved "
-            << Throughput(total, absl::Now() - start)
-            << (base != nullptr
-                    ? absl::StrCat(", ", image - total, " bytes unchanged")
-                    : std::string());
+            << Throughput(total + rewritten, absl::Now() - start)
+            << (rewritten > 0 ? absl::StrCat(" (", rewritten, " in place)")
+                              : std::string())
+            << (base != nullptr ? absl::StrCat(", ", saved_stats_.unchanged,
+                                               " bytes unchanged")
+                                : std::string());
   return absl::OkStatus();
 }
 
@@ -346,6 +375,14 @@ absl::Status SavedMemory::Restore() const {
   restored_stats_.incremental =
       plan->written.has_value() && plan->unchanged_bytes > 0;
   restored_stats_.write_tracking = saved_stats_.write_tracking;
+  restored_stats_.plan =
+      restored_stats_.incremental
+          ? absl::StrFormat(
+                "incremental: copies back the %u bytes written since the "
+                "capture",
+                plan->copied_bytes)
+          : "full: copies back every saved piece (the device's memory was "
+            "lost, or nothing tracked what was written)";
   // The kept allocations now hold exactly this capture: a new period
   // starts from it, so the next Backup copies only what is written next.
   if (tracking_ != nullptr) {
@@ -422,6 +459,9 @@ class MemoryParticipant final : public rt::SnapshotParticipant {
       // it is this capture, and its period goes on (no work per
       // allocation).
       saved->AdoptUnchanged(std::move(base));
+      saved->saved_stats_.plan =
+          "incremental: nothing written and no allocation made or freed "
+          "since the last capture";
       saved->period_ = period;
       saved->saved_stats_.write_tracking = device->WriteTracking();
       tracking_->SetLastCopied(device_id, 0);
@@ -433,11 +473,25 @@ class MemoryParticipant final : public rt::SnapshotParticipant {
     }
     std::unique_ptr<internal::HostBuffer> reserve =
         tracking_->TakeReserve(device_id);
-    ASCEND_RETURN_IF_ERROR(
-        saved->Capture(*device, device->Allocations(), base.get(), &written,
-                       nullptr, base != nullptr ? &reserve : nullptr));
+    // Held by the period and here only: the image it was saved in is gone,
+    // and its buffers may take this capture's rewritten pieces.
+    const bool rewrite_base = base != nullptr && base.use_count() == 2;
+    // Should the capture fail, the base stays this period's: only pieces
+    // written since were rewritten, and the next Backup copies those again
+    // whatever the base holds there.
+    ASCEND_RETURN_IF_ERROR(saved->Capture(
+        *device, device->Allocations(), base.get(), &written, nullptr,
+        base != nullptr ? &reserve : nullptr, rewrite_base));
     base.reset();
     reserve.reset();  // not needed after all: released
+    if (saved->saved_stats_.plan.empty()) {
+      saved->saved_stats_.plan =
+          incremental ? "full: no earlier capture of this device to compare "
+                        "with (the first Backup since it opened, or its "
+                        "write tracking stopped)"
+                      : "full: incremental snapshots are off "
+                        "(ASCENDCL_SNAPSHOT_INCREMENTAL=0)";
+    }
     // A new period starts from this capture (a failed capture above kept
     // the old one, whose writes are still all counted).
     if (!incremental) return std::unique_ptr<rt::SavedState>(std::move(saved));
@@ -446,7 +500,10 @@ class MemoryParticipant final : public rt::SnapshotParticipant {
     if (saved->period_ != 0) {
       saved->saved_stats_.write_tracking = device->WriteTracking();
       if (saved->saved_stats_.incremental) {
-        tracking_->SetLastCopied(device_id, saved->saved_stats_.copied);
+        // What it needed of new memory (pieces rewritten in place took
+        // none).
+        tracking_->SetLastCopied(device_id, saved->saved_stats_.copied -
+                                                saved->saved_stats_.in_place);
       }
       // The next incremental Backup copies about what this one did into
       // memory faulted in meanwhile: twice that, at least 8 MiB; only for

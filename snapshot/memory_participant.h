@@ -111,20 +111,27 @@ class SavedMemory final : public rt::SavedState {
   // `kept` (a pre-copy, running while the process does), an allocation
   // whose copy fails (freed meanwhile, or damaged in transfer) is marked
   // false there instead of failing the capture. `reserve`: a buffer faulted
-  // in ahead, used (taken) when the copy fits in it.
-  absl::Status Capture(
-      device::Device& device, const std::vector<device::Allocation>& live,
-      const internal::Layout* base,
-      const std::vector<device::Allocation>* written,
-      std::vector<bool>* kept = nullptr,
-      std::unique_ptr<internal::HostBuffer>* reserve = nullptr);
+  // in ahead, used (taken) when the copy fits in it. `rewrite_base`: nothing
+  // but the write-tracking period holds `base` (its image was released), so
+  // pieces written since may be copied again into its host buffers.
+  absl::Status Capture(device::Device& device,
+                       const std::vector<device::Allocation>& live,
+                       const internal::Layout* base,
+                       const std::vector<device::Allocation>* written,
+                       std::vector<bool>* kept = nullptr,
+                       std::unique_ptr<internal::HostBuffer>* reserve = nullptr,
+                       bool rewrite_base = false);
   // Lays out the pieces of `live` over `data`; with a base, pieces carried
-  // over from it. Returns the bytes to copy; fills `copy` with their pieces.
+  // over from it, and pieces written since that lie in a base buffer
+  // `in_place` marks copied again where they were. Returns the bytes to
+  // copy into new memory; fills `copy` with every piece to copy and
+  // `rewritten` with the bytes copied in place.
   uint64_t Plan(const std::vector<device::Allocation>& live,
                 const std::vector<device::Allocation>& data,
                 const internal::Layout* base,
                 const std::vector<device::Allocation>* written,
-                std::vector<size_t>* copy);
+                const std::vector<bool>* in_place, std::vector<size_t>* copy,
+                uint64_t* rewritten);
   // This capture's layout (shared, not copied, when `keep` is null), or
   // restricted to the allocations `keep` marks.
   std::shared_ptr<const internal::Layout> LayoutOf(

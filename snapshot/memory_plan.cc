@@ -97,10 +97,12 @@ uint64_t SavedMemory::Plan(const std::vector<device::Allocation>& live,
                            const std::vector<device::Allocation>& data,
                            const internal::Layout* base,
                            const std::vector<device::Allocation>* written,
-                           std::vector<size_t>* copy) {
+                           const std::vector<bool>* in_place,
+                           std::vector<size_t>* copy, uint64_t* rewritten) {
   layout_->allocations.clear();
   layout_->pieces.clear();
   copy->clear();
+  *rewritten = 0;
   // layout_->buffers[0] is this capture's own; base buffers follow as used.
   layout_->buffers.assign(1, nullptr);
   std::vector<int64_t> mapped(base != nullptr ? base->buffers.size() : 0, -1);
@@ -142,7 +144,7 @@ uint64_t SavedMemory::Plan(const std::vector<device::Allocation>& live,
                 a.addr + ((p - a.addr) / piece_max + 1) * piece_max;
             const uint64_t len = std::min(boundary, e) - p;
             Piece piece{layout_->allocations.size() - 1, p, len, 0, 0, 0};
-            bool carried = false;
+            bool placed = false;
             if (prior != nullptr) {
               while (prior_piece < prior_end &&
                      base->pieces[prior_piece].addr < p) {
@@ -150,22 +152,34 @@ uint64_t SavedMemory::Plan(const std::vector<device::Allocation>& live,
               }
               if (prior_piece < prior_end) {
                 const Piece& old = base->pieces[prior_piece];
-                if (old.addr == p && old.size == len &&
-                    !OverlapsAny(*written, &written_cursor, p, p + len) &&
-                    base->buffers[old.buffer] != nullptr) {
-                  if (mapped[old.buffer] < 0) {
-                    mapped[old.buffer] =
-                        static_cast<int64_t>(layout_->buffers.size());
-                    layout_->buffers.push_back(base->buffers[old.buffer]);
+                if (old.addr == p && old.size == len) {
+                  // Not written since: carried over. Written, in a buffer
+                  // only the base holds: copied again where it was.
+                  const bool unwritten =
+                      !OverlapsAny(*written, &written_cursor, p, p + len);
+                  const bool rewrite = !unwritten && in_place != nullptr &&
+                                       (*in_place)[old.buffer];
+                  if ((unwritten || rewrite) &&
+                      base->buffers[old.buffer] != nullptr) {
+                    if (mapped[old.buffer] < 0) {
+                      mapped[old.buffer] =
+                          static_cast<int64_t>(layout_->buffers.size());
+                      layout_->buffers.push_back(base->buffers[old.buffer]);
+                    }
+                    piece.buffer = static_cast<uint32_t>(mapped[old.buffer]);
+                    piece.offset = old.offset;
+                    if (unwritten) {
+                      piece.checksum = old.checksum;
+                    } else {
+                      copy->push_back(layout_->pieces.size());
+                      *rewritten += len;
+                    }
+                    placed = true;
                   }
-                  piece.buffer = static_cast<uint32_t>(mapped[old.buffer]);
-                  piece.offset = old.offset;
-                  piece.checksum = old.checksum;
-                  carried = true;
                 }
               }
             }
-            if (!carried) {
+            if (!placed) {
               piece.offset = total;
               total += len;
               copy->push_back(layout_->pieces.size());

@@ -126,13 +126,26 @@ absl::Status CopyPiecesFromDevice(const PieceWork& work, device::Device& device,
     return absl::OkStatus();
   };
   uint8_t* const host = to.data();
-  if (host != nullptr) {
+  // Where a piece goes in host memory: `to`, or the buffer of the previous
+  // capture it is rewritten in.
+  auto host_of = [&](const Piece& piece) -> uint8_t* {
+    if (piece.buffer == 0 || work.buffers == nullptr) return host;
+    const std::shared_ptr<Extent>& buffer = (*work.buffers)[piece.buffer];
+    return buffer != nullptr && buffer->file() == nullptr ? buffer->data()
+                                                          : nullptr;
+  };
+  if (host != nullptr || to.file() == nullptr) {
     return ParallelFor(
         work.workers, work.items->size(), [&](size_t item) -> absl::Status {
           for (size_t k = (*work.items)[item]; k < ItemEnd(work, item); ++k) {
             Piece& piece = pieces[copy[k]];
+            uint8_t* const into = host_of(piece);
+            if (into == nullptr) {
+              return absl::InternalError(
+                  "a capture without a place to copy to");
+            }
             absl::StatusOr<uint64_t> sum =
-                FetchPiece(device, work.device_id, piece, host + piece.offset);
+                FetchPiece(device, work.device_id, piece, into + piece.offset);
             if (sum.ok()) {
               piece.checksum = *sum;
             } else {
@@ -161,6 +174,10 @@ absl::Status CopyPiecesFromDevice(const PieceWork& work, device::Device& device,
         };
         for (size_t k = (*work.items)[item]; k < ItemEnd(work, item); ++k) {
           Piece& piece = pieces[copy[k]];
+          if (piece.buffer != 0) {
+            return absl::InternalError(
+                "an image file is written only with new pieces");
+          }
           if (piece.size > pool->slot_bytes()) {
             return absl::InternalError(absl::StrCat(
                 "a piece of ", piece.size, " bytes exceeds a staging slot"));

@@ -27,6 +27,10 @@ struct PieceWork {
   const std::vector<size_t>* copy = nullptr;
   const std::vector<size_t>* items = nullptr;
   int workers = 0;
+  // Backup: the host buffers by Piece::buffer, for pieces rewritten in
+  // place in a buffer of the previous capture (buffer != 0); null when
+  // every piece goes to `to`.
+  const std::vector<std::shared_ptr<Extent>>* buffers = nullptr;
 };
 
 // Groups the pieces `list` names into work items of about `item_bytes`:
@@ -36,7 +40,8 @@ std::vector<size_t> GroupIntoItems(
     const std::vector<size_t>& list, uint64_t item_bytes);
 
 // Backup: copies the planned pieces from `device` into `to` at their
-// offsets and records their checksums. `pool`: staging slots when `to` is
+// offsets (a piece of another buffer, into work.buffers) and records their
+// checksums. `pool`: staging slots when `to` is
 // a file (the file is not committed here). With `kept` (a pre-copy,
 // running while the application does), a piece whose copy fails marks its
 // allocation false there instead of failing the copy.

@@ -39,6 +39,12 @@ SnapshotReport SnapshotReport::Of(std::string operation,
     report.disk_bytes += named.state->disk_bytes();
     report.bytes_copied += stats.copied;
     report.bytes_unchanged += stats.unchanged;
+    report.bytes_in_place += stats.in_place;
+    if (!stats.plan.empty() &&
+        report.plan.find(stats.plan) == std::string::npos) {
+      absl::StrAppend(&report.plan, report.plan.empty() ? "" : "; ",
+                      stats.plan);
+    }
     report.incremental |= stats.incremental;
     if (!stats.write_tracking.empty()) {
       report.write_tracking = stats.write_tracking;
@@ -64,9 +70,11 @@ std::string SnapshotReport::ToJson() const {
       incremental ? "incremental" : "full",
       "\",\"write_tracking\":", Quoted(write_tracking),
       ",\"bytes_copied\":", bytes_copied,
-      ",\"bytes_unchanged\":", bytes_unchanged, ",\"host_bytes\":", host_bytes,
-      ",\"image_dir\":", Quoted(image_dir), ",\"disk_bytes\":", disk_bytes,
-      ",\"duration_us\":", duration_us, ",\"participants\":[");
+      ",\"bytes_unchanged\":", bytes_unchanged,
+      ",\"bytes_in_place\":", bytes_in_place, ",\"plan\":", Quoted(plan),
+      ",\"host_bytes\":", host_bytes, ",\"image_dir\":", Quoted(image_dir),
+      ",\"disk_bytes\":", disk_bytes, ",\"duration_us\":", duration_us,
+      ",\"participants\":[");
   for (size_t i = 0; i < participants.size(); ++i) {
     const Participant& p = participants[i];
     absl::StrAppend(&json, i == 0 ? "" : ",", "{\"name\":", Quoted(p.name),

@@ -24,6 +24,12 @@ struct SnapshotReport {
   std::string write_tracking = "none";
   uint64_t bytes_copied = 0;
   uint64_t bytes_unchanged = 0;
+  // Of bytes_copied, those copied into host memory the previous capture
+  // held (an incremental Backup rewriting it in place).
+  uint64_t bytes_in_place = 0;
+  // The plan each participant that had a choice took, and why; distinct
+  // sentences joined with "; ".
+  std::string plan;
   uint64_t host_bytes = 0;
   // An image on disk (DESIGN.md §4.15): its directory ("" when the image
   // is in host memory) and the bytes its files hold.

@@ -70,6 +70,13 @@ aclError ascendclSnapshotPrecopy(void);
  *                      host.
  *   "bytes_unchanged"  bytes of saved device memory not copied because
  *                      nothing wrote them.
+ *   "bytes_in_place"   of "bytes_copied", those a Backup copied into the
+ *                      host memory the previous capture held, where they
+ *                      were (its image was released by the Unlock, so
+ *                      nothing else reads that memory); 0 for a full Backup.
+ *   "plan"             which plan ran and why, as a sentence starting
+ *                      "full: " or "incremental: " ("" for "none"; several
+ *                      devices with different plans: joined with "; ").
  *   "host_bytes"       host memory the backup (or pre-copy) holds for
  *                      device contents
  *                      (pieces carried over count once, in the buffer they
