@@ -12,8 +12,11 @@
 //   RATIO Lock + Backup after a pre-copy / Lock + full Backup
 //                                                 (target <= 0.10x)
 //   RATIO incremental Restore / full Restore      (target <= 0.10x)
-//   RATIO untracked / tracked write time, kernel-style writes and
-//         aclrtMemcpy of 256 MiB                   (target >= 0.9x)
+//   RATIO untracked / tracked write time, aclrtMemcpy of 256 MiB
+//                                                  (target >= 0.9x)
+//   RATIO the same for raw stores by host code (no target: they keep the
+//         fault path, DESIGN.md §4.14; AscendC and operator writes are
+//         measured by //testing/kernel_writers:kernel_writers_benchmark)
 // Each figure is the median of its iterations. Full Backups run with
 // ASCENDCL_SNAPSHOT_INCREMENTAL=0, which also leaves memory untracked.
 #include <unistd.h>
@@ -268,6 +271,11 @@ bool PrintRatio(const char* label, const char* a, const char* b, double target,
     return false;
   }
   const double ratio = ma / mb;
+  if (target <= 0) {
+    std::printf("RATIO %s: %.3f ms / %.3f ms = %.3fx (no target)\n", label,
+                ma * 1e3, mb * 1e3, ratio);
+    return true;
+  }
   const bool met = at_most ? ratio <= target : ratio >= target;
   std::printf("RATIO %s: %.3f ms / %.3f ms = %.3fx (target %s %.2fx) %s\n",
               label, ma * 1e3, mb * 1e3, ratio, at_most ? "<=" : ">=", target,
@@ -359,9 +367,10 @@ int main(int argc, char** argv) {
   ok = PrintRatio("full Restore after a memory loss, tracked / untracked",
                   "full restore", "untracked full restore", 1.25, true) &&
        ok;
-  ok = PrintRatio("kernel-style write of 256 MiB, untracked / tracked",
-                  "untracked kernel", "tracked kernel", 0.9, false) &&
-       ok;
+  ok =
+      PrintRatio("raw host stores of 256 MiB (fault path), untracked / tracked",
+                 "untracked kernel", "tracked kernel", 0, false) &&
+      ok;
   ok = PrintRatio("aclrtMemcpy of 256 MiB, untracked / tracked",
                   "untracked memcpy", "tracked memcpy", 0.9, false) &&
        ok;
