@@ -14,7 +14,7 @@ namespace {
 
 // The process runtime's host-function family (DESIGN.md §1.7, §5.7).
 ascend::rt::HostFuncs& HostFuncs() {
-  return *ascend::rt::HostFuncs::Of(Runtime());
+  return ascend::acl::Fam<ascend::rt::HostFuncs>();
 }
 
 // aclrtPeekAtLastError / aclrtGetLastError: a bad level is logged but not

@@ -17,6 +17,7 @@
 #include "runtime/exception_info.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/kernel/kernel_objects.h"
+#include "runtime/memory/memory.h"
 #include "runtime/runtime.h"
 #include "runtime/stream.h"
 
@@ -49,7 +50,7 @@ absl::Status Kernels::Launch(void* func, uint32_t blocks, void* stream,
                      device_id));
   }
   if (args.device != nullptr) {
-    ASCEND_RETURN_IF_ERROR(runtime_.CheckTaskMemory(
+    ASCEND_RETURN_IF_ERROR(memory_->CheckTaskMemory(
         args.device, args.device_size, device_id, "argsData"));
   }
   std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
@@ -99,7 +100,7 @@ absl::Status Kernels::Launch(void* func, uint32_t blocks, void* stream,
       config.timeout_us != 0
           ? config.timeout_us
           : DeviceInfo::Of(runtime_)->settings().OpExecuteTimeoutUs();
-  Runtime* runtime = &runtime_;
+  Memory* memory = memory_;
   Task task;
   task.kernel = task_info.get();
   // Counted until it ran or was discarded (AwaitLaunches): the task's
@@ -116,7 +117,7 @@ absl::Status Kernels::Launch(void* func, uint32_t blocks, void* stream,
   task_info->vector_cores = config.vector_cores;
   task.params = {ACL_MODEL_RI_TASK_KERNEL, task_info->func, blocks, 0};
   task.cancel = [task_info] {};
-  task.run = [task_info, runtime, timeout_us]() -> absl::Status {
+  task.run = [task_info, memory, timeout_us]() -> absl::Status {
     std::shared_ptr<device::Device> device = task_info->device.lock();
     if (device == nullptr) {
       return absl::CancelledError("the device was reset");
@@ -140,7 +141,7 @@ absl::Status Kernels::Launch(void* func, uint32_t blocks, void* stream,
       std::fflush(stdout);
     }
     // Kernels write device memory.
-    runtime->MemoryWritten();
+    memory->MemoryWritten();
     ASCEND_RETURN_IF_ERROR(ran);
     const int32_t code = FaultCode(result);
     const std::string& name = task_info->function->name;

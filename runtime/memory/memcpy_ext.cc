@@ -21,6 +21,7 @@
 #include "runtime/memory/memory.h"
 #include "runtime/runtime.h"
 #include "runtime/stream.h"
+#include "runtime/streams/streams.h"
 
 namespace ascend::rt {
 
@@ -210,7 +211,7 @@ absl::Status Memory::Memcpy2d(void* dst, size_t dpitch, const void* src,
       status =
           RunCopy(route, Ptr(d + row * dpitch), Ptr(s + row * spitch), width);
     }
-    runtime_.MemoryWritten();
+    MemoryWritten();
     return status;
   };
   if (!async) return copy();
@@ -246,7 +247,7 @@ absl::Status Memory::MemcpyBatch(const BatchCopy& batch, bool async,
   Runtime::Location last_dst;
   Runtime::Location last_src;
   auto locate = [&](const void* p, Runtime::Location& last) {
-    if (Runtime::RangeInAllocation(last, p, 1)) return last;
+    if (RangeInAllocation(last, p, 1)) return last;
     Runtime::Location found = runtime_.LocateIn(open, p);
     if (found.device) last = found;
     return found;
@@ -308,7 +309,7 @@ absl::Status Memory::MemcpyBatch(const BatchCopy& batch, bool async,
       status = RunCopy(routes[item.route], item.dst, item.src, item.size);
       if (!status.ok()) break;
     }
-    runtime_.MemoryWritten();
+    MemoryWritten();
     return status;
   };
   if (!async) {
@@ -359,7 +360,7 @@ absl::Status Memory::MemcpyAsyncWithCondition(void* dst, size_t dest_max,
        DeviceRange{-1, Addr(dst), count}}));
   // (From a task on this stream that would wait for itself: 207006.)
   ASCEND_RETURN_IF_ERROR(
-      runtime_.SynchronizeStream(stream, absl::InfiniteFuture()));
+      Streams::Of(runtime_)->SynchronizeStream(stream, absl::InfiniteFuture()));
   ASCEND_RETURN_IF_ERROR(runtime_.tasks().Access(
       {HostOp::kMemoryWrite, "aclrtMemcpyAsyncWithCondition", nullptr, nullptr,
        DeviceRange{-1, Addr(dst), count}}));
@@ -387,8 +388,8 @@ absl::Status Memory::MemcpyAsyncWithOffset(void** dst, size_t dest_max,
   // reads them when it runs.
   Runtime::Location dst_cell = runtime_.Locate(dst);
   Runtime::Location src_cell = runtime_.Locate(src);
-  if (!Runtime::RangeInAllocation(dst_cell, dst, sizeof(uint64_t)) ||
-      !Runtime::RangeInAllocation(src_cell, src, sizeof(uint64_t))) {
+  if (!RangeInAllocation(dst_cell, dst, sizeof(uint64_t)) ||
+      !RangeInAllocation(src_cell, src, sizeof(uint64_t))) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "dst and src must point to device memory holding the base "
                  "addresses");
@@ -424,9 +425,8 @@ absl::Status Memory::MemcpyAsyncWithOffset(void** dst, size_t dest_max,
 absl::Status Memory::SetMemcpyDesc(void* desc, void* src, void* dst,
                                    size_t count) {
   Runtime::Location where = runtime_.Locate(desc);
-  ASCEND_RETURN_IF_ERROR(
-      Runtime::RejectStale(where, desc, "memcpy descriptor"));
-  if (!Runtime::RangeInAllocation(where, desc, kMemcpyDescSize)) {
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "memcpy descriptor"));
+  if (!RangeInAllocation(where, desc, kMemcpyDescSize)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("the memcpy descriptor must be ", kMemcpyDescSize,
                               " bytes of device memory"));
@@ -435,7 +435,7 @@ absl::Status Memory::SetMemcpyDesc(void* desc, void* src, void* dst,
                                MemcpyDescriptor::kMagic};
   absl::Status status =
       where.device->CopyToDevice(Addr(desc), &value, sizeof value);
-  runtime_.MemoryWritten();
+  MemoryWritten();
   if (status.code() == absl::StatusCode::kDataLoss) {
     return Error(ACL_ERROR_RT_SYS_DMA, status.message());
   }
@@ -446,9 +446,8 @@ absl::Status Memory::MemcpyAsyncWithDesc(void* desc, void* stream) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
   Runtime::Location where = runtime_.Locate(desc);
-  ASCEND_RETURN_IF_ERROR(
-      Runtime::RejectStale(where, desc, "memcpy descriptor"));
-  if (!Runtime::RangeInAllocation(where, desc, kMemcpyDescSize)) {
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "memcpy descriptor"));
+  if (!RangeInAllocation(where, desc, kMemcpyDescSize)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("the memcpy descriptor must be ", kMemcpyDescSize,
                               " bytes of device memory"));
@@ -497,7 +496,7 @@ absl::Status Memory::MemsetD32(void* ptr, size_t mem_size, uint32_t value,
         absl::StrCat("N * 4 (N = ", n, ") exceeds memSize ", mem_size));
   }
   Runtime::Location where = runtime_.Locate(ptr);
-  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, ptr, "memset of"));
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, ptr, "memset of"));
   if (!where.device) {
     // Host memory is filled at once, by the asynchronous variant too (CANN
     // does not queue host fills).
@@ -509,7 +508,7 @@ absl::Status Memory::MemsetD32(void* ptr, size_t mem_size, uint32_t value,
     FillPattern32(ptr, value, n);
     return absl::OkStatus();
   }
-  if (!Runtime::RangeInAllocation(where, ptr, bytes)) {
+  if (!RangeInAllocation(where, ptr, bytes)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "memset runs past the end of the device allocation");
   }
@@ -534,7 +533,7 @@ absl::Status Memory::MemsetD32(void* ptr, size_t mem_size, uint32_t value,
         done += n;
       }
     }
-    runtime_.MemoryWritten();
+    MemoryWritten();
     if (status.code() == absl::StatusCode::kDataLoss) {
       return Error(ACL_ERROR_RT_SYS_DMA, status.message());
     }

@@ -102,9 +102,8 @@ std::shared_ptr<Memory::CmoBarriers> Memory::Barriers() {
 
 absl::Status Memory::CheckCacheRange(const void* ptr, size_t size) {
   Runtime::Location where = runtime_.Locate(ptr);
-  ASCEND_RETURN_IF_ERROR(
-      Runtime::RejectStale(where, ptr, "cache operation on"));
-  if (where.device && !Runtime::RangeInAllocation(where, ptr, size)) {
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, ptr, "cache operation on"));
+  if (where.device && !RangeInAllocation(where, ptr, size)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "cache operation runs past the end of the device allocation");
   }
@@ -116,9 +115,8 @@ absl::Status Memory::CmoAsync(void* src, size_t size, aclrtCmoType type,
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
   Runtime::Location where = runtime_.Locate(src);
-  ASCEND_RETURN_IF_ERROR(
-      Runtime::RejectStale(where, src, "cache operation on"));
-  if (!Runtime::RangeInAllocation(where, src, size) ||
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, src, "cache operation on"));
+  if (!RangeInAllocation(where, src, size) ||
       where.device->id() != s->device_id()) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("a cache operation works on device memory of "
@@ -161,8 +159,8 @@ absl::Status Memory::CmoWaitBarrier(const aclrtBarrierTaskInfo& info,
 
 absl::Status Memory::SetCmoDesc(void* desc, void* src, size_t size) {
   Runtime::Location where = runtime_.Locate(desc);
-  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, desc, "cache descriptor"));
-  if (!Runtime::RangeInAllocation(where, desc, kCmoDescSize)) {
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "cache descriptor"));
+  if (!RangeInAllocation(where, desc, kCmoDescSize)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("the cache descriptor must be ", kCmoDescSize,
                               " bytes of device memory"));
@@ -170,7 +168,7 @@ absl::Status Memory::SetCmoDesc(void* desc, void* src, size_t size) {
   const CmoDescriptor value{Addr(src), size, CmoDescriptor::kMagic, 0};
   absl::Status status =
       where.device->CopyToDevice(Addr(desc), &value, sizeof value);
-  runtime_.MemoryWritten();
+  MemoryWritten();
   if (status.code() == absl::StatusCode::kDataLoss) {
     return Error(ACL_ERROR_RT_SYS_DMA, status.message());
   }
@@ -183,8 +181,8 @@ absl::Status Memory::CmoAsyncWithDesc(void* desc, aclrtCmoType type,
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
   Runtime::Location where = runtime_.Locate(desc);
-  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, desc, "cache descriptor"));
-  if (!Runtime::RangeInAllocation(where, desc, kCmoDescSize)) {
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "cache descriptor"));
+  if (!RangeInAllocation(where, desc, kCmoDescSize)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("the cache descriptor must be ", kCmoDescSize,
                               " bytes of device memory"));
@@ -203,9 +201,8 @@ absl::Status Memory::CmoAsyncWithDesc(void* desc, aclrtCmoType type,
                             "aclrtCmoSetDesc");
              }
              const void* range = Ptr(value.src);
-             if (value.size == 0 ||
-                 !Runtime::RangeInAllocation(runtime_.Locate(range), range,
-                                             value.size)) {
+             if (value.size == 0 || !RangeInAllocation(runtime_.Locate(range),
+                                                       range, value.size)) {
                return Error(ACL_ERROR_RT_PARAM_INVALID,
                             "the cache descriptor's range is not in "
                             "device memory");
