@@ -165,12 +165,12 @@ class Runtime {
   class CoreAccess;
   // Families in packages of their own (runtime/model, ...) reach the core
   // through these, the task path (tasks()) and the device observers above.
-  // The family of type T installed in this runtime (Options::families), or
-  // null.
   // The registrations the runtime was built with, in construction order.
   const std::vector<FamilyRegistration>& family_registrations() const {
     return family_registrations_;
   }
+  // The family of type T installed in this runtime (Options::families), or
+  // null.
   template <typename T>
   T* family() const {
     const size_t index = static_cast<size_t>(FamilyIndex<T>());

@@ -8,7 +8,6 @@
 using ascend::acl::InvalidEnum;
 using ascend::acl::InvalidEnumMessage;
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 
 namespace {
 

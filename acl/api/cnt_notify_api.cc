@@ -8,7 +8,6 @@
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 
 namespace {
 // The process runtime always has the synchronisation family (runtime/process).

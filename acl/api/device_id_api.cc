@@ -6,8 +6,6 @@
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
 
-using ascend::acl::Runtime;
-
 namespace {
 
 aclError SameId(const char* api, int32_t id, int32_t* out) {

@@ -6,8 +6,6 @@
 #include "acl/api/api_util.h"
 #include "runtime/sync/sync.h"
 
-using ascend::acl::Runtime;
-
 namespace {
 // The process runtime always has the synchronisation family (runtime/process).
 ascend::rt::Sync& Sync() { return ascend::acl::Fam<ascend::rt::Sync>(); }

@@ -18,7 +18,6 @@
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 
 namespace {
 

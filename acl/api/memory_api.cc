@@ -5,7 +5,6 @@
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 
 namespace {
 

@@ -15,7 +15,6 @@
 using ascend::acl::Fam;
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 namespace rt = ascend::rt;
 
 namespace {

@@ -10,8 +10,6 @@
 #include "runtime/memory/memory.h"
 #include "runtime/streams/streams.h"
 
-using ascend::acl::Runtime;
-
 namespace {
 
 // 11-01, aclrtMallocCached: `policy` is one item of aclrtMemMallocPolicy,

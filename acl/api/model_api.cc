@@ -17,7 +17,6 @@
 namespace {
 
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 using ascend::rt::ReportErrorCode;
 
 // The process runtime always has the model family (runtime/process).

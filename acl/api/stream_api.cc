@@ -5,7 +5,6 @@
 #include "runtime/sync/sync.h"
 
 using ascend::acl::Fam;
-using ascend::acl::Runtime;
 
 namespace {
 // The process runtime always has the synchronisation family (runtime/process).

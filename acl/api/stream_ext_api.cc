@@ -17,7 +17,6 @@
 using ascend::acl::Fam;
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 
 namespace {
 

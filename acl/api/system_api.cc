@@ -21,7 +21,6 @@
 using ascend::acl::Fam;
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 using ascend::rt::ReportError;
 using ascend::rt::ReportErrorCode;
 

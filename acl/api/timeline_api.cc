@@ -9,7 +9,6 @@
 #include "runtime/model/model.h"
 #include "runtime/timeline/timeline.h"
 
-using ascend::acl::Runtime;
 using ascend::rt::ReportErrorCode;
 using ascend::rt::Timeline;
 

@@ -22,7 +22,6 @@ namespace {
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 
 // The process runtime always has the memory family (runtime/process).
 ascend::rt::Memory& Memory() { return ascend::acl::Fam<ascend::rt::Memory>(); }

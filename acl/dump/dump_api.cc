@@ -19,7 +19,6 @@
 #include "glog/logging.h"
 #include "runtime/dump/dump.h"
 
-using ascend::acl::Runtime;
 using ascend::acl::dump::ProcessDumpControl;
 using ascend::rt::ReportError;
 using ascend::rt::ReportErrorCode;

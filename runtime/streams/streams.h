@@ -1,10 +1,11 @@
 // The streams and contexts family (DESIGN.md §1.7, §5.13): creating,
 // destroying and switching contexts, and creating, configuring,
 // synchronising and destroying streams, and synchronising a device's streams
-// (contexts in context.cc, streams in stream_ops.cc). The objects themselves (Context, Stream) and what the core
-// needs of them -- resolving a handle (Runtime::ResolveStream), the current
-// context (Runtime::CurrentContext), the streams a device close shuts down
-// and the force-destroyed streams still retiring -- stay in the core.
+// (contexts in context.cc, streams in stream_ops.cc). The objects themselves
+// (Context, Stream) and what the core needs of them -- resolving a handle
+// (Runtime::ResolveStream), the current context (Runtime::CurrentContext), the
+// streams a device close shuts down and the force-destroyed streams still
+// retiring -- stay in the core.
 //
 // Unlike most families, this one works on the core's own tables: a context
 // or stream is created, registered and given its id under the core's lock,
