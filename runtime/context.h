@@ -1,7 +1,7 @@
 // A context: a device binding with its own default stream. Each open device
 // has one primary context (aclrtSetDevice) and any number of created ones
-// (aclrtCreateContext). The runtime's operations on contexts are declared in
-// runtime.h and defined in context.cc.
+// (aclrtCreateContext). The operations on contexts are the streams family's
+// (runtime/streams/streams.h, runtime/streams/context.cc).
 #ifndef ASCENDCL_RUNTIME_CONTEXT_H_
 #define ASCENDCL_RUNTIME_CONTEXT_H_
 

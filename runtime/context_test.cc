@@ -8,6 +8,7 @@
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
 #include "runtime/private_runtime.h"
+#include "runtime/streams/streams.h"
 #include "testing/status_matchers.h"
 
 namespace ascend::rt {
@@ -15,45 +16,49 @@ namespace {
 
 TEST(ContextTest, NoCurrentContextWithoutADevice) {
   PrivateRuntime rt;
-  EXPECT_EQ(ErrorCode(rt->GetCurrentContext().status()),
+  EXPECT_EQ(ErrorCode(Streams::Of(*rt)->GetCurrentContext().status()),
             ACL_ERROR_RT_CONTEXT_NULL);
 }
 
 TEST(ContextTest, CreatedContextBecomesCurrentAndHasItsOwnDefaultStream) {
   PrivateRuntime rt;
   ASSERT_OK(rt->SetDevice(0));
-  ASSERT_OK_AND_ASSIGN(void* primary, rt->GetCurrentContext());
-  ASSERT_OK_AND_ASSIGN(void* primary_stream, rt->CurrentDefaultStream());
-  ASSERT_OK_AND_ASSIGN(void* created, rt->CreateContext(1));
+  ASSERT_OK_AND_ASSIGN(void* primary, Streams::Of(*rt)->GetCurrentContext());
+  ASSERT_OK_AND_ASSIGN(void* primary_stream,
+                       Streams::Of(*rt)->CurrentDefaultStream());
+  ASSERT_OK_AND_ASSIGN(void* created, Streams::Of(*rt)->CreateContext(1));
   EXPECT_NE(created, primary);
-  ASSERT_OK_AND_ASSIGN(void* current, rt->GetCurrentContext());
+  ASSERT_OK_AND_ASSIGN(void* current, Streams::Of(*rt)->GetCurrentContext());
   EXPECT_EQ(current, created);
   ASSERT_OK_AND_ASSIGN(int32_t device, rt->GetDevice());
   EXPECT_EQ(device, 1);
-  ASSERT_OK_AND_ASSIGN(void* stream, rt->CurrentDefaultStream());
+  ASSERT_OK_AND_ASSIGN(void* stream, Streams::Of(*rt)->CurrentDefaultStream());
   EXPECT_NE(stream, primary_stream);
-  ASSERT_OK(rt->SetCurrentContext(primary));
+  ASSERT_OK(Streams::Of(*rt)->SetCurrentContext(primary));
   ASSERT_OK_AND_ASSIGN(device, rt->GetDevice());
   EXPECT_EQ(device, 0);
   // The default context goes with its device, not with DestroyContext.
-  EXPECT_EQ(ErrorCode(rt->DestroyContext(primary)), ACL_ERROR_RT_PARAM_INVALID);
-  ASSERT_OK(rt->DestroyContext(created));
-  EXPECT_EQ(ErrorCode(rt->DestroyContext(created)), ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_EQ(ErrorCode(rt->SetCurrentContext(created)),
+  EXPECT_EQ(ErrorCode(Streams::Of(*rt)->DestroyContext(primary)),
+            ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_OK(Streams::Of(*rt)->DestroyContext(created));
+  EXPECT_EQ(ErrorCode(Streams::Of(*rt)->DestroyContext(created)),
+            ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(ErrorCode(Streams::Of(*rt)->SetCurrentContext(created)),
             ACL_ERROR_RT_PARAM_INVALID);
 }
 
 TEST(ContextTest, DestroyContextTakesItsStreamsAndReleasesTheirIds) {
   PrivateRuntime rt;
-  ASSERT_OK_AND_ASSIGN(void* ctx, rt->CreateContext(0));
-  ASSERT_OK_AND_ASSIGN(void* stream, rt->CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(void* ctx, Streams::Of(*rt)->CreateContext(0));
+  ASSERT_OK_AND_ASSIGN(void* stream, Streams::Of(*rt)->CreateStream(0, 0));
   const size_t streams = rt->Objects<Stream>(0).size();
   // The primary context's default stream (CreateContext opened the device),
   // the created context's and `stream`.
   EXPECT_EQ(streams, 3u);
-  ASSERT_OK(rt->DestroyContext(ctx));
+  ASSERT_OK(Streams::Of(*rt)->DestroyContext(ctx));
   EXPECT_TRUE(rt->Objects<Stream>(0).empty());
-  EXPECT_EQ(ErrorCode(rt->SynchronizeStream(stream, absl::InfiniteFuture())),
+  EXPECT_EQ(ErrorCode(Streams::Of(*rt)->SynchronizeStream(
+                stream, absl::InfiniteFuture())),
             ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_EQ(rt->DeviceObject(0), nullptr);  // its reference was the last
 }
@@ -61,11 +66,11 @@ TEST(ContextTest, DestroyContextTakesItsStreamsAndReleasesTheirIds) {
 TEST(ContextTest, ResetEndsEveryContextOfTheDevice) {
   PrivateRuntime rt;
   ASSERT_OK(rt->SetDevice(0));
-  ASSERT_OK_AND_ASSIGN(void* created, rt->CreateContext(0));
+  ASSERT_OK_AND_ASSIGN(void* created, Streams::Of(*rt)->CreateContext(0));
   ASSERT_OK(rt->ResetDevice(0, /*force=*/true));
-  EXPECT_EQ(ErrorCode(rt->SetCurrentContext(created)),
+  EXPECT_EQ(ErrorCode(Streams::Of(*rt)->SetCurrentContext(created)),
             ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_EQ(ErrorCode(rt->GetCurrentContext().status()),
+  EXPECT_EQ(ErrorCode(Streams::Of(*rt)->GetCurrentContext().status()),
             ACL_ERROR_RT_CONTEXT_NULL);
 }
 
@@ -80,8 +85,9 @@ TEST(ContextTest, EachInstanceKeepsItsOwnCurrentContextPerThread) {
   EXPECT_EQ(on_a, 1);
   EXPECT_EQ(on_b, 0);
   // A context handle of one instance is unknown to the other.
-  ASSERT_OK_AND_ASSIGN(void* ctx_a, a->GetCurrentContext());
-  EXPECT_EQ(ErrorCode(b->SetCurrentContext(ctx_a)), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_OK_AND_ASSIGN(void* ctx_a, Streams::Of(*a)->GetCurrentContext());
+  EXPECT_EQ(ErrorCode(Streams::Of(*b)->SetCurrentContext(ctx_a)),
+            ACL_ERROR_RT_PARAM_INVALID);
   // Another thread starts without a current context.
   std::thread([&] {
     EXPECT_EQ(ErrorCode(a->GetDevice().status()), ACL_ERROR_RT_CONTEXT_NULL);

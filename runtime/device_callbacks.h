@@ -3,7 +3,7 @@
 // under a unique name; the process runtime's are the process's (DESIGN.md
 // §1.4, §5.16).
 //
-//   runtime.device_callbacks().RegisterState("fw", fn, args);
+//   HostFuncs::Of(runtime)->device_callbacks().RegisterState("fw", fn, args);
 //   ... aclrtSetDevice opens device 0: fn(0, ACL_RT_DEVICE_STATE_SET_PRE, args)
 //       then fn(0, ACL_RT_DEVICE_STATE_SET_POST, args)
 #ifndef ASCENDCL_RUNTIME_DEVICE_CALLBACKS_H_

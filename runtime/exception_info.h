@@ -8,7 +8,7 @@
 // aclrtSynchronizeDevice) returns the failure, the callbacks have run.
 // DESIGN.md §5.16.
 //
-//   runtime.exception_callbacks().Register(fn);
+//   HostFuncs::Of(runtime)->exception_callbacks().Register(fn);
 //   ...  // a task fails: fn(&info) on the worker running the task
 #ifndef ASCENDCL_RUNTIME_EXCEPTION_INFO_H_
 #define ASCENDCL_RUNTIME_EXCEPTION_INFO_H_

@@ -1,8 +1,8 @@
 // A runtime's stream executors (DESIGN.md §5.3.1): worker threads that run
 // streams' tasks. A stream holds a worker only while it has queued or
 // running work, so an idle stream costs no thread. Each Runtime owns one
-// (Runtime::executors(), DESIGN.md §1.4) and gives it to the streams it
-// creates.
+// (the host-function family reaches it: HostFuncs::executors(), DESIGN.md
+// §1.4) and gives it to the streams it creates.
 //
 //   // Stream::Enqueue, when the stream's queue was idle:
 //   if (!executors_.Run(self)) { /* fail the queued tasks */ }

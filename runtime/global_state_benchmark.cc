@@ -35,6 +35,7 @@
 #include "runtime/device_info/device_info.h"
 #include "runtime/global_state.h"
 #include "runtime/runtime.h"
+#include "runtime/streams/streams.h"
 #include "runtime/sync/sync.h"
 
 namespace ascend::rt {
@@ -126,13 +127,13 @@ void BM_EventRecordEnqueue(benchmark::State& state) {
   Runtime::Options options;
   options.state = gs;
   options.default_device = [] { return std::optional<int32_t>(); };
-  options.families = {DeviceInfoFamily(), SyncFamily()};
+  options.families = {StreamsFamily(), DeviceInfoFamily(), SyncFamily()};
   Runtime runtime(*std::move(backend), std::move(options));
   Sync& sync = *Sync::Of(runtime);
   absl::StatusOr<void*> stream;
   absl::StatusOr<void*> event;
   if (!runtime.SetDevice(0).ok() ||
-      !(stream = runtime.CreateStream(0, 0)).ok() ||
+      !(stream = Streams::Of(runtime)->CreateStream(0, 0)).ok() ||
       !(event = sync.CreateEvent(0)).ok()) {
     state.SkipWithError("setup failed");
     return;
@@ -147,12 +148,14 @@ void BM_EventRecordEnqueue(benchmark::State& state) {
     }
     if (++in_batch == 4096) {
       state.PauseTiming();
-      (void)runtime.SynchronizeStream(*stream, absl::InfiniteFuture());
+      (void)Streams::Of(runtime)->SynchronizeStream(*stream,
+                                                    absl::InfiniteFuture());
       in_batch = 0;
       state.ResumeTiming();
     }
   }
-  (void)runtime.SynchronizeStream(*stream, absl::InfiniteFuture());
+  (void)Streams::Of(runtime)->SynchronizeStream(*stream,
+                                                absl::InfiniteFuture());
 }
 BENCHMARK(BM_EventRecordEnqueue)->Repetitions(3);
 
@@ -172,14 +175,16 @@ void BM_StreamCreateDestroy(benchmark::State& state) {
   Runtime::Options options;
   options.state = gs;
   options.default_device = [] { return std::optional<int32_t>(); };
+  options.families = {StreamsFamily()};
   Runtime runtime(*std::move(backend), std::move(options));
   if (!runtime.SetDevice(0).ok()) {
     state.SkipWithError("setup failed");
     return;
   }
   for (auto _ : state) {
-    absl::StatusOr<void*> stream = runtime.CreateStream(0, 0);
-    if (!stream.ok() || !runtime.DestroyStream(*stream, false).ok()) {
+    absl::StatusOr<void*> stream = Streams::Of(runtime)->CreateStream(0, 0);
+    if (!stream.ok() ||
+        !Streams::Of(runtime)->DestroyStream(*stream, false).ok()) {
       state.SkipWithError("create or destroy failed");
       return;
     }

@@ -28,6 +28,7 @@
 #include "gtest/gtest.h"
 #include "runtime/device_info/device_info.h"
 #include "runtime/runtime.h"
+#include "runtime/streams/streams.h"
 #include "runtime/sync/sync.h"
 #include "testing/stub_backend.h"
 
@@ -196,7 +197,7 @@ class ResetRaceTest : public ::testing::Test {
   // The synchronisation family is the only one these tests use.
   static Runtime::Options Options() {
     Runtime::Options options;
-    options.families = {DeviceInfoFamily(), SyncFamily()};
+    options.families = {StreamsFamily(), DeviceInfoFamily(), SyncFamily()};
     return options;
   }
 
@@ -234,11 +235,12 @@ class ResetRaceTest : public ::testing::Test {
   template <typename Create>
   void CreateAcrossAReset(Create create) {
     ASSERT_TRUE(runtime_->SetDevice(0).ok());
-    absl::StatusOr<void*> context = runtime_->GetCurrentContext();
+    absl::StatusOr<void*> context = Streams::Of(*runtime_)->GetCurrentContext();
     ASSERT_TRUE(context.ok()) << context.status();
     hold_.Arm();
     std::thread creator([&] {
-      if (runtime_->SetCurrentContext(*context).ok()) (void)create();
+      if (Streams::Of(*runtime_)->SetCurrentContext(*context).ok())
+        (void)create();
     });
     EXPECT_TRUE(hold_.WaitUntilHeld(absl::Seconds(10)));
     std::atomic<bool> reset_done{false};
@@ -269,11 +271,12 @@ class ResetRaceTest : public ::testing::Test {
 };
 
 TEST_F(ResetRaceTest, StreamCreatedAcrossAResetGetsNoIdOfTheReopenedDevice) {
-  CreateAcrossAReset([&] { return runtime_->CreateStream(0, 0); });
+  CreateAcrossAReset(
+      [&] { return Streams::Of(*runtime_)->CreateStream(0, 0); });
   // The next stream must not be given an id a live stream holds. (The reset
   // ended this thread's context: set the device again.)
   ASSERT_TRUE(runtime_->SetDevice(0).ok());
-  ASSERT_TRUE(runtime_->CreateStream(0, 0).ok());
+  ASSERT_TRUE(Streams::Of(*runtime_)->CreateStream(0, 0).ok());
   ExpectTablesMatchDevice();
   std::vector<uint32_t> stream_ids;
   for (const auto& stream : runtime_->Objects<Stream>(0)) {
@@ -335,18 +338,20 @@ TEST_F(ResetRaceTest, CreateAndDestroyAgainstResetStress) {
     threads.emplace_back([&, t] {
       int round = 0;
       while (!stop) {
-        if (!runtime_->GetCurrentContext().ok() &&
+        if (!Streams::Of(*runtime_)->GetCurrentContext().ok() &&
             !runtime_->SetDevice(0).ok()) {
           continue;
         }
         ++round;
-        absl::StatusOr<void*> stream = runtime_->CreateStream(0, 0);
+        absl::StatusOr<void*> stream =
+            Streams::Of(*runtime_)->CreateStream(0, 0);
         if (stream.ok()) {
           ++created;
           // Destroy some at once (waiting or forced), keep others for the
           // reset to close.
           if (round % 3 != 0) {
-            (void)runtime_->DestroyStream(*stream, /*force=*/round % 2 == 0);
+            (void)Streams::Of(*runtime_)->DestroyStream(
+                *stream, /*force=*/round % 2 == 0);
           }
         }
         if ((round + t) % 4 == 0) {

@@ -1,6 +1,7 @@
 // Devices: construction, open and close, device-wide synchronisation, peer
-// access, health, and the runtime's side of the snapshot. The other kinds
-// have modules of their own (see runtime.h).
+// access, health, stream resolution and retirement, and the runtime's side
+// of the snapshot. Contexts and streams are the streams family's
+// (runtime/streams); where a pointer lives is in locate.cc (see runtime.h).
 #include "runtime/runtime.h"
 
 #include <algorithm>
@@ -373,130 +374,89 @@ absl::StatusOr<int32_t> Runtime::GetDevice() {
   return ctx->device_id();
 }
 
-// Waits for every stream of the current device and returns the first
-// failure among them (a timeout included). Decision (CANN's reference is
-// silent; DESIGN.md §5.3): a failed task is reported, never dropped. The device
-// synchronize reports each failure once, and does not take it from the
-// stream: the failed stream's own aclrtSynchronizeStream still returns it
-// (ErrorReader in stream.h). Failures of streams destroyed before any device
-// synchronize saw them come first, oldest first.
-absl::Status Runtime::SynchronizeDevice(absl::Time deadline) {
-  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
-  if (const Stream* running = Stream::Current();
-      running != nullptr && running->device_id() == device_id) {
-    return Error(ACL_ERROR_RT_NO_PERMISSION,
-                 "a task cannot wait for its own device's streams (it would "
-                 "wait for itself)");
-  }
-  // Force-destroyed streams' work is the device's too; their failures were
-  // dropped with them.
-  for (const std::shared_ptr<Stream>& stream : RetiringStreams(device_id)) {
-    if (absl::IsDeadlineExceeded(stream->Drain(deadline))) {
-      return Error(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
-                   "a force-destroyed stream's work did not finish in time");
-    }
-  }
-  SweepRetiring(device_id);
-  std::vector<std::shared_ptr<Stream>> streams;
-  absl::Status first;
-  {
+// --- Streams the core keeps ---------------------------------------------
+// Resolving a stream handle, and the streams a destroy retires: the device
+// synchronize and close wait for them (their creation, destruction and
+// synchronisation are the streams family's, runtime/streams).
+
+void Runtime::RetireStream(const std::shared_ptr<Stream>& stream,
+                           const std::weak_ptr<device::Device>& owner) {
+  // Pending work finishes first; its failure is not the destroy's, but it is
+  // not dropped either.
+  (void)stream->Synchronize(absl::InfiniteFuture());
+  absl::Status unreported =
+      stream->Synchronize(absl::InfiniteFuture(), ErrorReader::kDevice);
+  std::shared_ptr<device::Device> device = owner.lock();
+  if (!unreported.ok() && device != nullptr) {
     ascend::MutexLock lock(&mu_);
-    streams = table_.Objects<Stream>(device_id);
-    std::deque<absl::Status>& destroyed =
-        devices_[device_id].destroyed_stream_failures;
-    if (!destroyed.empty()) {
-      first = std::move(destroyed.front());
-      destroyed.pop_front();
+    DeviceEntry& entry = devices_[stream->device_id()];
+    if (entry.device == device) {
+      entry.destroyed_stream_failures.push_back(std::move(unreported));
     }
   }
-  // One failure is reported per call; the failures of other streams stay
-  // pending for the next device synchronize (each is reported once).
-  for (auto& stream : streams) {
-    if (first.ok()) {
-      first = stream->Synchronize(deadline, ErrorReader::kDevice);
-    } else {
-      absl::Status drained = stream->Drain(deadline);
-      if (absl::IsDeadlineExceeded(drained)) return first;
+}
+
+void Runtime::SweepRetiring(int32_t device_id) {
+  if (retiring_count_.load(std::memory_order_relaxed) == 0) return;
+  const int32_t first = device_id < 0 ? 0 : device_id;
+  const int32_t last = device_id < 0 ? device_count_ - 1 : device_id;
+  for (int32_t id = first; id <= last; ++id) {
+    // Each stream's idleness is read outside mu_ (a stream's lock is never
+    // taken under the runtime's).
+    std::vector<std::shared_ptr<Stream>> idle = RetiringStreams(id);
+    idle.erase(std::remove_if(idle.begin(), idle.end(),
+                              [](const std::shared_ptr<Stream>& stream) {
+                                return !stream->Idle();
+                              }),
+               idle.end());
+    if (idle.empty()) continue;
+    std::shared_ptr<device::Device> device;
+    {
+      ascend::MutexLock lock(&mu_);
+      DeviceEntry& entry = devices_[id];
+      std::vector<std::shared_ptr<Stream>>& streams = entry.retiring;
+      for (auto it = idle.begin(); it != idle.end();) {
+        auto found = std::find(streams.begin(), streams.end(), *it);
+        if (found == streams.end()) {
+          it = idle.erase(it);  // the device's close took it meanwhile
+          continue;
+        }
+        streams.erase(found);
+        retiring_count_.fetch_sub(1, std::memory_order_relaxed);
+        ++it;
+      }
+      device = entry.device;
+    }
+    for (const std::shared_ptr<Stream>& stream : idle) {
+      if (device)
+        device->ReleaseId(device::ResourceKind::kStream, stream->id());
     }
   }
-  return first;
 }
 
-absl::StatusOr<bool> Runtime::DeviceAbnormal(int32_t device_id) const {
-  ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
+std::vector<std::shared_ptr<Stream>> Runtime::RetiringStreams(
+    int32_t device_id) const {
+  std::vector<std::shared_ptr<Stream>> out;
+  if (retiring_count_.load(std::memory_order_relaxed) == 0) return out;
   ascend::MutexLock lock(&mu_);
-  return devices_[device_id].abnormal;
+  for (int32_t id = 0; id < device_count_; ++id) {
+    if (device_id >= 0 && id != device_id) continue;
+    const auto& streams = devices_[id].retiring;
+    out.insert(out.end(), streams.begin(), streams.end());
+  }
+  return out;
 }
 
-absl::StatusOr<bool> Runtime::CanAccessPeer(int32_t device_id,
-                                            int32_t peer) const {
-  ASCEND_RETURN_IF_ERROR(ValidDeviceId(device_id));
-  ASCEND_RETURN_IF_ERROR(ValidDeviceId(peer));
-  if (device_id == peer) return false;
-  return backend_->CanAccessPeer(device_id, peer);
-}
-
-absl::Status Runtime::EnablePeerAccess(int32_t peer, uint32_t flags) {
-  if (flags != 0) {
-    return Error(ACL_ERROR_INVALID_PARAM, "peer access flags must be 0");
+absl::StatusOr<std::shared_ptr<Stream>> Runtime::ResolveStream(void* handle) {
+  if (handle == nullptr) {
+    ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, CurrentContext());
+    return ctx->default_stream();
   }
-  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
-  ASCEND_ASSIGN_OR_RETURN(bool can, CanAccessPeer(device_id, peer));
-  if (!can) {
-    return Error(
-        ACL_ERROR_RT_INVALID_DEVICEID,
-        absl::StrCat("device ", device_id, " cannot access device ", peer));
-  }
-  ascend::MutexLock lock(&mu_);
-  devices_[device_id].peers.insert(peer);
-  return absl::OkStatus();
-}
-
-absl::Status Runtime::DisablePeerAccess(int32_t peer) {
-  ASCEND_RETURN_IF_ERROR(ValidDeviceId(peer));
-  ASCEND_ASSIGN_OR_RETURN(int32_t device_id, GetDevice());
-  ascend::MutexLock lock(&mu_);
-  if (devices_[device_id].peers.erase(peer) == 0) {
-    return Error(
-        ACL_ERROR_RT_PARAM_INVALID,
-        absl::StrCat("peer access to device ", peer, " is not enabled"));
-  }
-  return absl::OkStatus();
+  return Resolve<Stream>(handle);
 }
 
 // --- Snapshot support
 // ----------------------------------------------------------
-
-std::vector<int32_t> Runtime::OpenDevices() const {
-  std::vector<int32_t> open;
-  ascend::MutexLock lock(&mu_);
-  for (int32_t id = 0; id < device_count_; ++id) {
-    if (devices_[id].device) open.push_back(id);
-  }
-  return open;
-}
-
-absl::Status Runtime::DrainAllStreams(absl::Time deadline) {
-  std::vector<std::shared_ptr<Stream>> streams = RetiringStreams(-1);
-  {
-    ascend::MutexLock lock(&mu_);
-    std::vector<std::shared_ptr<Stream>> live =
-        table_.Objects<Stream>(/*device_id=*/-1);
-    streams.insert(streams.end(), live.begin(), live.end());
-  }
-  for (auto& stream : streams) {
-    // A task failure is the application's to collect; only a stream that
-    // cannot drain stops the snapshot. Drain leaves the error pending for
-    // the application's next synchronize.
-    absl::Status status = stream->Drain(deadline);
-    if (status.code() == absl::StatusCode::kDeadlineExceeded) return status;
-    if (!status.ok()) {
-      LOG(WARNING) << "stream " << stream->id()
-                   << " had a failed task while draining: " << status;
-    }
-  }
-  return absl::OkStatus();
-}
 
 uint64_t Runtime::AddDeviceCloseObserver(
     std::function<void(int32_t)> observer) {
@@ -538,17 +498,6 @@ std::shared_ptr<device::Device> Runtime::DeviceObject(int32_t device_id) const {
   return devices_[device_id].device;
 }
 
-void Runtime::MarkDeviceHealthy(int32_t device_id) {
-  ascend::MutexLock lock(&mu_);
-  if (device_id >= 0 && device_id < device_count_) {
-    devices_[device_id].abnormal = false;
-    // Health events raised before now are about the memory the restore has
-    // just replaced: the monitor may still deliver them (it runs on its own
-    // thread, later under load), and they must not mark the device again.
-    devices_[device_id].opened_at = absl::Now();
-  }
-}
-
 void Runtime::OnHealthEvent(const device::HealthEvent& event) {
   LOG(WARNING) << "device " << event.device_id
                << " health event: " << event.description;
@@ -561,23 +510,6 @@ void Runtime::OnHealthEvent(const device::HealthEvent& event) {
     if (entry.device && event.raised < entry.opened_at) return;
     entry.abnormal = true;
   }
-}
-
-absl::Status Runtime::InjectFault(int32_t device_id, device::Fault fault) {
-  if (!backend_) return Error(ACL_ERROR_INVALID_PARAM, "no device backend");
-  if (device_id < 0 || device_id >= device_count_) {
-    return Error(ACL_ERROR_INVALID_PARAM,
-                 absl::StrCat("device ", device_id, " does not exist"));
-  }
-  ASCEND_RETURN_IF_ERROR(backend_->InjectFault(device_id, fault));
-  if (fault == device::Fault::kMemoryLoss) {
-    // The device is abnormal from now on, in every process state: the
-    // health event the backend also queues reaches the monitor later (not
-    // at all while the process is locked and the monitor parked).
-    ascend::MutexLock lock(&mu_);
-    devices_[device_id].abnormal = true;
-  }
-  return absl::OkStatus();
 }
 
 }  // namespace ascend::rt

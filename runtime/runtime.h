@@ -1,12 +1,15 @@
-// The runtime's core: devices, contexts and streams, over one device
-// backend, and the interface the resource families in packages of their own
-// (runtime/memory, runtime/sync, runtime/kernel, runtime/model,
-// runtime/dump, runtime/timeline, runtime/device_info, runtime/host_func,
-// runtime/mbuf; DESIGN.md §1.7) reach it through.
+// The runtime's core: the handle table, devices and their opening and
+// closing, the task path, where a pointer lives and the family registry,
+// over one device backend, and the interface the resource families in
+// packages of their own (runtime/streams, runtime/memory, runtime/sync,
+// runtime/kernel, runtime/model, runtime/dump, runtime/timeline,
+// runtime/device_info, runtime/host_func, runtime/builtin_task,
+// runtime/mbuf, runtime/snapshot_support; DESIGN.md §1.7) reach it through.
 //
-// One module per resource kind defines the operations on it: devices in
-// runtime.cc, contexts in context.cc, streams in stream_ops.cc, where a pointer
-// lives in locate.cc.
+// The core's methods are defined in runtime.cc (devices, stream resolution
+// and retirement, observers), locate.cc (where a pointer lives, records made
+// while a device is open) and runtime/process/process.cc (Get); creating and
+// destroying contexts and streams is the streams family's.
 // Every object an application holds a handle to lives in one HandleTable
 // (runtime/handle_table.h), the families' objects too (AddObject); each
 // kind has a descriptor (runtime/resource_kinds.h) with its id space and
@@ -62,19 +65,11 @@
 #include "runtime/resource_kinds.h"
 #include "runtime/snapshot_participant.h"
 #include "runtime/stream.h"
-#include "runtime/stream_state.h"
 #include "runtime/task_path.h"
 
 namespace ascend::rt {
 
 class HealthMonitor;
-
-struct StreamInfo {
-  int32_t device_id = 0;
-  uint32_t id = 0;
-  uint32_t flags = 0;
-  uint32_t priority = 0;
-};
 
 class Runtime {
  public:
@@ -129,78 +124,10 @@ class Runtime {
   absl::Status ResetDevice(int32_t device_id, bool force);
   // Device of the current context (or the default device).
   absl::StatusOr<int32_t> GetDevice();
-  absl::Status SynchronizeDevice(absl::Time deadline);
-  absl::StatusOr<bool> DeviceAbnormal(int32_t device_id) const;
-  absl::StatusOr<bool> CanAccessPeer(int32_t device_id, int32_t peer) const;
-  absl::Status EnablePeerAccess(int32_t peer, uint32_t flags);
-  absl::Status DisablePeerAccess(int32_t peer);
-
-  // --- Contexts -------------------------------------------------------------
-  absl::StatusOr<void*> CreateContext(int32_t device_id);
-  absl::Status DestroyContext(void* context);
-  absl::Status SetCurrentContext(void* context);
-  absl::StatusOr<void*> GetCurrentContext();
-  absl::StatusOr<void*> CurrentDefaultStream();
-
-  // --- Streams (a null stream means the current default stream) -------------
-  absl::StatusOr<void*> CreateStream(uint32_t priority, uint32_t flags);
-  absl::Status DestroyStream(void* stream, bool force);
-  // DestroyStream with force that returns only once the stream's queue ran
-  // (its waits gave up): for the runtime's own streams (a model's runners,
-  // aclmdlRIExecute's waiting stream), whose callers rely on it.
-  absl::Status DestroyStreamAndWait(void* stream);
-  absl::Status SynchronizeStream(void* stream, absl::Time deadline);
-  absl::StatusOr<bool> StreamIdle(void* stream);
-  absl::StatusOr<StreamInfo> GetStreamInfo(void* stream);
-  absl::Status SetStreamFailureMode(void* stream, uint64_t mode);
-
-  // --- Device callbacks (DESIGN.md §5.12) ---------------------------------
-  // This runtime's device-state and task-abort callbacks
-  // (aclrtRegDeviceStateCallback, aclrtSetDeviceTaskAbortCallback), its task
-  // exception callbacks (aclrtSetExceptionInfoCallback and friends) and the
-  // executor pool its streams run on (DESIGN.md §1.4, §5.3.1, §5.16).
-  DeviceCallbacks& device_callbacks() { return device_callbacks_; }
-  ExceptionCallbacks& exception_callbacks() { return exception_callbacks_; }
-  ExecutorPool& executors() { return executors_; }
-  // Whether peer access between two devices is enabled (either direction);
-  // 107000 for an id out of range.
-  absl::StatusOr<bool> PeerAccessStatus(int32_t device_id, int32_t peer) const;
-  // --- Stream configuration (stream_ops.cc, DESIGN.md §5.13) ------------
-  absl::StatusOr<void*> CreateStreamWithConfig(const StreamConfig& config);
-  // A stream of `ctx` (not necessarily the calling thread's context): what
-  // a model's runner streams are made with, in their source stream's context.
-  absl::StatusOr<void*> CreateStreamIn(const std::shared_ptr<Context>& ctx,
-                                       const StreamConfig& config);
-  // The context a stream belongs to.
-  absl::StatusOr<std::shared_ptr<Context>> StreamContext(const void* stream);
-  // `attr` must hold an aclrtStreamAttr value.
-  absl::StatusOr<aclrtStreamAttrValue> GetStreamAttribute(void* stream,
-                                                          aclrtStreamAttr attr);
-  absl::Status SetStreamAttribute(void* stream, aclrtStreamAttr attr,
-                                  const aclrtStreamAttrValue& value);
-  absl::Status RegisterStreamStateCallback(const std::string& name,
-                                           aclrtStreamStateCallback callback,
-                                           void* args) {
-    return stream_states_.Register(name, callback, args);
-  }
-
-  // --- Faults (simulator)
-  // -----------------------------------------------------
-  absl::Status InjectFault(int32_t device_id, device::Fault fault);
 
   // --- Snapshot support (used by the snapshot participants; not gated) ----
-  // Open devices in ascending id.
-  std::vector<int32_t> OpenDevices() const;
-  // Synchronises every stream of every context.
-  absl::Status DrainAllStreams(absl::Time deadline);
-  // Backup's drain (DESIGN.md §4.3): drains every stream until none has work
-  // left -- tasks may queue more while the process is LOCKED -- and then
-  // closes the gate to stream work (GlobalState::CloseStreamWork) so none
-  // can start until Unlock. kDeadlineExceeded when the streams do not
-  // settle by `deadline`; 507908 when the open devices are no longer
-  // `devices` (the ones the backup is for) by then.
-  absl::Status DrainStreamsForBackup(absl::Time deadline,
-                                     const std::vector<int32_t>& devices);
+  // The rest of what the snapshot asks of the runtime is the snapshot
+  // support family's (runtime/snapshot_support).
   std::shared_ptr<device::Device> DeviceObject(int32_t device_id) const;
   // Which opening of the device is current: a number that changes with
   // every open (0 while closed), so a snapshot can tell the device it saved
@@ -228,21 +155,22 @@ class Runtime {
   // restored. Returns a key for RemoveDeviceCloseObserver.
   uint64_t AddDeviceCloseObserver(std::function<void(int32_t)> observer);
   void RemoveDeviceCloseObserver(uint64_t key);
-  // Clears the abnormal mark a health event set (after a restore); health
-  // events raised before the call are stale from then on.
-  void MarkDeviceHealthy(int32_t device_id);
-  // Records a device health event (called by the health monitor).
-  void OnHealthEvent(const device::HealthEvent& event);
 
   // --- The core's interface to the families (DESIGN.md §1.7) --------------
+  // The one way into the private state below, for the families under
+  // //runtime/... that work on the core's own tables (streams, device
+  // information, host functions, snapshot support):
+  // defined in runtime/internal/core_access.h, whose Bazel target only
+  // //runtime/... may use.
+  class CoreAccess;
   // Families in packages of their own (runtime/model, ...) reach the core
   // through these, the task path (tasks()) and the device observers above.
-  // The family of type T installed in this runtime (Options::families), or
-  // null.
   // The registrations the runtime was built with, in construction order.
   const std::vector<FamilyRegistration>& family_registrations() const {
     return family_registrations_;
   }
+  // The family of type T installed in this runtime (Options::families), or
+  // null.
   template <typename T>
   T* family() const {
     const size_t index = static_cast<size_t>(FamilyIndex<T>());
@@ -284,23 +212,6 @@ class Runtime {
     ReleaseIdLocked(*table_.Erase(handle));
     return object;
   }
-  // Built-in task memory access: 107000 unless [ptr, ptr + bytes) lies in a
-  // live allocation of `device_id`.
-  absl::Status CheckTaskMemory(const void* ptr, uint64_t bytes,
-                               int32_t device_id, absl::string_view what);
-  absl::StatusOr<std::vector<uint8_t>> ReadTaskMemory(const void* ptr,
-                                                      uint64_t bytes,
-                                                      int32_t device_id,
-                                                      absl::string_view what);
-  absl::Status WriteTaskMemory(void* ptr, const std::vector<uint8_t>& data,
-                               int32_t device_id, absl::string_view what);
-  // Bumps the memory epoch so value waits re-check (after a task wrote
-  // device memory).
-  void MemoryWritten();
-  // The memory epoch now, and a wait of at most `timeout` for it to move
-  // past `seen` (value waits poll with it).
-  uint64_t MemoryEpoch();
-  void AwaitMemoryWrite(uint64_t seen, absl::Duration timeout);
 
   // Where a pointer lives.
   struct Location {
@@ -320,13 +231,8 @@ class Runtime {
   std::vector<std::shared_ptr<device::Device>> OpenDeviceObjects() const;
   Location LocateIn(const std::vector<std::shared_ptr<device::Device>>& open,
                     const void* ptr) const;
-  // Whether [ptr, ptr + size) lies inside the live allocation `where` found.
-  static bool RangeInAllocation(const Location& where, const void* ptr,
-                                uint64_t size);
-  // ACL_ERROR_RT_PARAM_INVALID naming `what` when `where` is a stale device
-  // pointer (see Location), else OK.
-  static absl::Status RejectStale(const Location& where, const void* ptr,
-                                  absl::string_view what);
+  // (The memory family's RangeInAllocation and RejectStale read a
+  // Location: runtime/memory/memory.h.)
   // Whether peer access is enabled between two distinct devices, in either
   // direction.
   bool PeerAccessEnabled(int32_t a, int32_t b) const;
@@ -452,8 +358,6 @@ class Runtime {
   // has reported to the next one on `owner`, if that instance is still open.
   void RetireStream(const std::shared_ptr<Stream>& stream,
                     const std::weak_ptr<device::Device>& owner);
-  enum class DestroyMode { kWait, kForce, kForceAndWait };
-  absl::Status DestroyStreamAs(void* handle, DestroyMode mode);
   // Forgets the force-destroyed streams of `device_id` (all devices: -1)
   // that went idle, giving their ids back. One atomic load when none.
   void SweepRetiring(int32_t device_id);
@@ -503,6 +407,9 @@ class Runtime {
   HandleTable table_ ABSL_GUARDED_BY(mu_);
 
   void NotifyDeviceClosed(int32_t device_id);
+  // Records a device health event (the health monitor's sink; the snapshot
+  // support family's OnHealthEvent).
+  void OnHealthEvent(const device::HealthEvent& event);
 
   ascend::Mutex observers_mu_;
   uint64_t next_observer_ ABSL_GUARDED_BY(observers_mu_) = 0;
@@ -510,16 +417,12 @@ class Runtime {
       std::pair<uint64_t, std::shared_ptr<std::function<void(int32_t)>>>>
       close_observers_ ABSL_GUARDED_BY(observers_mu_);
 
-  ascend::Mutex epoch_mu_;
-  uint64_t memory_epoch_ ABSL_GUARDED_BY(epoch_mu_) = 0;
-
   DeviceCallbacks device_callbacks_;
   // Outlive every stream (each refers to them): destroyed after ~Runtime has
   // shut down the streams of every open device and after the families.
   // exception_callbacks_ goes after executors_, whose workers it serves.
   ExceptionCallbacks exception_callbacks_;
   ExecutorPool executors_;
-  StreamStateCallbacks stream_states_;
   std::unique_ptr<HealthMonitor> health_monitor_;
   // Last: the families go before the members they use (by FamilyIndex).
   std::vector<std::unique_ptr<Family>> families_;

@@ -1,6 +1,8 @@
 // Streams: the task queue (Stream; its workers are runtime/executor_pool.h),
 // the stream kind's descriptor and its snapshot participant (stream ids).
-// The runtime's operations on streams are in stream_ops.cc.
+// The operations on streams are the streams family's
+// (runtime/streams/stream_ops.cc); resolving and retiring them, the core's
+// (runtime/runtime.cc).
 #include "runtime/stream.h"
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
+#include "runtime/context.h"
 #include "runtime/exception_info.h"
 #include "runtime/executor_pool.h"
 #include "runtime/id_participant.h"
@@ -27,6 +30,14 @@ thread_local const Stream* tls_running_stream = nullptr;
 thread_local uint32_t tls_running_task_id = 0;
 
 }  // namespace
+
+// Contexts hold no id of their own (their default stream does); closing the
+// device ends them, so a thread still pointing at one gets "no context".
+const KindDescriptor kContextKind = {
+    ObjectKind::kContext, "context", std::nullopt, ACL_ERROR_RT_PARAM_INVALID,
+    [](const HandleTable::Entry& entry, CloseActions&) {
+      if (auto context = entry.As<Context>()) context->MarkDestroyed();
+    }};
 
 // A closed device's streams leave the families at once (Family::
 // OnStreamGone) and are shut down once the runtime's lock is released

@@ -15,8 +15,10 @@
 #include "runtime/device_info/device_info.h"
 #include "runtime/exception_info.h"
 #include "runtime/executor_pool.h"
+#include "runtime/host_func/host_func.h"
 #include "runtime/private_runtime.h"
 #include "runtime/stream.h"
+#include "runtime/streams/streams.h"
 #include "testing/status_matchers.h"
 
 namespace ascend::rt {
@@ -60,10 +62,10 @@ TEST(StreamPoolTest, MaxStreamsOnEightDevicesHoldNoThreads) {
         DeviceInfo::Of(*rt)->AvailableIds(device::ResourceKind::kStream));
     EXPECT_EQ(available, kMaxStreams - 1);
     for (uint32_t i = 0; i < available; ++i) {
-      ASSERT_OK_AND_ASSIGN(void* s, rt->CreateStream(0, 0));
+      ASSERT_OK_AND_ASSIGN(void* s, Streams::Of(*rt)->CreateStream(0, 0));
       streams.push_back(s);
     }
-    EXPECT_EQ(ErrorCode(rt->CreateStream(0, 0).status()),
+    EXPECT_EQ(ErrorCode(Streams::Of(*rt)->CreateStream(0, 0).status()),
               ACL_ERROR_RT_NO_STREAM_RESOURCE);
     EXPECT_EQ(*DeviceInfo::Of(*rt)->AvailableIds(device::ResourceKind::kStream),
               0u);
@@ -73,15 +75,15 @@ TEST(StreamPoolTest, MaxStreamsOnEightDevicesHoldNoThreads) {
   EXPECT_LE(Threads(), before + 2);
   int refused = 0;
   for (int i = 0; i < 40000; ++i) {
-    refused += ErrorCode(rt->CreateStream(0, 0).status()) ==
+    refused += ErrorCode(Streams::Of(*rt)->CreateStream(0, 0).status()) ==
                ACL_ERROR_RT_NO_STREAM_RESOURCE;
   }
   EXPECT_EQ(refused, 40000);
   // One destroyed: one can be created again.
-  ASSERT_OK(rt->DestroyStream(streams.back(), /*force=*/false));
+  ASSERT_OK(Streams::Of(*rt)->DestroyStream(streams.back(), /*force=*/false));
   EXPECT_EQ(*DeviceInfo::Of(*rt)->AvailableIds(device::ResourceKind::kStream),
             1u);
-  ASSERT_OK_AND_ASSIGN(streams.back(), rt->CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(streams.back(), Streams::Of(*rt)->CreateStream(0, 0));
   EXPECT_EQ(*DeviceInfo::Of(*rt)->AvailableIds(device::ResourceKind::kStream),
             0u);
   // Each device's streams from its own context (06, aclrtDestroyStream).
@@ -90,7 +92,7 @@ TEST(StreamPoolTest, MaxStreamsOnEightDevicesHoldNoThreads) {
     if (i % per_device == 0) {
       ASSERT_OK(rt->SetDevice(static_cast<int32_t>(i / per_device)));
     }
-    ASSERT_OK(rt->DestroyStream(streams[i], /*force=*/false));
+    ASSERT_OK(Streams::Of(*rt)->DestroyStream(streams[i], /*force=*/false));
   }
   for (int32_t d = 0; d < kDevices; ++d) {
     ASSERT_OK(rt->ResetDevice(d, /*force=*/false));
@@ -226,19 +228,22 @@ std::atomic<int> told_second{0};
 TEST(StreamPoolTest, EachRuntimeOwnsItsPoolAndExceptionCallbacks) {
   PrivateRuntime first;
   PrivateRuntime second;
-  first->exception_callbacks().Register(
+  HostFuncs::Of(*first)->exception_callbacks().Register(
       [](aclrtExceptionInfo*) { told_first.fetch_add(1); });
-  second->exception_callbacks().Register(
+  HostFuncs::Of(*second)->exception_callbacks().Register(
       [](aclrtExceptionInfo*) { told_second.fetch_add(1); });
   for (PrivateRuntime* rt : {&first, &second}) ASSERT_OK((*rt)->SetDevice(0));
   ASSERT_OK(DeviceInfo::Of(*second)->EnqueueStreamTask(
       nullptr, [] { return absl::InternalError("fails"); }));
-  ASSERT_OK_AND_ASSIGN(void* stream, second->CurrentDefaultStream());
-  EXPECT_FALSE(second->SynchronizeStream(stream, absl::InfiniteFuture()).ok());
+  ASSERT_OK_AND_ASSIGN(void* stream,
+                       Streams::Of(*second)->CurrentDefaultStream());
+  EXPECT_FALSE(Streams::Of(*second)
+                   ->SynchronizeStream(stream, absl::InfiniteFuture())
+                   .ok());
   EXPECT_EQ(told_first.load(), 0);
   EXPECT_EQ(told_second.load(), 1);
-  EXPECT_GE(second->executors().stats().workers, 1u);
-  EXPECT_EQ(first->executors().stats().workers, 0u);
+  EXPECT_GE(HostFuncs::Of(*second)->executors().stats().workers, 1u);
+  EXPECT_EQ(HostFuncs::Of(*first)->executors().stats().workers, 0u);
 }
 
 }  // namespace

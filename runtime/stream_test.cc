@@ -8,6 +8,7 @@
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
 #include "runtime/private_runtime.h"
+#include "runtime/streams/streams.h"
 #include "runtime/sync/sync.h"
 #include "testing/status_matchers.h"
 
@@ -20,42 +21,45 @@ TEST(StreamTest, IdsAreDistinctAndComeBackOnDestroy) {
   std::set<uint32_t> ids;
   std::vector<void*> streams;
   for (int i = 0; i < 3; ++i) {
-    ASSERT_OK_AND_ASSIGN(void* s, rt->CreateStream(0, 0));
-    ASSERT_OK_AND_ASSIGN(StreamInfo info, rt->GetStreamInfo(s));
+    ASSERT_OK_AND_ASSIGN(void* s, Streams::Of(*rt)->CreateStream(0, 0));
+    ASSERT_OK_AND_ASSIGN(StreamInfo info, Streams::Of(*rt)->GetStreamInfo(s));
     EXPECT_TRUE(ids.insert(info.id).second);
     streams.push_back(s);
   }
   // Out of stream ids: the stream kind's code.
-  EXPECT_EQ(ErrorCode(rt->CreateStream(0, 0).status()),
+  EXPECT_EQ(ErrorCode(Streams::Of(*rt)->CreateStream(0, 0).status()),
             ACL_ERROR_RT_NO_STREAM_RESOURCE);
-  EXPECT_EQ(ErrorCode(rt->CreateContext(0).status()),
+  EXPECT_EQ(ErrorCode(Streams::Of(*rt)->CreateContext(0).status()),
             ACL_ERROR_RT_NO_STREAM_RESOURCE);
-  ASSERT_OK(rt->DestroyStream(streams[1], /*force=*/false));
-  EXPECT_EQ(ErrorCode(rt->DestroyStream(streams[1], false)),
+  ASSERT_OK(Streams::Of(*rt)->DestroyStream(streams[1], /*force=*/false));
+  EXPECT_EQ(ErrorCode(Streams::Of(*rt)->DestroyStream(streams[1], false)),
             ACL_ERROR_RT_PARAM_INVALID);
-  ASSERT_OK_AND_ASSIGN(void* again, rt->CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(void* again, Streams::Of(*rt)->CreateStream(0, 0));
   EXPECT_NE(again, streams[1]);  // handles never repeat
 }
 
 TEST(StreamTest, DefaultStreamCannotBeDestroyedAndOtherKindsAreNotStreams) {
   PrivateRuntime rt;
   ASSERT_OK(rt->SetDevice(0));
-  ASSERT_OK_AND_ASSIGN(void* default_stream, rt->CurrentDefaultStream());
-  EXPECT_EQ(ErrorCode(rt->DestroyStream(default_stream, false)),
+  ASSERT_OK_AND_ASSIGN(void* default_stream,
+                       Streams::Of(*rt)->CurrentDefaultStream());
+  EXPECT_EQ(ErrorCode(Streams::Of(*rt)->DestroyStream(default_stream, false)),
             ACL_ERROR_RT_PARAM_INVALID);
   ASSERT_OK_AND_ASSIGN(void* event, rt.sync().CreateEvent(0));
-  EXPECT_EQ(ErrorCode(rt->SynchronizeStream(event, absl::InfiniteFuture())),
+  EXPECT_EQ(ErrorCode(Streams::Of(*rt)->SynchronizeStream(
+                event, absl::InfiniteFuture())),
             ACL_ERROR_RT_PARAM_INVALID);
-  ASSERT_OK_AND_ASSIGN(void* context, rt->GetCurrentContext());
-  EXPECT_EQ(ErrorCode(rt->DestroyStream(context, false)),
+  ASSERT_OK_AND_ASSIGN(void* context, Streams::Of(*rt)->GetCurrentContext());
+  EXPECT_EQ(ErrorCode(Streams::Of(*rt)->DestroyStream(context, false)),
             ACL_ERROR_RT_PARAM_INVALID);
 }
 
 TEST(StreamTest, ParticipantSavesIdsAndReclaimsThemAfterReopen) {
   PrivateRuntime rt;
   ASSERT_OK(rt->SetDevice(0));
-  ASSERT_OK_AND_ASSIGN(void* stream, rt->CreateStream(0, 0));
-  ASSERT_OK_AND_ASSIGN(StreamInfo info, rt->GetStreamInfo(stream));
+  ASSERT_OK_AND_ASSIGN(void* stream, Streams::Of(*rt)->CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(StreamInfo info,
+                       Streams::Of(*rt)->GetStreamInfo(stream));
   std::unique_ptr<SnapshotParticipant> participant = MakeStreamParticipant(*rt);
   EXPECT_EQ(participant->name(), "stream");
   ASSERT_OK_AND_ASSIGN(std::string before, participant->Describe(0));
@@ -68,8 +72,9 @@ TEST(StreamTest, ParticipantSavesIdsAndReclaimsThemAfterReopen) {
   ASSERT_OK_AND_ASSIGN(std::string after, participant->Describe(0));
   EXPECT_EQ(after, before);
   // The re-claimed id is taken: the next stream gets another.
-  ASSERT_OK_AND_ASSIGN(void* next, rt->CreateStream(0, 0));
-  ASSERT_OK_AND_ASSIGN(StreamInfo next_info, rt->GetStreamInfo(next));
+  ASSERT_OK_AND_ASSIGN(void* next, Streams::Of(*rt)->CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(StreamInfo next_info,
+                       Streams::Of(*rt)->GetStreamInfo(next));
   EXPECT_NE(next_info.id, info.id);
   // A second restore without a re-open finds the ids taken.
   EXPECT_FALSE(saved->Restore().ok());

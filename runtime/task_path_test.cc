@@ -15,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "runtime/host_func/host_func.h"
 #include "runtime/private_runtime.h"
+#include "runtime/streams/streams.h"
 #include "runtime/sync/sync.h"
 #include "testing/status_matchers.h"
 
@@ -82,7 +83,7 @@ class TaskPathTest : public ::testing::Test {
   void SetUp() override {
     ASSERT_OK(rt_->tasks().AddHook(&hook_));
     ASSERT_OK(rt_->SetDevice(0));
-    ASSERT_OK_AND_ASSIGN(stream_, rt_->CreateStream(0, 0));
+    ASSERT_OK_AND_ASSIGN(stream_, Streams::Of(*rt_)->CreateStream(0, 0));
     ASSERT_OK_AND_ASSIGN(dev_,
                          rt_.memory().Malloc(4096, ACL_MEM_MALLOC_HUGE_FIRST));
     ASSERT_OK(rt_.memory().Memset(dev_, 4096, 0, 4096));
@@ -92,7 +93,7 @@ class TaskPathTest : public ::testing::Test {
     hook_.Refuse(absl::OkStatus());
     hook_.Take(false);
     EXPECT_OK(rt_.memory().Free(dev_));
-    EXPECT_OK(rt_->DestroyStream(stream_, false));
+    EXPECT_OK(Streams::Of(*rt_)->DestroyStream(stream_, false));
   }
   std::vector<uint8_t> Read() {
     std::vector<uint8_t> bytes(4096);
@@ -121,7 +122,8 @@ TEST_F(TaskPathTest, EverySubmissionPassesTheHookWithWhatItMayWrite) {
   static std::atomic<int> calls{0};
   ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(
       stream_, [](void*) { calls.fetch_add(1); }, nullptr));
-  ASSERT_OK(rt_->SynchronizeStream(stream_, absl::InfiniteFuture()));
+  ASSERT_OK(
+      Streams::Of(*rt_)->SynchronizeStream(stream_, absl::InfiniteFuture()));
   EXPECT_EQ(calls.load(), 1);
 
   const std::vector<Seen> seen = hook_.submissions();
@@ -171,7 +173,8 @@ TEST_F(TaskPathTest, ARefusalQueuesNothingAndIsTheCallersAnswer) {
                 .code(),
             absl::StatusCode::kFailedPrecondition);
   hook_.Refuse(absl::OkStatus());
-  ASSERT_OK(rt_->SynchronizeStream(stream_, absl::InfiniteFuture()));
+  ASSERT_OK(
+      Streams::Of(*rt_)->SynchronizeStream(stream_, absl::InfiniteFuture()));
   for (uint8_t b : Read()) ASSERT_EQ(b, 0);
 }
 
@@ -183,7 +186,8 @@ TEST_F(TaskPathTest, ATakenTaskNeverReachesTheQueue) {
       stream_, [](void*) { calls.fetch_add(1); }, nullptr));
   ASSERT_OK(rt_.memory().MemsetAsync(dev_, 4096, 3, 4096, stream_));
   hook_.Take(false);
-  ASSERT_OK(rt_->SynchronizeStream(stream_, absl::InfiniteFuture()));
+  ASSERT_OK(
+      Streams::Of(*rt_)->SynchronizeStream(stream_, absl::InfiniteFuture()));
   EXPECT_EQ(calls.load(), 0);
   for (uint8_t b : Read()) ASSERT_EQ(b, 0);
 }
@@ -192,8 +196,9 @@ TEST_F(TaskPathTest, SynchronousCallsPassTheAccessPointFirst) {
   const uint8_t src[8] = {4, 4};
   ASSERT_OK(rt_.memory().Memcpy(dev_, 4096, src, sizeof src,
                                 ACL_MEMCPY_HOST_TO_DEVICE));
-  ASSERT_OK(rt_->SynchronizeStream(stream_, absl::InfiniteFuture()));
-  ASSERT_OK_AND_ASSIGN(bool idle, rt_->StreamIdle(stream_));
+  ASSERT_OK(
+      Streams::Of(*rt_)->SynchronizeStream(stream_, absl::InfiniteFuture()));
+  ASSERT_OK_AND_ASSIGN(bool idle, Streams::Of(*rt_)->StreamIdle(stream_));
   EXPECT_TRUE(idle);
   std::vector<HostAccess> seen = hook_.accesses();
   ASSERT_EQ(seen.size(), 3u);

@@ -12,6 +12,7 @@
 #include "device/base/status_macros.h"
 #include "glog/logging.h"
 #include "runtime/base/error.h"
+#include "runtime/snapshot_support/snapshot_support.h"
 #include "snapshot/builtin_participants.h"
 #include "snapshot/image_file.h"
 #include "snapshot/image_manifest.h"
@@ -152,7 +153,8 @@ absl::Status Coordinator::InvokeStage(int32_t stage) {
   // Gated calls from the callbacks do not block (see StageCallbackScope).
   rt::StageCallbackScope gated_calls_proceed;
   ++tls_callback_depth;
-  absl::Status status = callbacks_.Invoke(stage, runtime_.OpenDevices());
+  absl::Status status = callbacks_.Invoke(
+      stage, ascend::rt::SnapshotSupport::Of(runtime_)->OpenDevices());
   --tls_callback_depth;
   return status;
 }
@@ -230,7 +232,8 @@ absl::Status Coordinator::Backup() {
                  "calls in progress");
   }
   ASCEND_RETURN_IF_ERROR(InvokeStage(RT_SNAPSHOT_BACKUP_PRE));
-  const std::vector<int32_t> devices = runtime_.OpenDevices();
+  const std::vector<int32_t> devices =
+      ascend::rt::SnapshotSupport::Of(runtime_)->OpenDevices();
   if (devices.empty()) {
     return Error(ACL_ERROR_RT_CONTEXT_NULL,
                  "backup needs at least one open device");
@@ -286,7 +289,8 @@ absl::Status Coordinator::Precopy() {
                               rt::ProcessStateName(
                                   static_cast<int32_t>(state_.state()))));
   }
-  const std::vector<int32_t> devices = runtime_.OpenDevices();
+  const std::vector<int32_t> devices =
+      ascend::rt::SnapshotSupport::Of(runtime_)->OpenDevices();
   if (devices.empty()) {
     return Error(ACL_ERROR_RT_CONTEXT_NULL,
                  "pre-copy needs at least one open device");
@@ -341,7 +345,9 @@ absl::StatusOr<std::unique_ptr<BackupImage>> Coordinator::TakeBackup(
     const std::vector<int32_t>& devices) {
   const absl::Time start = absl::Now();
   const absl::Time deadline = start + state_.timeout();
-  absl::Status drained = runtime_.DrainStreamsForBackup(deadline, devices);
+  absl::Status drained =
+      ascend::rt::SnapshotSupport::Of(runtime_)->DrainStreamsForBackup(deadline,
+                                                                       devices);
   if (!drained.ok()) {
     return Error(ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
                  absl::StrCat("streams did not drain: ", drained.message()));
@@ -424,7 +430,7 @@ void Coordinator::ConsumeStaleHealthEvents() {
       continue;
     }
     empty_answers = 0;
-    runtime_.OnHealthEvent(*event);
+    ascend::rt::SnapshotSupport::Of(runtime_)->OnHealthEvent(*event);
   }
 }
 
@@ -435,7 +441,7 @@ absl::Status Coordinator::RestoreImage(BackupImage& image) {
   // valid again, then contents.
   ASCEND_RETURN_IF_ERROR(image.Restore());
   for (int32_t device_id : image.devices()) {
-    runtime_.MarkDeviceHealthy(device_id);
+    ascend::rt::SnapshotSupport::Of(runtime_)->MarkDeviceHealthy(device_id);
   }
   return absl::OkStatus();
 }

@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
 #include "runtime/private_runtime.h"
+#include "runtime/snapshot_support/snapshot_support.h"
 #include "snapshot/testing_participants.h"
 #include "testing/status_matchers.h"
 
@@ -123,7 +124,8 @@ TEST_F(CoordinatorTest, BuiltinParticipantsBackUpAndRestoreRealMemory) {
   ASSERT_OK(coordinator.Lock());
   ASSERT_OK(coordinator.Backup());
   EXPECT_EQ(coordinator.backup_bytes(), 8192u);
-  ASSERT_OK(runtime_->InjectFault(0, device::Fault::kMemoryLoss));
+  ASSERT_OK(ascend::rt::SnapshotSupport::Of(*runtime_)->InjectFault(
+      0, device::Fault::kMemoryLoss));
   ASSERT_OK(coordinator.Restore());
   ASSERT_OK(coordinator.Unlock());
   std::vector<uint8_t> back(bytes.size());

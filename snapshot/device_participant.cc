@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "runtime/base/error.h"
+#include "runtime/device_info/device_info.h"
 #include "snapshot/builtin_participants.h"
 
 namespace ascend::snapshot {
@@ -65,7 +66,8 @@ class DeviceParticipant final : public rt::SnapshotParticipant {
     }
     // A device whose memory was lost (or that reports itself abnormal) has
     // nothing good to save: failing keeps the previous backup.
-    if (absl::StatusOr<bool> abnormal = runtime_.DeviceAbnormal(device_id);
+    if (absl::StatusOr<bool> abnormal =
+            ascend::rt::DeviceInfo::Of(runtime_)->DeviceAbnormal(device_id);
         !abnormal.ok() || *abnormal) {
       return rt::Error(ACL_ERROR_SNAPSHOT_BACKUP_FAILED,
                        absl::StrCat("device ", device_id,

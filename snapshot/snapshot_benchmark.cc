@@ -48,6 +48,7 @@
 #include "runtime/process/families.h"
 #include "runtime/rt_snapshot.h"
 #include "runtime/runtime.h"
+#include "runtime/snapshot_support/snapshot_support.h"
 #include "snapshot/benchmark_pairs.h"
 #include "snapshot/callback_registry.h"
 #include "snapshot/coordinator.h"
@@ -426,8 +427,9 @@ struct AllocationSet {
     const auto start = Clock::now();
     const bool backed_up = coordinator->Backup().ok();
     const auto mid = Clock::now();
-    const bool lost =
-        runtime->InjectFault(0, ascend::device::Fault::kMemoryLoss).ok();
+    const bool lost = ascend::rt::SnapshotSupport::Of(*runtime)
+                          ->InjectFault(0, ascend::device::Fault::kMemoryLoss)
+                          .ok();
     const auto restore_start = Clock::now();
     const bool restored = backed_up && lost && coordinator->Restore().ok();
     const auto end = Clock::now();

@@ -49,6 +49,7 @@
 #include "runtime/memory/memory.h"
 #include "runtime/process/families.h"
 #include "runtime/runtime.h"
+#include "runtime/snapshot_support/snapshot_support.h"
 #include "snapshot/benchmark_pairs.h"
 #include "snapshot/callback_registry.h"
 #include "snapshot/coordinator.h"
@@ -116,8 +117,9 @@ class MemorySet {
     const auto start = Clock::now();
     const bool backed_up = coordinator_->Backup().ok();
     const auto mid = Clock::now();
-    const bool lost =
-        runtime_->InjectFault(0, ascend::device::Fault::kMemoryLoss).ok();
+    const bool lost = ascend::rt::SnapshotSupport::Of(*runtime_)
+                          ->InjectFault(0, ascend::device::Fault::kMemoryLoss)
+                          .ok();
     const auto restore_start = Clock::now();
     const bool restored = backed_up && lost && coordinator_->Restore().ok();
     const auto end = Clock::now();

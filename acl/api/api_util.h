@@ -1,12 +1,13 @@
 // Shared helpers of the ACL C entry points. Each entry point is a few lines:
-// gate (if it modifies resources), validate, call the core, map the status;
+// gate (if it modifies resources), validate, call the core or a family (Fam),
+// map the status;
 // its body is a function-try-block closed by ACL_ENTRY_CATCH
 // (runtime/base/c_entry.h), which turns an escaping exception into a code.
 //
 //   aclError aclrtDestroyContext(aclrtContext context) try {
 //     ACL_GATE();
 //     ACL_REQUIRE_NOT_NULL(context);
-//     return ACL_RESULT(Runtime().DestroyContext(context));
+//     return ACL_RESULT(Fam<ascend::rt::Streams>().DestroyContext(context));
 //   }
 //   ACL_ENTRY_CATCH(aclError)
 #ifndef ASCENDCL_ACL_API_API_UTIL_H_
@@ -29,7 +30,29 @@
 
 namespace ascend::acl {
 
+// The process runtime: for what is the core's own (devices, the task path,
+// resolving a stream).
 inline rt::Runtime& Runtime() { return rt::Runtime::Get(); }
+
+// The family F of the process runtime (runtime/family.h), which has every
+// family of runtime/process/families.cc: what the other entry points call.
+template <typename F>
+F& Fam() {
+  return *F::Of(rt::Runtime::Get());
+}
+// The same, or null when the process runtime lacks it (for entry points that
+// say so instead of failing).
+template <typename F>
+F* FamIfPresent() {
+  return F::Of(rt::Runtime::Get());
+}
+
+// The device of the calling thread's current context (or the default
+// device), and how many devices the process runtime has.
+inline absl::StatusOr<int32_t> CurrentDeviceId() {
+  return rt::Runtime::Get().GetDevice();
+}
+inline int32_t DeviceCount() { return rt::Runtime::Get().DeviceCount(); }
 
 // Deadline for a millisecond timeout where -1 means "wait forever"; nullopt
 // for other negative values and 0.

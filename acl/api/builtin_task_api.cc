@@ -9,16 +9,17 @@
 #include "runtime/builtin_task/builtin_task.h"
 #include "runtime/device_callbacks.h"
 #include "runtime/exception_info.h"
+#include "runtime/host_func/host_func.h"
 
+using ascend::acl::Fam;
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 
 namespace {
 
 // The process runtime's built-in task family (DESIGN.md §1.7, §5.16).
 ascend::rt::BuiltinTasks& BuiltinTasks() {
-  return *ascend::rt::BuiltinTasks::Of(Runtime());
+  return ascend::acl::Fam<ascend::rt::BuiltinTasks>();
 }
 
 bool IsReduceKind(int32_t raw) {
@@ -143,7 +144,8 @@ aclError aclrtRegDeviceStateCallback(const char* regName,
                                      void* args) try {
   if (aclError error = CheckRegName(__func__, regName)) return error;
   return ACL_RESULT(
-      Runtime().device_callbacks().RegisterState(regName, callback, args));
+      Fam<ascend::rt::HostFuncs>().device_callbacks().RegisterState(
+          regName, callback, args));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -152,7 +154,8 @@ aclError aclrtSetDeviceTaskAbortCallback(const char* regName,
                                          void* args) try {
   if (aclError error = CheckRegName(__func__, regName)) return error;
   return ACL_RESULT(
-      Runtime().device_callbacks().RegisterTaskAbort(regName, callback, args));
+      Fam<ascend::rt::HostFuncs>().device_callbacks().RegisterTaskAbort(
+          regName, callback, args));
 }
 ACL_ENTRY_CATCH(aclError)
 

@@ -8,13 +8,12 @@
 using ascend::acl::InvalidEnum;
 using ascend::acl::InvalidEnumMessage;
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 
 namespace {
 
 // The process runtime's host-function family (DESIGN.md §1.7, §5.7).
 ascend::rt::HostFuncs& HostFuncs() {
-  return *ascend::rt::HostFuncs::Of(Runtime());
+  return ascend::acl::Fam<ascend::rt::HostFuncs>();
 }
 
 // aclrtPeekAtLastError / aclrtGetLastError: a bad level is logged but not

@@ -8,11 +8,10 @@
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 
 namespace {
 // The process runtime always has the synchronisation family (runtime/process).
-ascend::rt::Sync& Sync() { return *ascend::rt::Sync::Of(Runtime()); }
+ascend::rt::Sync& Sync() { return ascend::acl::Fam<ascend::rt::Sync>(); }
 }  // namespace
 
 extern "C" {

@@ -6,8 +6,6 @@
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
 
-using ascend::acl::Runtime;
-
 namespace {
 
 aclError SameId(const char* api, int32_t id, int32_t* out) {
@@ -15,7 +13,7 @@ aclError SameId(const char* api, int32_t id, int32_t* out) {
     return ascend::rt::ReportErrorCode(api, ACL_ERROR_INVALID_PARAM,
                                        "output must not be NULL");
   }
-  if (id < 0 || id >= Runtime().DeviceCount()) {
+  if (id < 0 || id >= ascend::acl::DeviceCount()) {
     return ascend::rt::ReportErrorCode(
         api, ACL_ERROR_RT_INVALID_DEVICEID,
         "device id " + std::to_string(id) + " out of range");

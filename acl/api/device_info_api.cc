@@ -12,7 +12,10 @@
 #include "acl/acl.h"
 #include "acl/api/api_util.h"
 #include "runtime/device_info/device_info.h"
+#include "runtime/snapshot_support/snapshot_support.h"
+#include "runtime/streams/streams.h"
 
+using ascend::acl::Fam;
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
 using ascend::acl::Runtime;
@@ -26,7 +29,7 @@ namespace {
 // The process runtime's device information and settings family (DESIGN.md
 // §1.7, §5.12).
 ascend::rt::DeviceInfo& Info() {
-  return *ascend::rt::DeviceInfo::Of(Runtime());
+  return ascend::acl::Fam<ascend::rt::DeviceInfo>();
 }
 ascend::rt::DeviceSettings& Settings() { return Info().settings(); }
 
@@ -47,7 +50,7 @@ aclError InvalidCoreKind(const char* api, int32_t raw) {
 }
 
 absl::Status ValidDevice(int64_t device_id) {
-  if (device_id < 0 || device_id >= Runtime().DeviceCount()) {
+  if (device_id < 0 || device_id >= ascend::acl::DeviceCount()) {
     return Error(ACL_ERROR_RT_INVALID_DEVICEID,
                  "device id " + std::to_string(device_id) + " is out of range");
   }
@@ -55,7 +58,8 @@ absl::Status ValidDevice(int64_t device_id) {
 }
 
 bool DeviceOpen(int32_t device_id) {
-  const std::vector<int32_t> open = Runtime().OpenDevices();
+  const std::vector<int32_t> open =
+      Fam<ascend::rt::SnapshotSupport>().OpenDevices();
   return std::find(open.begin(), open.end(), device_id) != open.end();
 }
 
@@ -80,11 +84,13 @@ struct StreamRef {
 absl::StatusOr<StreamRef> ResolveStream(void* stream) {
   void* handle = stream;
   if (handle == nullptr) {
-    absl::StatusOr<void*> current = Runtime().CurrentDefaultStream();
+    absl::StatusOr<void*> current =
+        Fam<ascend::rt::Streams>().CurrentDefaultStream();
     if (!current.ok()) return current.status();
     handle = *current;
   }
-  absl::StatusOr<ascend::rt::StreamInfo> info = Runtime().GetStreamInfo(handle);
+  absl::StatusOr<ascend::rt::StreamInfo> info =
+      Fam<ascend::rt::Streams>().GetStreamInfo(handle);
   if (!info.ok()) return info.status();
   return StreamRef{handle, info->device_id};
 }
@@ -143,7 +149,7 @@ extern "C" {
 aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo,
                                 int64_t* value) try {
   ACL_REQUIRE_NOT_NULL(value);
-  if (deviceId >= static_cast<uint32_t>(Runtime().DeviceCount())) {
+  if (deviceId >= static_cast<uint32_t>(ascend::acl::DeviceCount())) {
     return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
                            "deviceId " + std::to_string(deviceId) +
                                " is not below the device count");
@@ -332,7 +338,7 @@ aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type,
   const int32_t raw = RawEnum(type);
   if (!IsCoreKind(raw)) return InvalidCoreKind(__func__, raw);
   ACL_REQUIRE_NOT_NULL(value);
-  absl::StatusOr<int32_t> device = Runtime().GetDevice();
+  absl::StatusOr<int32_t> device = ascend::acl::CurrentDeviceId();
   if (!device.ok()) return ReportError(__func__, device.status());
   *value = Settings().ThreadCores(*device, CoreKind(raw));
   return ACL_SUCCESS;
@@ -415,7 +421,7 @@ aclError aclrtDeviceGetByPCIBusId(const char* pciBusId, int32_t* deviceId) try {
   }
   const int64_t id = static_cast<int64_t>(device) * 255 + bus - 1;
   if (domain != 0 || function != 0 || bus == 0 || bus > 255 ||
-      id >= Runtime().DeviceCount()) {
+      id >= ascend::acl::DeviceCount()) {
     return ReportErrorCode(__func__, ACL_ERROR_RT_INVALID_DEVICEID,
                            std::string("no device at PCI bus id ") + pciBusId);
   }
@@ -445,7 +451,7 @@ aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId,
                                      int32_t* status) try {
   ACL_REQUIRE_NOT_NULL(status);
   absl::StatusOr<bool> enabled =
-      Runtime().PeerAccessStatus(deviceId, peerDeviceId);
+      Fam<ascend::rt::DeviceInfo>().PeerAccessStatus(deviceId, peerDeviceId);
   if (!enabled.ok()) return ReportError(__func__, enabled.status());
   *status = *enabled ? 1 : 0;
   return ACL_SUCCESS;
@@ -559,7 +565,7 @@ aclError aclrtDeviceL2CacheFlush(void* rsv) try {
   }
   // Simulated device memory is host memory, coherent with every access:
   // there is no device L2 to write back. The call still needs a device.
-  absl::StatusOr<int32_t> device = Runtime().GetDevice();
+  absl::StatusOr<int32_t> device = ascend::acl::CurrentDeviceId();
   if (!device.ok()) return ReportError(__func__, device.status());
   return ACL_SUCCESS;
 }

@@ -3,6 +3,7 @@
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
 #include "runtime/exception_info.h"
+#include "runtime/host_func/host_func.h"
 
 using ascend::rt::ExceptionCallbacks;
 
@@ -10,7 +11,7 @@ namespace {
 
 // The process runtime's exception callbacks (DESIGN.md §1.4).
 ExceptionCallbacks& Callbacks() {
-  return ascend::acl::Runtime().exception_callbacks();
+  return ascend::acl::Fam<ascend::rt::HostFuncs>().exception_callbacks();
 }
 
 // What the getters answer for a NULL info (the reference's "device

@@ -6,11 +6,9 @@
 #include "acl/api/api_util.h"
 #include "runtime/sync/sync.h"
 
-using ascend::acl::Runtime;
-
 namespace {
 // The process runtime always has the synchronisation family (runtime/process).
-ascend::rt::Sync& Sync() { return *ascend::rt::Sync::Of(Runtime()); }
+ascend::rt::Sync& Sync() { return ascend::acl::Fam<ascend::rt::Sync>(); }
 }  // namespace
 
 extern "C" {

@@ -32,8 +32,10 @@ using ascend::rt::ReportErrorCode;
 
 // The process runtime always has the kernel and memory families
 // (runtime/process).
-ascend::rt::Kernels& Kernels() { return *ascend::rt::Kernels::Of(Runtime()); }
-ascend::rt::Memory& Memory() { return *ascend::rt::Memory::Of(Runtime()); }
+ascend::rt::Kernels& Kernels() {
+  return ascend::acl::Fam<ascend::rt::Kernels>();
+}
+ascend::rt::Memory& Memory() { return ascend::acl::Fam<ascend::rt::Memory>(); }
 
 // aclrtCreateBinary's descriptions: the caller's data and its length (CANN
 // keeps the pointer; the data must stay valid until aclrtBinaryLoad).
@@ -178,7 +180,8 @@ aclError SymbolCopy(const char* api, const void* symbol, size_t count,
 // model runtime instance (aclmdlRIBindStream) is not supported. The page
 // names no code: 107000, the stream family's parameter code.
 absl::Status RefuseBoundStream(const ascend::rt::Stream& stream) {
-  const ascend::rt::Models* models = ascend::rt::Models::Of(Runtime());
+  const ascend::rt::Models* models =
+      ascend::acl::FamIfPresent<ascend::rt::Models>();
   if (models == nullptr) return absl::OkStatus();
   const std::optional<uint32_t> model = models->BoundModelId(stream);
   if (!model.has_value()) return absl::OkStatus();

@@ -11,7 +11,7 @@ using ascend::rt::MbufPool;
 namespace {
 
 // The process runtime's mbuf family (DESIGN.md §1.4).
-MbufPool& Pool() { return *MbufPool::Of(ascend::acl::Runtime()); }
+MbufPool& Pool() { return ascend::acl::Fam<MbufPool>(); }
 
 // offset + size must stay inside the user-data region.
 bool UserDataRangeOk(size_t size, size_t offset) {

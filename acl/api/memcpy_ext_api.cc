@@ -18,12 +18,11 @@
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 
 namespace {
 
 // The process runtime always has the memory family (runtime/process).
-ascend::rt::Memory& Memory() { return *ascend::rt::Memory::Of(Runtime()); }
+ascend::rt::Memory& Memory() { return ascend::acl::Fam<ascend::rt::Memory>(); }
 
 bool IsMemcpyKind(int32_t raw) {
   return raw >= ACL_MEMCPY_HOST_TO_HOST &&

@@ -9,17 +9,18 @@
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
 #include "acl/error_codes/rt_error_codes.h"
+#include "runtime/device_info/device_info.h"
 #include "runtime/memory/memory.h"
 
+using ascend::acl::Fam;
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 namespace rt = ascend::rt;
 
 namespace {
 
 // The process runtime always has the memory family (runtime/process).
-ascend::rt::Memory& Memory() { return *ascend::rt::Memory::Of(Runtime()); }
+ascend::rt::Memory& Memory() { return ascend::acl::Fam<ascend::rt::Memory>(); }
 
 constexpr uint32_t kRegisterV2Flags =
     ACL_HOST_REG_MAPPED | ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY |
@@ -415,7 +416,7 @@ aclError aclrtHostMemMapCapabilities(
   if (!IsHacType(raw)) {
     return InvalidEnum(__func__, "hacType", "aclrtHacType", raw);
   }
-  if (deviceId >= static_cast<uint32_t>(Runtime().DeviceCount())) {
+  if (deviceId >= static_cast<uint32_t>(ascend::acl::DeviceCount())) {
     return rt::ReportErrorCode(
         __func__, ACL_ERROR_RT_INVALID_DEVICEID,
         "device " + std::to_string(deviceId) + " does not exist");
@@ -468,7 +469,8 @@ aclError aclrtRepairError(int32_t deviceId,
   ACL_REQUIRE_NOT_NULL(errorInfo);
   const int32_t type = RawEnum(errorInfo->errorType);
   if (type == ACL_RT_NO_ERROR) {
-    absl::StatusOr<bool> abnormal = Runtime().DeviceAbnormal(deviceId);
+    absl::StatusOr<bool> abnormal =
+        Fam<ascend::rt::DeviceInfo>().DeviceAbnormal(deviceId);
     return abnormal.ok() ? ACL_SUCCESS : ACL_RESULT(abnormal.status());
   }
   if (type != ACL_RT_ERROR_MEMORY) {

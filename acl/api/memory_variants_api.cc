@@ -8,8 +8,7 @@
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
 #include "runtime/memory/memory.h"
-
-using ascend::acl::Runtime;
+#include "runtime/streams/streams.h"
 
 namespace {
 
@@ -51,7 +50,7 @@ aclError MallocRawPolicy(const char* api, void** devPtr, size_t size,
     return ascend::rt::ReportErrorCode(api, ACL_ERROR_INVALID_PARAM,
                                        "devPtr must not be NULL");
   }
-  absl::StatusOr<void*> ptr = ascend::rt::Memory::Of(Runtime())->MallocWith(
+  absl::StatusOr<void*> ptr = ascend::acl::Fam<ascend::rt::Memory>().MallocWith(
       size, static_cast<uint32_t>(raw_policy),
       ascend::rt::Memory::MallocOptions{});
   if (!ptr.ok()) return ascend::rt::ReportError(api, ptr.status());
@@ -92,7 +91,8 @@ ACL_ENTRY_CATCH(aclError)
 aclError aclrtFreeWithDevSync(void* devPtr) try {
   ACL_REQUIRE_NOT_NULL(devPtr);
   const absl::Status synced =
-      Runtime().SynchronizeDevice(absl::InfiniteFuture());
+      ascend::acl::Fam<ascend::rt::Streams>().SynchronizeDevice(
+          absl::InfiniteFuture());
   if (!synced.ok()) return ACL_RESULT(synced);
   return aclrtFree(devPtr);
 }
@@ -101,7 +101,8 @@ ACL_ENTRY_CATCH(aclError)
 aclError aclrtFreeHostWithDevSync(void* hostPtr) try {
   ACL_REQUIRE_NOT_NULL(hostPtr);
   const absl::Status synced =
-      Runtime().SynchronizeDevice(absl::InfiniteFuture());
+      ascend::acl::Fam<ascend::rt::Streams>().SynchronizeDevice(
+          absl::InfiniteFuture());
   if (!synced.ok()) return ACL_RESULT(synced);
   return aclrtFreeHost(hostPtr);
 }

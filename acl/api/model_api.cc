@@ -17,11 +17,10 @@
 namespace {
 
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 using ascend::rt::ReportErrorCode;
 
 // The process runtime always has the model family (runtime/process).
-ascend::rt::Models& Models() { return *ascend::rt::Models::Of(Runtime()); }
+ascend::rt::Models& Models() { return ascend::acl::Fam<ascend::rt::Models>(); }
 
 // The two-call pattern of aclmdlRIGetStreams / GetTasksByStream: a NULL
 // array asks for the count; otherwise *count is its capacity.

@@ -2,6 +2,7 @@
 #include "acl/api/api_util.h"
 #include "aclsim/aclsim.h"
 #include "runtime/memory/memory.h"
+#include "runtime/snapshot_support/snapshot_support.h"
 
 extern "C" {
 
@@ -12,7 +13,7 @@ aclError aclsimInjectFault(int32_t deviceId, aclsimFault fault) try {
     return ascend::acl::InvalidEnum(__func__, "fault", "aclsimFault", raw);
   }
   // Never gated: faults can be injected in any process state.
-  return ACL_RESULT(ascend::acl::Runtime().InjectFault(
+  return ACL_RESULT(ascend::acl::Fam<ascend::rt::SnapshotSupport>().InjectFault(
       deviceId, static_cast<ascend::device::Fault>(raw)));
 }
 ACL_ENTRY_CATCH(aclError)
@@ -20,8 +21,8 @@ ACL_ENTRY_CATCH(aclError)
 aclError aclsimInjectMemoryError(int32_t deviceId, void* devPtr,
                                  size_t size) try {
   // Never gated, like aclsimInjectFault.
-  return ACL_RESULT(ascend::rt::Memory::Of(ascend::acl::Runtime())
-                        ->InjectMemoryError(deviceId, devPtr, size));
+  return ACL_RESULT(ascend::acl::Fam<ascend::rt::Memory>().InjectMemoryError(
+      deviceId, devPtr, size));
 }
 ACL_ENTRY_CATCH(aclError)
 

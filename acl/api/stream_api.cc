@@ -1,13 +1,14 @@
 // ACL entry points: streams, events and notifies.
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
+#include "runtime/streams/streams.h"
 #include "runtime/sync/sync.h"
 
-using ascend::acl::Runtime;
+using ascend::acl::Fam;
 
 namespace {
 // The process runtime always has the synchronisation family (runtime/process).
-ascend::rt::Sync& Sync() { return *ascend::rt::Sync::Of(Runtime()); }
+ascend::rt::Sync& Sync() { return ascend::acl::Fam<ascend::rt::Sync>(); }
 }  // namespace
 
 extern "C" {
@@ -15,7 +16,7 @@ extern "C" {
 aclError aclrtCreateStream(aclrtStream* stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(stream);
-  ACL_RETURN_VALUE(stream, Runtime().CreateStream(0, 0));
+  ACL_RETURN_VALUE(stream, Fam<ascend::rt::Streams>().CreateStream(0, 0));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -23,27 +24,30 @@ aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority,
                                      uint32_t flag) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(stream);
-  ACL_RETURN_VALUE(stream, Runtime().CreateStream(priority, flag));
+  ACL_RETURN_VALUE(stream,
+                   Fam<ascend::rt::Streams>().CreateStream(priority, flag));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtDestroyStream(aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(stream);
-  return ACL_RESULT(Runtime().DestroyStream(stream, /*force=*/false));
+  return ACL_RESULT(
+      Fam<ascend::rt::Streams>().DestroyStream(stream, /*force=*/false));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtDestroyStreamForce(aclrtStream stream) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(stream);
-  return ACL_RESULT(Runtime().DestroyStream(stream, /*force=*/true));
+  return ACL_RESULT(
+      Fam<ascend::rt::Streams>().DestroyStream(stream, /*force=*/true));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtSynchronizeStream(aclrtStream stream) try {
-  return ACL_RESULT(
-      Runtime().SynchronizeStream(stream, absl::InfiniteFuture()));
+  return ACL_RESULT(Fam<ascend::rt::Streams>().SynchronizeStream(
+      stream, absl::InfiniteFuture()));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -54,13 +58,14 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream,
     return ascend::rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
                                        "timeout must be -1 or positive");
   }
-  return ACL_RESULT(Runtime().SynchronizeStream(stream, deadline));
+  return ACL_RESULT(
+      Fam<ascend::rt::Streams>().SynchronizeStream(stream, deadline));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) try {
   ACL_REQUIRE_NOT_NULL(status);
-  absl::StatusOr<bool> idle = Runtime().StreamIdle(stream);
+  absl::StatusOr<bool> idle = Fam<ascend::rt::Streams>().StreamIdle(stream);
   if (!idle.ok()) return ACL_RESULT(idle.status());
   *status = *idle ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
   return ACL_SUCCESS;
@@ -69,7 +74,8 @@ ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) try {
   ACL_REQUIRE_NOT_NULL(streamId);
-  absl::StatusOr<ascend::rt::StreamInfo> info = Runtime().GetStreamInfo(stream);
+  absl::StatusOr<ascend::rt::StreamInfo> info =
+      Fam<ascend::rt::Streams>().GetStreamInfo(stream);
   if (!info.ok()) return ACL_RESULT(info.status());
   *streamId = static_cast<int32_t>(info->id);
   return ACL_SUCCESS;
@@ -78,7 +84,8 @@ ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) try {
   ACL_REQUIRE_NOT_NULL(flags);
-  absl::StatusOr<ascend::rt::StreamInfo> info = Runtime().GetStreamInfo(stream);
+  absl::StatusOr<ascend::rt::StreamInfo> info =
+      Fam<ascend::rt::Streams>().GetStreamInfo(stream);
   if (!info.ok()) return ACL_RESULT(info.status());
   *flags = info->flags;
   return ACL_SUCCESS;
@@ -87,7 +94,8 @@ ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) try {
   ACL_REQUIRE_NOT_NULL(priority);
-  absl::StatusOr<ascend::rt::StreamInfo> info = Runtime().GetStreamInfo(stream);
+  absl::StatusOr<ascend::rt::StreamInfo> info =
+      Fam<ascend::rt::Streams>().GetStreamInfo(stream);
   if (!info.ok()) return ACL_RESULT(info.status());
   *priority = info->priority;
   return ACL_SUCCESS;
@@ -95,7 +103,8 @@ aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) try {
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) try {
-  return ACL_RESULT(Runtime().SetStreamFailureMode(stream, mode));
+  return ACL_RESULT(
+      Fam<ascend::rt::Streams>().SetStreamFailureMode(stream, mode));
 }
 ACL_ENTRY_CATCH(aclError)
 

@@ -12,16 +12,17 @@
 #include "acl/api/api_util.h"
 #include "device/base/mutex.h"
 #include "runtime/host_func/host_func.h"
+#include "runtime/streams/streams.h"
 
+using ascend::acl::Fam;
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 
 namespace {
 
 // The process runtime's host-function family (DESIGN.md §1.7, §5.7).
 ascend::rt::HostFuncs& HostFuncs() {
-  return *ascend::rt::HostFuncs::Of(Runtime());
+  return ascend::acl::Fam<ascend::rt::HostFuncs>();
 }
 
 // The configuration handles aclrtCreateStreamConfigHandle made and
@@ -173,7 +174,8 @@ aclError aclrtCreateStreamV2(aclrtStream* stream,
     config.work_ptr = handle->workptr;
     config.work_size = handle->workSize;
   }
-  ACL_RETURN_VALUE(stream, Runtime().CreateStreamWithConfig(config));
+  ACL_RETURN_VALUE(stream,
+                   Fam<ascend::rt::Streams>().CreateStreamWithConfig(config));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -186,7 +188,8 @@ aclError aclrtSetStreamAttribute(aclrtStream stream,
     return InvalidEnum(__func__, "stmAttrType", "aclrtStreamAttr", raw_attr,
                        ACL_ERROR_RT_PARAM_INVALID);
   }
-  return ACL_RESULT(Runtime().SetStreamAttribute(stream, stmAttrType, *value));
+  return ACL_RESULT(Fam<ascend::rt::Streams>().SetStreamAttribute(
+      stream, stmAttrType, *value));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -199,7 +202,8 @@ aclError aclrtGetStreamAttribute(aclrtStream stream,
     return InvalidEnum(__func__, "stmAttrType", "aclrtStreamAttr", raw_attr,
                        ACL_ERROR_RT_PARAM_INVALID);
   }
-  ACL_RETURN_VALUE(value, Runtime().GetStreamAttribute(stream, stmAttrType));
+  ACL_RETURN_VALUE(value, Fam<ascend::rt::Streams>().GetStreamAttribute(
+                              stream, stmAttrType));
 }
 ACL_ENTRY_CATCH(aclError)
 
@@ -213,8 +217,8 @@ aclError aclrtRegStreamStateCallback(const char* regName,
     return ascend::rt::ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
                                        "regName must not be empty");
   }
-  return ACL_RESULT(
-      Runtime().RegisterStreamStateCallback(regName, callback, args));
+  return ACL_RESULT(Fam<ascend::rt::Streams>().RegisterStreamStateCallback(
+      regName, callback, args));
 }
 ACL_ENTRY_CATCH(aclError)
 

@@ -16,10 +16,11 @@
 #include "acl/sysinfo/version_info.h"
 #include "glog/logging.h"
 #include "runtime/device_info/device_info.h"
+#include "runtime/streams/streams.h"
 
+using ascend::acl::Fam;
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 using ascend::rt::ReportError;
 using ascend::rt::ReportErrorCode;
 
@@ -28,7 +29,7 @@ namespace {
 // The process runtime's device information and settings family (DESIGN.md
 // §1.7, §5.12).
 ascend::rt::DeviceInfo& Info() {
-  return *ascend::rt::DeviceInfo::Of(Runtime());
+  return ascend::acl::Fam<ascend::rt::DeviceInfo>();
 }
 ascend::rt::DeviceSettings& Settings() { return Info().settings(); }
 
@@ -65,7 +66,8 @@ aclError EnqueueOverflowRead(const char* api, void* output, uint64_t size,
     return ReportErrorCode(api, ACL_ERROR_RT_PARAM_INVALID,
                            "outputSize must not be 0");
   }
-  absl::StatusOr<ascend::rt::StreamInfo> info = Runtime().GetStreamInfo(stream);
+  absl::StatusOr<ascend::rt::StreamInfo> info =
+      Fam<ascend::rt::Streams>().GetStreamInfo(stream);
   if (!info.ok()) return ReportError(api, info.status());
   const int32_t device_id = info->device_id;
   const size_t bytes =
@@ -82,7 +84,8 @@ aclError EnqueueOverflowRead(const char* api, void* output, uint64_t size,
 }
 
 aclError EnqueueOverflowReset(const char* api, aclrtStream stream) {
-  absl::StatusOr<ascend::rt::StreamInfo> info = Runtime().GetStreamInfo(stream);
+  absl::StatusOr<ascend::rt::StreamInfo> info =
+      Fam<ascend::rt::Streams>().GetStreamInfo(stream);
   if (!info.ok()) return ReportError(api, info.status());
   const int32_t device_id = info->device_id;
   return ReportError(api, Info().EnqueueStreamTask(stream, [device_id] {
@@ -154,9 +157,10 @@ aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) try {
     return InvalidEnum(__func__, "opt", "aclSysParamOpt", raw);
   }
   if (aclError bad = CheckSysParamValue(__func__, raw, value)) return bad;
-  absl::StatusOr<void*> context = Runtime().GetCurrentContext();
+  absl::StatusOr<void*> context =
+      Fam<ascend::rt::Streams>().GetCurrentContext();
   if (!context.ok()) return ReportError(__func__, context.status());
-  absl::StatusOr<int32_t> device = Runtime().GetDevice();
+  absl::StatusOr<int32_t> device = ascend::acl::CurrentDeviceId();
   if (!device.ok()) return ReportError(__func__, device.status());
   Settings().SetContextSysParam(*context, *device, raw, value);
   return ACL_SUCCESS;
@@ -169,7 +173,8 @@ aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) try {
   if (!IsContextSysParam(raw)) {
     return InvalidEnum(__func__, "opt", "aclSysParamOpt", raw);
   }
-  absl::StatusOr<void*> context = Runtime().GetCurrentContext();
+  absl::StatusOr<void*> context =
+      Fam<ascend::rt::Streams>().GetCurrentContext();
   if (!context.ok()) return ReportError(__func__, context.status());
   std::optional<int64_t> stored = Settings().ContextSysParam(*context, raw);
   if (!stored.has_value()) {
@@ -221,7 +226,7 @@ aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout,
   ACL_REQUIRE_NOT_NULL(actualTimeout);
   // Like the reference, this form needs a device (the interval is the
   // device's).
-  absl::StatusOr<int32_t> device = Runtime().GetDevice();
+  absl::StatusOr<int32_t> device = ascend::acl::CurrentDeviceId();
   if (!device.ok()) return ReportError(__func__, device.status());
   *actualTimeout = Settings().SetOpExecuteTimeoutUs(timeout);
   return ACL_SUCCESS;
@@ -237,7 +242,7 @@ ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetOpTimeOutInterval(uint64_t* interval) try {
   ACL_REQUIRE_NOT_NULL(interval);
-  absl::StatusOr<int32_t> device = Runtime().GetDevice();
+  absl::StatusOr<int32_t> device = ascend::acl::CurrentDeviceId();
   if (!device.ok()) return ReportError(__func__, device.status());
   *interval = ascend::rt::DeviceSettings::kTimeoutIntervalUs;
   return ACL_SUCCESS;
@@ -321,26 +326,27 @@ aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) try {
     return ReportErrorCode(__func__, ACL_ERROR_INVALID_PARAM,
                            "flag must be 0 or 1");
   }
-  absl::StatusOr<void*> handle = stream != nullptr
-                                     ? absl::StatusOr<void*>(stream)
-                                     : Runtime().CurrentDefaultStream();
+  absl::StatusOr<void*> handle =
+      stream != nullptr ? absl::StatusOr<void*>(stream)
+                        : Fam<ascend::rt::Streams>().CurrentDefaultStream();
   if (!handle.ok()) return ReportError(__func__, handle.status());
   aclrtStreamAttrValue value;
   std::memset(&value, 0, sizeof value);
   value.overflowSwitch = flag;
-  return ACL_RESULT(Runtime().SetStreamAttribute(
+  return ACL_RESULT(Fam<ascend::rt::Streams>().SetStreamAttribute(
       *handle, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, value));
 }
 ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) try {
   ACL_REQUIRE_NOT_NULL(flag);
-  absl::StatusOr<void*> handle = stream != nullptr
-                                     ? absl::StatusOr<void*>(stream)
-                                     : Runtime().CurrentDefaultStream();
+  absl::StatusOr<void*> handle =
+      stream != nullptr ? absl::StatusOr<void*>(stream)
+                        : Fam<ascend::rt::Streams>().CurrentDefaultStream();
   if (!handle.ok()) return ReportError(__func__, handle.status());
-  absl::StatusOr<aclrtStreamAttrValue> value = Runtime().GetStreamAttribute(
-      *handle, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK);
+  absl::StatusOr<aclrtStreamAttrValue> value =
+      Fam<ascend::rt::Streams>().GetStreamAttribute(
+          *handle, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK);
   if (!value.ok()) return ReportError(__func__, value.status());
   *flag = value->overflowSwitch != 0 ? 1 : 0;
   return ACL_SUCCESS;

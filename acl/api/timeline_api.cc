@@ -9,7 +9,6 @@
 #include "runtime/model/model.h"
 #include "runtime/timeline/timeline.h"
 
-using ascend::acl::Runtime;
 using ascend::rt::ReportErrorCode;
 using ascend::rt::Timeline;
 
@@ -22,7 +21,7 @@ extern "C" {
 
 aclError ascendclTimelineSetObserver(ascendclTaskObserver observer,
                                      void* userData) try {
-  Timeline* timeline = Timeline::Of(Runtime());
+  Timeline* timeline = ascend::acl::FamIfPresent<Timeline>();
   if (timeline == nullptr) {
     return ReportErrorCode(__func__, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                            "this runtime has no timeline");
@@ -34,7 +33,7 @@ ACL_ENTRY_CATCH(aclError)
 aclError ascendclTimelineMark(aclrtStream stream, const char* message) try {
   ACL_GATE();
   ACL_REQUIRE_NOT_NULL(message);
-  Timeline* timeline = Timeline::Of(Runtime());
+  Timeline* timeline = ascend::acl::FamIfPresent<Timeline>();
   if (timeline == nullptr) {
     return ReportErrorCode(__func__, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                            "this runtime has no timeline");
@@ -46,7 +45,7 @@ ACL_ENTRY_CATCH(aclError)
 
 aclError ascendclTimelineModelDevice(uint32_t modelId, int32_t* deviceId) try {
   ACL_REQUIRE_NOT_NULL(deviceId);
-  ascend::rt::Models* models = ascend::rt::Models::Of(Runtime());
+  ascend::rt::Models* models = ascend::acl::FamIfPresent<ascend::rt::Models>();
   std::optional<int32_t> device =
       models != nullptr ? models->DeviceOfModel(modelId) : std::nullopt;
   if (!device.has_value()) {

@@ -22,10 +22,9 @@ namespace {
 
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
-using ascend::acl::Runtime;
 
 // The process runtime always has the memory family (runtime/process).
-ascend::rt::Memory& Memory() { return *ascend::rt::Memory::Of(Runtime()); }
+ascend::rt::Memory& Memory() { return ascend::acl::Fam<ascend::rt::Memory>(); }
 
 aclError BadFlags(const char* api, uint64_t flags) {
   return ascend::rt::ReportErrorCode(
@@ -315,7 +314,7 @@ aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle,
   uint64_t value = 0;
   std::memcpy(&value, shareableHandle, sizeof value);
   // The handle goes to the current device, as the V1 call's deviceId names.
-  absl::StatusOr<int32_t> device = Runtime().GetDevice();
+  absl::StatusOr<int32_t> device = ascend::acl::CurrentDeviceId();
   if (!device.ok()) return ACL_RESULT(device.status());
   ACL_RETURN_VALUE(handle, Memory().vmm().ImportPhysical(value, *device));
 }

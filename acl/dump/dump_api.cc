@@ -19,7 +19,6 @@
 #include "glog/logging.h"
 #include "runtime/dump/dump.h"
 
-using ascend::acl::Runtime;
 using ascend::acl::dump::ProcessDumpControl;
 using ascend::rt::ReportError;
 using ascend::rt::ReportErrorCode;
@@ -33,7 +32,7 @@ aclError RequireAclInit(const char* api) {
 }
 
 // The process runtime's dump family (creating the runtime).
-ascend::rt::Dumps& Dumps() { return *ascend::rt::Dumps::Of(Runtime()); }
+ascend::rt::Dumps& Dumps() { return ascend::acl::Fam<ascend::rt::Dumps>(); }
 
 bool ValidTensorType(const acldumpTensorInfo& t) {
   int32_t raw;
@@ -270,7 +269,7 @@ aclError ascendclDumpSaveExceptionInfo(const char* fileName,
                                         " does not name a file below the "
                                         "exception dump directory"));
   }
-  absl::StatusOr<int32_t> device = Runtime().GetDevice();
+  absl::StatusOr<int32_t> device = ascend::acl::CurrentDeviceId();
   if (!device.ok()) {
     return ReportErrorCode(
         api, ACL_ERROR_FAILURE,
@@ -300,7 +299,7 @@ aclError ascendclDumpGetExceptionInfoPath(char* path, size_t maxLen) try {
     return ReportErrorCode(api, ACL_ERROR_FAILURE,
                            "exception dump is not enabled");
   }
-  absl::StatusOr<int32_t> device = Runtime().GetDevice();
+  absl::StatusOr<int32_t> device = ascend::acl::CurrentDeviceId();
   if (!device.ok()) {
     return ReportErrorCode(
         api, ACL_ERROR_FAILURE,

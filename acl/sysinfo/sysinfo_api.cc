@@ -10,7 +10,9 @@
 #include "acl/acl_rt.h"
 #include "acl/api/api_util.h"
 #include "runtime/base/float16.h"
+#include "runtime/device_info/device_info.h"
 
+using ascend::acl::Fam;
 using ascend::acl::InvalidEnum;
 using ascend::acl::RawEnum;
 using ascend::acl::Runtime;
@@ -72,7 +74,7 @@ aclError aclrtGetDeviceCapability(int32_t deviceId,
                                   aclrtDevFeatureType devFeatureType,
                                   int32_t* value) try {
   ACL_REQUIRE_NOT_NULL(value);
-  if (deviceId < 0 || deviceId >= Runtime().DeviceCount()) {
+  if (deviceId < 0 || deviceId >= ascend::acl::DeviceCount()) {
     return InvalidDevice(__func__, deviceId);
   }
   const int32_t raw_feature = RawEnum(devFeatureType);
@@ -87,7 +89,8 @@ ACL_ENTRY_CATCH(aclError)
 
 aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) try {
   ACL_REQUIRE_NOT_NULL(errorInfo);
-  absl::StatusOr<bool> abnormal = Runtime().DeviceAbnormal(deviceId);
+  absl::StatusOr<bool> abnormal =
+      Fam<ascend::rt::DeviceInfo>().DeviceAbnormal(deviceId);
   if (!abnormal.ok()) return ACL_RESULT(abnormal.status());
   std::memset(errorInfo, 0, sizeof *errorInfo);
   errorInfo->errorType = *abnormal ? ACL_RT_ERROR_OTHERS : ACL_RT_NO_ERROR;

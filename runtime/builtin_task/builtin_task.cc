@@ -19,6 +19,8 @@
 #include "runtime/base/float16.h"
 #include "runtime/builtin_task/builtin_tasks.h"
 #include "runtime/device_callbacks.h"
+#include "runtime/host_func/host_func.h"
+#include "runtime/memory/memory.h"
 #include "runtime/runtime.h"
 
 namespace ascend::rt {
@@ -101,24 +103,25 @@ absl::Status BuiltinTasks::ReduceAsync(void* dst, const void* src,
   }
   if (count == 0) return absl::OkStatus();
   const int32_t device_id = s->device_id();
-  ASCEND_RETURN_IF_ERROR(
-      runtime_.CheckTaskMemory(dst, count, device_id, "reduction destination"));
-  ASCEND_RETURN_IF_ERROR(
-      runtime_.CheckTaskMemory(src, count, device_id, "reduction source"));
+  ASCEND_RETURN_IF_ERROR(Memory::Of(runtime_)->CheckTaskMemory(
+      dst, count, device_id, "reduction destination"));
+  ASCEND_RETURN_IF_ERROR(Memory::Of(runtime_)->CheckTaskMemory(
+      src, count, device_id, "reduction source"));
   return runtime_.tasks().Submit(
       TaskKind::kBuiltin, "aclrtReduceAsync", std::move(s),
       Task{[&rt = runtime_, dst, src, count, kind, type,
             device_id]() -> absl::Status {
              ASCEND_ASSIGN_OR_RETURN(
                  std::vector<uint8_t> in,
-                 rt.ReadTaskMemory(src, count, device_id, "reduction source"));
+                 Memory::Of(rt)->ReadTaskMemory(src, count, device_id,
+                                                "reduction source"));
              ASCEND_ASSIGN_OR_RETURN(
                  std::vector<uint8_t> out,
-                 rt.ReadTaskMemory(dst, count, device_id,
-                                   "reduction destination"));
+                 Memory::Of(rt)->ReadTaskMemory(dst, count, device_id,
+                                                "reduction destination"));
              ReduceElements(kind, type, out.data(), in.data(), count);
-             return rt.WriteTaskMemory(dst, out, device_id,
-                                       "reduction destination");
+             return Memory::Of(rt)->WriteTaskMemory(dst, out, device_id,
+                                                    "reduction destination");
            },
            nullptr},
       TaskWrites{{DeviceRange{device_id, Addr(dst), count}}, false});
@@ -163,14 +166,14 @@ absl::Status BuiltinTasks::RandomNumAsync(const aclrtRandomNumTaskInfo& info,
                           runtime_.ResolveStream(stream));
   const int32_t device_id = s->device_id();
   constexpr uint64_t kCounterBytes = 16;
-  ASCEND_RETURN_IF_ERROR(runtime_.CheckTaskMemory(
+  ASCEND_RETURN_IF_ERROR(Memory::Of(runtime_)->CheckTaskMemory(
       info.randomCounterAddr, kCounterBytes, device_id, "randomCounterAddr"));
   RandomRequest base;
   base.func = func;
   base.type = static_cast<aclDataType>(type);
   if (info.randomNum.isAddr == 0) {
     base.count = ImmediateBits(info.randomNum);
-    ASCEND_RETURN_IF_ERROR(runtime_.CheckTaskMemory(
+    ASCEND_RETURN_IF_ERROR(Memory::Of(runtime_)->CheckTaskMemory(
         info.randomResultAddr, std::max<uint64_t>(RandomOutputBytes(base), 1),
         device_id, "randomResultAddr"));
   }
@@ -188,9 +191,9 @@ absl::Status BuiltinTasks::RandomNumAsync(const aclrtRandomNumTaskInfo& info,
                if (p.isAddr == 0) return ImmediateBits(p);
                void* addr;
                std::memcpy(&addr, p.valueOrAddr, sizeof addr);
-               ASCEND_ASSIGN_OR_RETURN(
-                   std::vector<uint8_t> data,
-                   rt.ReadTaskMemory(addr, bytes, device_id, what));
+               ASCEND_ASSIGN_OR_RETURN(std::vector<uint8_t> data,
+                                       Memory::Of(rt)->ReadTaskMemory(
+                                           addr, bytes, device_id, what));
                uint64_t bits = 0;
                std::memcpy(&bits, data.data(), bytes);
                return bits;
@@ -231,25 +234,26 @@ absl::Status BuiltinTasks::RandomNumAsync(const aclrtRandomNumTaskInfo& info,
                base.ia = static_cast<int64_t>(abits);
                base.ib = static_cast<int64_t>(bbits);
              }
-             ASCEND_ASSIGN_OR_RETURN(std::vector<uint8_t> ctr,
-                                     rt.ReadTaskMemory(counter, 16, device_id,
-                                                       "randomCounterAddr"));
+             ASCEND_ASSIGN_OR_RETURN(
+                 std::vector<uint8_t> ctr,
+                 Memory::Of(rt)->ReadTaskMemory(counter, 16, device_id,
+                                                "randomCounterAddr"));
              std::memcpy(base.counter.data(), ctr.data(), 16);
              const uint64_t bytes = RandomOutputBytes(base);
              if (bytes == 0) return absl::OkStatus();
              std::vector<uint8_t> out(bytes);
-             ASCEND_RETURN_IF_ERROR(rt.CheckTaskMemory(result, bytes, device_id,
-                                                       "randomResultAddr"));
+             ASCEND_RETURN_IF_ERROR(Memory::Of(rt)->CheckTaskMemory(
+                 result, bytes, device_id, "randomResultAddr"));
              GenerateRandom(base, out.data());
-             ASCEND_RETURN_IF_ERROR(rt.WriteTaskMemory(result, out, device_id,
-                                                       "randomResultAddr"));
+             ASCEND_RETURN_IF_ERROR(Memory::Of(rt)->WriteTaskMemory(
+                 result, out, device_id, "randomResultAddr"));
              // The offset advances past the blocks used, so the next task on
              // the same counter draws fresh numbers.
              const std::array<uint32_t, 4> next =
                  AddToCounter(base.counter, base.count);
              std::memcpy(ctr.data(), next.data(), 16);
-             return rt.WriteTaskMemory(counter, ctr, device_id,
-                                       "randomCounterAddr");
+             return Memory::Of(rt)->WriteTaskMemory(counter, ctr, device_id,
+                                                    "randomCounterAddr");
            },
            nullptr},
       TaskWrites{{}, true});
@@ -276,7 +280,7 @@ absl::Status BuiltinTasks::DeviceTaskAbort(int32_t device_id,
     return Error(ACL_ERROR_RT_NO_PERMISSION,
                  "a task cannot abort the device its stream runs on");
   }
-  DeviceCallbacks& callbacks = runtime_.device_callbacks();
+  DeviceCallbacks& callbacks = HostFuncs::Of(runtime_)->device_callbacks();
   ASCEND_RETURN_IF_ERROR(callbacks.NotifyTaskAbort(
       device_id, ACL_RT_DEVICE_TASK_ABORT_PRE, timeout_ms));
   for (const std::shared_ptr<Stream>& stream :

@@ -11,6 +11,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
+#include "runtime/memory/memory.h"
 #include "runtime/runtime.h"
 
 namespace ascend::rt {
@@ -66,16 +67,16 @@ absl::Status DeviceInfo::EnqueueDeviceWrite(
                  "the output address is not in a live device allocation");
   }
   const int32_t device_id = where.device->id();
-  ASCEND_RETURN_IF_ERROR(
-      runtime_.CheckTaskMemory(dst, size, device_id, "the output address"));
+  ASCEND_RETURN_IF_ERROR(Memory::Of(runtime_)->CheckTaskMemory(
+      dst, size, device_id, "the output address"));
   return runtime_.tasks().Submit(
       TaskKind::kCopy, "a device write task", std::move(s),
       Task{[runtime = &runtime_, dst, size, device_id,
             produce = std::move(produce)]() -> absl::Status {
              std::vector<uint8_t> bytes(size);
              produce(bytes.data(), bytes.size());
-             return runtime->WriteTaskMemory(dst, bytes, device_id,
-                                             "the output address");
+             return Memory::Of(*runtime)->WriteTaskMemory(dst, bytes, device_id,
+                                                          "the output address");
            },
            nullptr},
       TaskWrites{

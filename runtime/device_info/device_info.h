@@ -46,6 +46,18 @@ class DeviceInfo final : public Family {
       void* stream, void* dst, size_t size,
       std::function<void(uint8_t* bytes, size_t size)> produce);
 
+  // --- Device status and peer access (peer_access.cc) ----------------------
+  // Whether a health event or an injected fault marked the device abnormal
+  // (107001 for an id out of range).
+  absl::StatusOr<bool> DeviceAbnormal(int32_t device_id) const;
+  absl::StatusOr<bool> CanAccessPeer(int32_t device_id, int32_t peer) const;
+  // Enables (disables) the current device's access to `peer`.
+  absl::Status EnablePeerAccess(int32_t peer, uint32_t flags);
+  absl::Status DisablePeerAccess(int32_t peer);
+  // Whether peer access between two devices is enabled (either direction);
+  // 107000 for an id out of range.
+  absl::StatusOr<bool> PeerAccessStatus(int32_t device_id, int32_t peer) const;
+
  private:
   Runtime& runtime_;
   DeviceSettings settings_;

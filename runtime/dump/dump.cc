@@ -10,6 +10,7 @@
 #include "glog/logging.h"
 #include "runtime/base/error.h"
 #include "runtime/exception_info.h"
+#include "runtime/memory/memory.h"
 #include "runtime/runtime.h"
 #include "runtime/stream.h"
 
@@ -140,8 +141,9 @@ std::vector<uint8_t> Dumps::ReadArguments(const KernelTaskInfo& kernel,
   // Arguments in device memory (aclrtLaunchKernel's argsData) are read from
   // the device; host arguments were copied into the task at the launch.
   if (runtime_.Locate(kernel.args_ptr).device != nullptr) {
-    absl::StatusOr<std::vector<uint8_t>> bytes = runtime_.ReadTaskMemory(
-        kernel.args_ptr, kernel.args_len, device_id, "kernel arguments");
+    absl::StatusOr<std::vector<uint8_t>> bytes =
+        Memory::Of(runtime_)->ReadTaskMemory(kernel.args_ptr, kernel.args_len,
+                                             device_id, "kernel arguments");
     if (bytes.ok()) return *std::move(bytes);
     LOG(WARNING) << "data dump: cannot read the arguments of kernel "
                  << (kernel.name ? kernel.name : "?") << ": "
@@ -230,8 +232,9 @@ void Dumps::ReadTensors(const DumpSettings* settings, const OperatorDump& op,
                         int32_t device_id, dump::DumpRecord* record) {
   for (const DumpTensorSpec& spec : op.tensors) {
     if (!Wanted(settings, spec.role)) continue;
-    absl::StatusOr<std::vector<uint8_t>> bytes = runtime_.ReadTaskMemory(
-        spec.address, spec.size, device_id, "dump tensor");
+    absl::StatusOr<std::vector<uint8_t>> bytes =
+        Memory::Of(runtime_)->ReadTaskMemory(spec.address, spec.size, device_id,
+                                             "dump tensor");
     if (!bytes.ok()) {
       absl::StrAppend(&record->dfx_message, "tensor at ",
                       absl::Hex(reinterpret_cast<uintptr_t>(spec.address)),
@@ -379,9 +382,10 @@ absl::StatusOr<std::string> Dumps::SaveCustom(
   record.op_name = path.substr(slash + 1);
   if (!user_tag.empty()) record.attrs.emplace_back("user_tag", user_tag);
   for (const DumpTensorSpec& spec : tensors) {
-    ASCEND_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
-                            runtime_.ReadTaskMemory(spec.address, spec.size,
-                                                    device_id, "tensorAddr"));
+    ASCEND_ASSIGN_OR_RETURN(
+        std::vector<uint8_t> bytes,
+        Memory::Of(runtime_)->ReadTaskMemory(spec.address, spec.size, device_id,
+                                             "tensorAddr"));
     dump::DumpTensor t;
     t.role = spec.role;
     t.data_type = spec.data_type;

@@ -21,6 +21,7 @@
 #include "runtime/dump/dump_reader.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/private_runtime.h"
+#include "runtime/streams/streams.h"
 #include "testing/status_matchers.h"
 
 // The simulated kernel ABI's block context, declared here (the runtime does
@@ -95,7 +96,9 @@ class DumpTest : public ::testing::Test {
     op.tensors = {in, o};
     return op;
   }
-  void Sync() { ASSERT_OK(rt_->SynchronizeDevice(absl::InfiniteFuture())); }
+  void Sync() {
+    ASSERT_OK(Streams::Of(*rt_)->SynchronizeDevice(absl::InfiniteFuture()));
+  }
 
   PrivateRuntime rt_;
   Dumps* dumps_ = nullptr;
@@ -116,8 +119,9 @@ TEST_F(DumpTest, OperatorDumpFollowsItsKernelInCannLayout) {
   Sync();
   const std::vector<std::string> files = dump::ListFiles(root_ + "/data");
   ASSERT_EQ(files.size(), 1u);
-  ASSERT_OK_AND_ASSIGN(void* stream, rt_->CurrentDefaultStream());
-  ASSERT_OK_AND_ASSIGN(StreamInfo info, rt_->GetStreamInfo(stream));
+  ASSERT_OK_AND_ASSIGN(void* stream, Streams::Of(*rt_)->CurrentDefaultStream());
+  ASSERT_OK_AND_ASSIGN(StreamInfo info,
+                       Streams::Of(*rt_)->GetStreamInfo(stream));
   // <root>/<device>/<type>.<name>.<task>.<stream>.<16-digit microseconds>
   const std::string prefix =
       absl::StrCat(root_, "/data/0/Add.Add_7.", kernel_task, ".", info.id, ".");
@@ -260,14 +264,16 @@ TEST_F(DumpTest, KernelArgumentsAndExceptionsThroughTheHook) {
   ASSERT_OK(kernels.Launch(trap, 2, nullptr, {}, args));
   const uint32_t trap_task = ThreadLastTaskId();
   ASSERT_OK(dumps_->NoteOperator(AddOp(x, x), nullptr));
-  EXPECT_EQ(ErrorCode(rt_->SynchronizeDevice(absl::InfiniteFuture())),
-            ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
+  EXPECT_EQ(
+      ErrorCode(Streams::Of(*rt_)->SynchronizeDevice(absl::InfiniteFuture())),
+      ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
   ASSERT_OK_AND_ASSIGN(std::string dir, dumps_->ExceptionDirectory(0));
   EXPECT_EQ(dir, root_ + "/exc/extra-info/data-dump/0");
   files = dump::ListFiles(dir);
   ASSERT_EQ(files.size(), 1u);
-  ASSERT_OK_AND_ASSIGN(void* stream, rt_->CurrentDefaultStream());
-  ASSERT_OK_AND_ASSIGN(StreamInfo info, rt_->GetStreamInfo(stream));
+  ASSERT_OK_AND_ASSIGN(void* stream, Streams::Of(*rt_)->CurrentDefaultStream());
+  ASSERT_OK_AND_ASSIGN(StreamInfo info,
+                       Streams::Of(*rt_)->GetStreamInfo(stream));
   EXPECT_TRUE(absl::StartsWith(
       files[0],
       absl::StrCat(dir, "/exception_info.", info.id, ".", trap_task, ".")))
@@ -287,7 +293,7 @@ TEST_F(DumpTest, KernelArgumentsAndExceptionsThroughTheHook) {
   ASSERT_OK(kernels.Launch(trap, 1, nullptr, {}, args));
   const uint32_t norm_task = ThreadLastTaskId();
   ASSERT_OK(dumps_->NoteOperator(AddOp(x, x), nullptr));
-  (void)rt_->SynchronizeDevice(absl::InfiniteFuture());
+  (void)Streams::Of(*rt_)->SynchronizeDevice(absl::InfiniteFuture());
   files = dump::ListFiles(dir);
   ASSERT_EQ(files.size(), 2u);
   bool named = false;

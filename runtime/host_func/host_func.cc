@@ -10,12 +10,26 @@
 #include "device/base/status_macros.h"
 #include "runtime/base/error.h"
 #include "runtime/global_state.h"
+#include "runtime/internal/core_access.h"
+#include "runtime/memory/memory.h"
 #include "runtime/runtime.h"
 
 namespace ascend::rt {
 
 HostFuncs* HostFuncs::Of(const Runtime& runtime) {
   return runtime.family<HostFuncs>();
+}
+
+DeviceCallbacks& HostFuncs::device_callbacks() {
+  return Runtime::CoreAccess::DeviceCallbacksOf(runtime_);
+}
+
+ExceptionCallbacks& HostFuncs::exception_callbacks() {
+  return Runtime::CoreAccess::ExceptionCallbacksOf(runtime_);
+}
+
+ExecutorPool& HostFuncs::executors() {
+  return Runtime::CoreAccess::Executors(runtime_);
 }
 
 FamilyRegistration HostFuncFamily() {
@@ -57,7 +71,7 @@ absl::Status HostFuncs::LaunchHostFunc(void* stream, aclrtHostFunc fn,
                }
              }
              // Host functions may write simulated device memory.
-             runtime_.MemoryWritten();
+             Memory::Of(runtime_)->MemoryWritten();
              return absl::OkStatus();
            },
            nullptr},
@@ -84,7 +98,7 @@ absl::Status HostFuncs::LaunchCallback(aclrtCallback fn, void* user_data,
                  return absl::CancelledError("stream destroyed");
                }
              }
-             runtime_.MemoryWritten();
+             Memory::Of(runtime_)->MemoryWritten();
              return absl::OkStatus();
            },
            nullptr},

@@ -16,6 +16,9 @@
 
 #include "absl/status/status.h"
 #include "acl/acl_rt.h"
+#include "runtime/device_callbacks.h"
+#include "runtime/exception_info.h"
+#include "runtime/executor_pool.h"
 #include "runtime/family.h"
 #include "runtime/host_func/report.h"
 
@@ -42,6 +45,16 @@ class HostFuncs final : public Family {
   absl::Status SubscribeHostFunc(uint64_t thread_id, void* stream);
   absl::Status UnsubscribeHostFunc(uint64_t thread_id, void* stream);
   absl::Status ProcessHostFunc(int32_t timeout_ms);
+
+  // --- The runtime's callbacks and executors (DESIGN.md §5.12, §5.16) ------
+  // Its device-state and task-abort callbacks (aclrtRegDeviceStateCallback,
+  // aclrtSetDeviceTaskAbortCallback), its task exception callbacks
+  // (aclrtSetExceptionInfoCallback and friends) and the executor pool its
+  // streams run on (DESIGN.md §1.4, §5.3.1). The core owns them: they
+  // outlive every stream.
+  DeviceCallbacks& device_callbacks();
+  ExceptionCallbacks& exception_callbacks();
+  ExecutorPool& executors();
 
   void OnStreamGone(const void* stream) override;
 

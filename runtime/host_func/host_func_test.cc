@@ -20,6 +20,7 @@
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
 #include "runtime/private_runtime.h"
+#include "runtime/streams/streams.h"
 #include "testing/status_matchers.h"
 
 namespace ascend::rt {
@@ -117,11 +118,11 @@ class HostFuncTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_OK(rt_->SetDevice(0));
-    ASSERT_OK_AND_ASSIGN(stream_, rt_->CreateStream(0, 0));
+    ASSERT_OK_AND_ASSIGN(stream_, Streams::Of(*rt_)->CreateStream(0, 0));
   }
   void TearDown() override {
     if (stream_ != nullptr) {
-      EXPECT_OK(rt_->DestroyStream(stream_, false));
+      EXPECT_OK(Streams::Of(*rt_)->DestroyStream(stream_, false));
     }
   }
   PrivateRuntime rt_;
@@ -145,7 +146,7 @@ TEST_F(HostFuncTest, HostFuncsRunInStreamOrderWithCopies) {
     ASSERT_OK(
         HostFuncs::Of(*rt_)->LaunchHostFunc(stream_, Record, &args.back()));
   }
-  ASSERT_OK(rt_->SynchronizeStream(stream_, Soon()));
+  ASSERT_OK(Streams::Of(*rt_)->SynchronizeStream(stream_, Soon()));
   EXPECT_EQ(log.Values(), (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
   // Unsubscribed, host functions run on the stream's own thread, not here.
   for (uint64_t t : log.Threads()) EXPECT_NE(t, Self());
@@ -158,9 +159,9 @@ TEST_F(HostFuncTest, HostFuncHoldsLaterTasks) {
   Arg fast{&log, 2};
   ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(stream_, Record, &slow));
   ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(stream_, Record, &fast));
-  ASSERT_OK_AND_ASSIGN(bool idle, rt_->StreamIdle(stream_));
+  ASSERT_OK_AND_ASSIGN(bool idle, Streams::Of(*rt_)->StreamIdle(stream_));
   EXPECT_FALSE(idle);
-  ASSERT_OK(rt_->SynchronizeStream(stream_, Soon()));
+  ASSERT_OK(Streams::Of(*rt_)->SynchronizeStream(stream_, Soon()));
   EXPECT_EQ(log.Values(), (std::vector<int>{1, 2}));
   int not_a_stream = 0;
   EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->LaunchHostFunc(&not_a_stream, Record,
@@ -191,7 +192,7 @@ TEST_F(HostFuncTest, CallbacksNeedASubscribedThread) {
   ASSERT_OK(HostFuncs::Of(*rt_)->ProcessReport(5000));
   EXPECT_EQ(log.Values(), std::vector<int>{1});
   EXPECT_EQ(log.Threads(), std::vector<uint64_t>{Self()});
-  ASSERT_OK(rt_->SynchronizeStream(stream_, Soon()));
+  ASSERT_OK(Streams::Of(*rt_)->SynchronizeStream(stream_, Soon()));
   ASSERT_OK(HostFuncs::Of(*rt_)->UnsubscribeReport(Self(), stream_));
   EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->LaunchCallback(
                 RecordCallback, &arg, ACL_CALLBACK_NO_BLOCK, stream_)),
@@ -210,7 +211,7 @@ TEST_F(HostFuncTest, BlockingCallbacksHoldTheStream) {
   ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(stream_, Record, &after));
   ASSERT_OK(HostFuncs::Of(*rt_)->LaunchCallback(RecordCallback, &more,
                                                 ACL_CALLBACK_BLOCK, stream_));
-  ASSERT_OK(rt_->SynchronizeStream(stream_, Soon()));
+  ASSERT_OK(Streams::Of(*rt_)->SynchronizeStream(stream_, Soon()));
   EXPECT_EQ(log.Values(), (std::vector<int>{1, 2, 3}));
   const std::vector<uint64_t> threads = log.Threads();
   ASSERT_EQ(threads.size(), 3u);
@@ -224,7 +225,7 @@ TEST_F(HostFuncTest, BlockingCallbacksHoldTheStream) {
 }
 
 TEST_F(HostFuncTest, ReportSubscriptionCodes) {
-  ASSERT_OK_AND_ASSIGN(void* other, rt_->CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(void* other, Streams::Of(*rt_)->CreateStream(0, 0));
   ASSERT_OK(HostFuncs::Of(*rt_)->SubscribeReport(1234, stream_));
   // One subscriber per stream; a thread may take several streams.
   EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->SubscribeReport(5678, stream_)),
@@ -248,7 +249,7 @@ TEST_F(HostFuncTest, ReportSubscriptionCodes) {
   int not_a_stream = 0;
   EXPECT_EQ(ErrorCode(HostFuncs::Of(*rt_)->SubscribeReport(1, &not_a_stream)),
             ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_OK(rt_->DestroyStream(other, false));
+  EXPECT_OK(Streams::Of(*rt_)->DestroyStream(other, false));
 }
 
 TEST_F(HostFuncTest, SubscribedHostFuncsRunOnTheProcessingThread) {
@@ -262,7 +263,7 @@ TEST_F(HostFuncTest, SubscribedHostFuncsRunOnTheProcessingThread) {
   for (int i = 0; i < 5; ++i) args.push_back(Arg{&log, i});
   for (Arg& arg : args)
     ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(stream_, Record, &arg));
-  ASSERT_OK(rt_->SynchronizeStream(stream_, Soon()));
+  ASSERT_OK(Streams::Of(*rt_)->SynchronizeStream(stream_, Soon()));
   EXPECT_EQ(log.Values(), (std::vector<int>{0, 1, 2, 3, 4}));
   for (uint64_t t : log.Threads()) EXPECT_EQ(t, processor.id());
   EXPECT_EQ(processor.processed(5), 5);
@@ -277,7 +278,7 @@ TEST_F(HostFuncTest, SubscribedHostFuncsRunOnTheProcessingThread) {
             ACL_ERROR_RT_STREAM_SUBSCRIBE);
   Arg last{&log, 9};
   ASSERT_OK(HostFuncs::Of(*rt_)->LaunchHostFunc(stream_, Record, &last));
-  ASSERT_OK(rt_->SynchronizeStream(stream_, Soon()));
+  ASSERT_OK(Streams::Of(*rt_)->SynchronizeStream(stream_, Soon()));
   ASSERT_EQ(log.Threads().size(), 6u);
   EXPECT_NE(log.Threads().back(), processor.id());
   processor.Stop();

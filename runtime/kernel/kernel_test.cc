@@ -8,6 +8,7 @@
 
 #include "gtest/gtest.h"
 #include "runtime/private_runtime.h"
+#include "runtime/streams/streams.h"
 #include "testing/status_matchers.h"
 
 // The simulated kernel ABI's block context, declared here (the runtime does
@@ -55,7 +56,7 @@ TEST(KernelTest, LaunchesInFlightCountEveryLaunchOnceUntilItRan) {
   }
   EXPECT_EQ(kernels.LaunchesInFlight(), 4);
   g_release = true;
-  ASSERT_OK(rt->SynchronizeDevice(absl::InfiniteFuture()));
+  ASSERT_OK(Streams::Of(*rt)->SynchronizeDevice(absl::InfiniteFuture()));
   EXPECT_EQ(g_blocks.load(), 12);
   EXPECT_EQ(kernels.LaunchesInFlight(), 0);
   // Refused launches are not counted.
@@ -65,11 +66,11 @@ TEST(KernelTest, LaunchesInFlightCountEveryLaunchOnceUntilItRan) {
   g_release = false;
   ASSERT_OK(kernels.Launch(hold, 1, nullptr, {}, {}));
   ASSERT_OK(kernels.Launch(count, 1, nullptr, {}, {}));
-  ASSERT_OK_AND_ASSIGN(void* stream, rt->CurrentDefaultStream());
+  ASSERT_OK_AND_ASSIGN(void* stream, Streams::Of(*rt)->CurrentDefaultStream());
   ASSERT_OK_AND_ASSIGN(std::shared_ptr<Stream> s, rt->ResolveStream(stream));
   s->DiscardPending();
   g_release = true;
-  ASSERT_OK(rt->SynchronizeDevice(absl::InfiniteFuture()));
+  ASSERT_OK(Streams::Of(*rt)->SynchronizeDevice(absl::InfiniteFuture()));
   EXPECT_EQ(kernels.LaunchesInFlight(), 0);
   EXPECT_EQ(g_blocks.load(), 12);
 }

@@ -1,24 +1,17 @@
-// 2-D, batch, offset and descriptor copies, 32-bit fills and cache
-// maintenance (DESIGN.md §5.14). Every copy here is validated by the one
-// copy check of memory.cc (RouteCopy / RouteLocated) and performed by its
-// RunCopy, so kinds, stale pointers, peer access, extents and the simulated
-// device's copy faults behave as for aclrtMemcpy.
-//
-// The simulator's memory is coherent: the cache maintenance operations check
-// their arguments, take their place in stream order (an Invalid operation
-// with a barrier id is what aclrtCmoWaitBarrier waits for) and change no
-// bytes.
+// 2-D, batch, offset and descriptor copies and 32-bit fills (DESIGN.md
+// §5.14); cache maintenance is in memory_cmo.cc. Every copy here is validated
+// by the one copy check of memory.cc (RouteCopy / RouteLocated) and performed
+// by its RunCopy, so kinds, stale pointers, peer access, extents and the
+// simulated device's copy faults behave as for aclrtMemcpy.
 #include "runtime/memory/memcpy_ext.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <set>
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "acl/error_codes/rt_error_codes.h"
@@ -28,6 +21,7 @@
 #include "runtime/memory/memory.h"
 #include "runtime/runtime.h"
 #include "runtime/stream.h"
+#include "runtime/streams/streams.h"
 
 namespace ascend::rt {
 
@@ -114,74 +108,6 @@ struct BatchItem {
 };
 
 }  // namespace
-
-// Invalid cache operations carrying a barrier id, in flight; what
-// aclrtCmoWaitBarrier waits for. Each issue takes a sequence number, so a
-// wait covers exactly the operations issued before it.
-class Memory::CmoBarriers {
- public:
-  uint64_t Issue(uint32_t id) {
-    ascend::MutexLock lock(&mu_);
-    const uint64_t seq = ++last_;
-    pending_[id].insert(seq);
-    return seq;
-  }
-  void Done(uint32_t id, uint64_t seq) {
-    ascend::MutexLock lock(&mu_);
-    auto it = pending_.find(id);
-    if (it == pending_.end()) return;
-    it->second.erase(seq);
-    if (it->second.empty()) pending_.erase(it);
-  }
-  uint64_t Last() {
-    ascend::MutexLock lock(&mu_);
-    return last_;
-  }
-  // Returns once no operation with one of `ids` issued at or before `upto`
-  // is pending, or cancelled when the waiting stream is being destroyed.
-  absl::Status Wait(std::vector<uint32_t> ids, uint64_t upto,
-                    const Stream& stream) {
-    struct Args {
-      CmoBarriers* self;
-      const std::vector<uint32_t>* ids;
-      uint64_t upto;
-    } args{this, &ids, upto};
-    Stream::BlockedWait blocked(&stream);
-    ascend::MutexLock lock(&mu_);
-    for (;;) {
-      const bool done =
-          mu_.AwaitWithTimeout(absl::Condition(
-                                   +[](Args* a) ABSL_NO_THREAD_SAFETY_ANALYSIS {
-                                     for (uint32_t id : *a->ids) {
-                                       auto it = a->self->pending_.find(id);
-                                       if (it != a->self->pending_.end() &&
-                                           *it->second.begin() <= a->upto) {
-                                         return false;
-                                       }
-                                     }
-                                     return true;
-                                   },
-                                   &args),
-                               kTaskWaitSlice);
-      if (done) return absl::OkStatus();
-      if (stream.aborting()) return absl::CancelledError("stream destroyed");
-    }
-  }
-
- private:
-  ascend::Mutex mu_;
-  uint64_t last_ ABSL_GUARDED_BY(mu_) = 0;
-  absl::flat_hash_map<uint32_t, std::set<uint64_t>> pending_
-      ABSL_GUARDED_BY(mu_);
-};
-
-std::shared_ptr<Memory::CmoBarriers> Memory::Barriers() {
-  ascend::MutexLock lock(&mu_);
-  if (cmo_barriers_ == nullptr) {
-    cmo_barriers_ = std::make_shared<CmoBarriers>();
-  }
-  return cmo_barriers_;
-}
 
 bool Memory::IsPinnedHost(const void* ptr, uint64_t size) const {
   // Page-locked: from aclrtMallocHost, or registered with aclrtHostRegister
@@ -285,7 +211,7 @@ absl::Status Memory::Memcpy2d(void* dst, size_t dpitch, const void* src,
       status =
           RunCopy(route, Ptr(d + row * dpitch), Ptr(s + row * spitch), width);
     }
-    runtime_.MemoryWritten();
+    MemoryWritten();
     return status;
   };
   if (!async) return copy();
@@ -321,7 +247,7 @@ absl::Status Memory::MemcpyBatch(const BatchCopy& batch, bool async,
   Runtime::Location last_dst;
   Runtime::Location last_src;
   auto locate = [&](const void* p, Runtime::Location& last) {
-    if (Runtime::RangeInAllocation(last, p, 1)) return last;
+    if (RangeInAllocation(last, p, 1)) return last;
     Runtime::Location found = runtime_.LocateIn(open, p);
     if (found.device) last = found;
     return found;
@@ -383,7 +309,7 @@ absl::Status Memory::MemcpyBatch(const BatchCopy& batch, bool async,
       status = RunCopy(routes[item.route], item.dst, item.src, item.size);
       if (!status.ok()) break;
     }
-    runtime_.MemoryWritten();
+    MemoryWritten();
     return status;
   };
   if (!async) {
@@ -434,7 +360,7 @@ absl::Status Memory::MemcpyAsyncWithCondition(void* dst, size_t dest_max,
        DeviceRange{-1, Addr(dst), count}}));
   // (From a task on this stream that would wait for itself: 207006.)
   ASCEND_RETURN_IF_ERROR(
-      runtime_.SynchronizeStream(stream, absl::InfiniteFuture()));
+      Streams::Of(runtime_)->SynchronizeStream(stream, absl::InfiniteFuture()));
   ASCEND_RETURN_IF_ERROR(runtime_.tasks().Access(
       {HostOp::kMemoryWrite, "aclrtMemcpyAsyncWithCondition", nullptr, nullptr,
        DeviceRange{-1, Addr(dst), count}}));
@@ -462,8 +388,8 @@ absl::Status Memory::MemcpyAsyncWithOffset(void** dst, size_t dest_max,
   // reads them when it runs.
   Runtime::Location dst_cell = runtime_.Locate(dst);
   Runtime::Location src_cell = runtime_.Locate(src);
-  if (!Runtime::RangeInAllocation(dst_cell, dst, sizeof(uint64_t)) ||
-      !Runtime::RangeInAllocation(src_cell, src, sizeof(uint64_t))) {
+  if (!RangeInAllocation(dst_cell, dst, sizeof(uint64_t)) ||
+      !RangeInAllocation(src_cell, src, sizeof(uint64_t))) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "dst and src must point to device memory holding the base "
                  "addresses");
@@ -499,9 +425,8 @@ absl::Status Memory::MemcpyAsyncWithOffset(void** dst, size_t dest_max,
 absl::Status Memory::SetMemcpyDesc(void* desc, void* src, void* dst,
                                    size_t count) {
   Runtime::Location where = runtime_.Locate(desc);
-  ASCEND_RETURN_IF_ERROR(
-      Runtime::RejectStale(where, desc, "memcpy descriptor"));
-  if (!Runtime::RangeInAllocation(where, desc, kMemcpyDescSize)) {
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "memcpy descriptor"));
+  if (!RangeInAllocation(where, desc, kMemcpyDescSize)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("the memcpy descriptor must be ", kMemcpyDescSize,
                               " bytes of device memory"));
@@ -510,7 +435,7 @@ absl::Status Memory::SetMemcpyDesc(void* desc, void* src, void* dst,
                                MemcpyDescriptor::kMagic};
   absl::Status status =
       where.device->CopyToDevice(Addr(desc), &value, sizeof value);
-  runtime_.MemoryWritten();
+  MemoryWritten();
   if (status.code() == absl::StatusCode::kDataLoss) {
     return Error(ACL_ERROR_RT_SYS_DMA, status.message());
   }
@@ -521,9 +446,8 @@ absl::Status Memory::MemcpyAsyncWithDesc(void* desc, void* stream) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
   Runtime::Location where = runtime_.Locate(desc);
-  ASCEND_RETURN_IF_ERROR(
-      Runtime::RejectStale(where, desc, "memcpy descriptor"));
-  if (!Runtime::RangeInAllocation(where, desc, kMemcpyDescSize)) {
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "memcpy descriptor"));
+  if (!RangeInAllocation(where, desc, kMemcpyDescSize)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("the memcpy descriptor must be ", kMemcpyDescSize,
                               " bytes of device memory"));
@@ -572,7 +496,7 @@ absl::Status Memory::MemsetD32(void* ptr, size_t mem_size, uint32_t value,
         absl::StrCat("N * 4 (N = ", n, ") exceeds memSize ", mem_size));
   }
   Runtime::Location where = runtime_.Locate(ptr);
-  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, ptr, "memset of"));
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, ptr, "memset of"));
   if (!where.device) {
     // Host memory is filled at once, by the asynchronous variant too (CANN
     // does not queue host fills).
@@ -584,7 +508,7 @@ absl::Status Memory::MemsetD32(void* ptr, size_t mem_size, uint32_t value,
     FillPattern32(ptr, value, n);
     return absl::OkStatus();
   }
-  if (!Runtime::RangeInAllocation(where, ptr, bytes)) {
+  if (!RangeInAllocation(where, ptr, bytes)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "memset runs past the end of the device allocation");
   }
@@ -609,7 +533,7 @@ absl::Status Memory::MemsetD32(void* ptr, size_t mem_size, uint32_t value,
         done += n;
       }
     }
-    runtime_.MemoryWritten();
+    MemoryWritten();
     if (status.code() == absl::StatusCode::kDataLoss) {
       return Error(ACL_ERROR_RT_SYS_DMA, status.message());
     }
@@ -625,123 +549,6 @@ absl::Status Memory::MemsetD32(void* ptr, size_t mem_size, uint32_t value,
       TaskKind::kMemset, "aclrtMemsetD32Async", std::move(s),
       Task{std::move(fill), nullptr},
       TaskWrites{{DeviceRange{-1, Addr(ptr), bytes}}, false});
-}
-
-// --- Cache maintenance (validated no-ops) -----------------------------------
-
-absl::Status Memory::CheckCacheRange(const void* ptr, size_t size) {
-  Runtime::Location where = runtime_.Locate(ptr);
-  ASCEND_RETURN_IF_ERROR(
-      Runtime::RejectStale(where, ptr, "cache operation on"));
-  if (where.device && !Runtime::RangeInAllocation(where, ptr, size)) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 "cache operation runs past the end of the device allocation");
-  }
-  return absl::OkStatus();
-}
-
-absl::Status Memory::CmoAsync(void* src, size_t size, aclrtCmoType type,
-                              uint32_t barrier_id, void* stream) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
-                          runtime_.ResolveStream(stream));
-  Runtime::Location where = runtime_.Locate(src);
-  ASCEND_RETURN_IF_ERROR(
-      Runtime::RejectStale(where, src, "cache operation on"));
-  if (!Runtime::RangeInAllocation(where, src, size) ||
-      where.device->id() != s->device_id()) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat("a cache operation works on device memory of "
-                              "the stream's device (",
-                              s->device_id(), ")"));
-  }
-  if (type != ACL_RT_CMO_TYPE_INVALID || barrier_id == 0) {
-    return runtime_.tasks().Submit(
-        TaskKind::kMarker, "aclrtCmoAsync", std::move(s),
-        Task{[] { return absl::OkStatus(); }, nullptr});
-  }
-  std::shared_ptr<CmoBarriers> barriers = Barriers();
-  const uint64_t seq = barriers->Issue(barrier_id);
-  return runtime_.tasks().Submit(
-      TaskKind::kMarker, "aclrtCmoAsyncWithBarrier", std::move(s),
-      Task{[barriers, barrier_id, seq] {
-             barriers->Done(barrier_id, seq);
-             return absl::OkStatus();
-           },
-           [barriers, barrier_id, seq] { barriers->Done(barrier_id, seq); }});
-}
-
-absl::Status Memory::CmoWaitBarrier(const aclrtBarrierTaskInfo& info,
-                                    void* stream) {
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
-                          runtime_.ResolveStream(stream));
-  std::vector<uint32_t> ids;
-  for (size_t i = 0; i < info.barrierNum; ++i) {
-    ids.push_back(info.cmoInfo[i].barrierId);
-  }
-  std::shared_ptr<CmoBarriers> barriers = Barriers();
-  const uint64_t upto = barriers->Last();
-  return runtime_.tasks().Submit(
-      TaskKind::kMarker, "aclrtCmoWaitBarrier", std::move(s),
-      Task{[barriers, ids = std::move(ids), upto] {
-             return barriers->Wait(ids, upto, *Stream::Current());
-           },
-           nullptr});
-}
-
-absl::Status Memory::SetCmoDesc(void* desc, void* src, size_t size) {
-  Runtime::Location where = runtime_.Locate(desc);
-  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, desc, "cache descriptor"));
-  if (!Runtime::RangeInAllocation(where, desc, kCmoDescSize)) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat("the cache descriptor must be ", kCmoDescSize,
-                              " bytes of device memory"));
-  }
-  const CmoDescriptor value{Addr(src), size, CmoDescriptor::kMagic, 0};
-  absl::Status status =
-      where.device->CopyToDevice(Addr(desc), &value, sizeof value);
-  runtime_.MemoryWritten();
-  if (status.code() == absl::StatusCode::kDataLoss) {
-    return Error(ACL_ERROR_RT_SYS_DMA, status.message());
-  }
-  return status;
-}
-
-absl::Status Memory::CmoAsyncWithDesc(void* desc, aclrtCmoType type,
-                                      void* stream) {
-  (void)type;  // every type is a no-op on coherent memory
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
-                          runtime_.ResolveStream(stream));
-  Runtime::Location where = runtime_.Locate(desc);
-  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, desc, "cache descriptor"));
-  if (!Runtime::RangeInAllocation(where, desc, kCmoDescSize)) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat("the cache descriptor must be ", kCmoDescSize,
-                              " bytes of device memory"));
-  }
-  // Like the copy descriptor, read when the task runs; the range it names
-  // is checked then.
-  return runtime_.tasks().Submit(
-      TaskKind::kMarker, "aclrtCmoAsyncWithDesc", std::move(s),
-      Task{[this, dev = where.device, at = Addr(desc)]() -> absl::Status {
-             CmoDescriptor value;
-             ASCEND_RETURN_IF_ERROR(
-                 dev->CopyFromDevice(&value, at, sizeof value));
-             if (value.magic != CmoDescriptor::kMagic) {
-               return Error(ACL_ERROR_RT_PARAM_INVALID,
-                            "the cache descriptor was not set by "
-                            "aclrtCmoSetDesc");
-             }
-             const void* range = Ptr(value.src);
-             if (value.size == 0 ||
-                 !Runtime::RangeInAllocation(runtime_.Locate(range), range,
-                                             value.size)) {
-               return Error(ACL_ERROR_RT_PARAM_INVALID,
-                            "the cache descriptor's range is not in "
-                            "device memory");
-             }
-             return absl::OkStatus();
-           },
-           nullptr});
 }
 
 }  // namespace ascend::rt

@@ -74,7 +74,7 @@ absl::StatusOr<void*> Memory::Malloc(size_t size, aclrtMemMallocPolicy policy) {
 
 absl::Status Memory::Free(void* dev_ptr) {
   Runtime::Location where = runtime_.Locate(dev_ptr);
-  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, dev_ptr, "aclrtFree of"));
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, dev_ptr, "aclrtFree of"));
   if (!where.device || where.allocation.addr != Addr(dev_ptr) ||
       vmm_.FreeDeferred(Addr(dev_ptr))) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
@@ -164,7 +164,7 @@ absl::StatusOr<std::function<absl::Status()>> Memory::PrepareCopy(
   return std::function<absl::Status()>(
       [this, route = std::move(route), dst, src, count]() -> absl::Status {
         absl::Status status = RunCopy(route, dst, src, count);
-        runtime_.MemoryWritten();
+        MemoryWritten();
         return status;
       });
 }
@@ -183,8 +183,8 @@ absl::StatusOr<Memory::CopyRoute> Memory::RouteCopy(
 absl::StatusOr<Memory::CopyRoute> Memory::RouteLocated(
     Runtime::Location to, const void* dst, uint64_t dst_extent,
     Runtime::Location from, const void* src, uint64_t src_extent) {
-  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(to, dst, "copy destination"));
-  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(from, src, "copy source"));
+  ASCEND_RETURN_IF_ERROR(RejectStale(to, dst, "copy destination"));
+  ASCEND_RETURN_IF_ERROR(RejectStale(from, src, "copy source"));
   aclrtMemcpyKind actual =
       to.device
           ? (from.device ? ACL_MEMCPY_DEVICE_TO_DEVICE
@@ -216,7 +216,7 @@ absl::StatusOr<Memory::CopyRoute> Memory::RouteLocated(
     const bool is_dst = side == &to;
     const void* p = is_dst ? dst : src;
     const uint64_t extent = is_dst ? dst_extent : src_extent;
-    if (side->device && !Runtime::RangeInAllocation(*side, p, extent)) {
+    if (side->device && !RangeInAllocation(*side, p, extent)) {
       return Error(ACL_ERROR_RT_PARAM_INVALID,
                    absl::StrCat("copy of ", extent,
                                 " bytes runs past the end of "
@@ -326,7 +326,7 @@ absl::StatusOr<std::function<absl::Status()>> Memory::PrepareMemset(
                               " bytes exceeds the buffer size ", max_count));
   }
   Runtime::Location where = runtime_.Locate(ptr);
-  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, ptr, "memset of"));
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, ptr, "memset of"));
   const uint8_t byte = static_cast<uint8_t>(value);
   if (!where.device) {
     // The reference accepts host pointers here too.
@@ -335,14 +335,14 @@ absl::StatusOr<std::function<absl::Status()>> Memory::PrepareMemset(
       return absl::OkStatus();
     });
   }
-  if (!Runtime::RangeInAllocation(where, ptr, count)) {
+  if (!RangeInAllocation(where, ptr, count)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  "memset runs past the end of the device allocation");
   }
   return std::function<absl::Status()>(
       [this, dev = where.device, addr = Addr(ptr), byte, count] {
         absl::Status status = dev->Fill(addr, byte, count);
-        runtime_.MemoryWritten();
+        MemoryWritten();
         return status;
       });
 }
@@ -380,7 +380,7 @@ absl::Status Memory::WaitForValue(const Runtime::Location& where, uint64_t addr,
     // Checked before the word is read: once a force destroy returned, the
     // host may free it.
     if (stream.aborting()) return absl::CancelledError("stream destroyed");
-    const uint64_t epoch = runtime_.MemoryEpoch();
+    const uint64_t epoch = MemoryEpoch();
     uint64_t current = 0;
     if (host != nullptr) {
       current = __atomic_load_n(host, __ATOMIC_ACQUIRE);
@@ -391,14 +391,14 @@ absl::Status Memory::WaitForValue(const Runtime::Location& where, uint64_t addr,
     if (ValueSatisfies(current, value, flag)) return absl::OkStatus();
     // Runtime writes bump the epoch; the short timeout also catches host
     // functions and host threads writing simulated device memory directly.
-    runtime_.AwaitMemoryWrite(epoch, absl::Milliseconds(2));
+    AwaitMemoryWrite(epoch, absl::Milliseconds(2));
   }
 }
 
 absl::StatusOr<Runtime::Location> Memory::ValueWord(const void* dev_addr,
                                                     const char* what) const {
   Runtime::Location where = runtime_.Locate(dev_addr);
-  if (!Runtime::RangeInAllocation(where, dev_addr, sizeof(uint64_t))) {
+  if (!RangeInAllocation(where, dev_addr, sizeof(uint64_t))) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat(what, " address is not in device memory"));
   }
@@ -449,7 +449,7 @@ absl::Status Memory::ValueWrite(void* dev_addr, uint64_t value, uint32_t flag,
               } else {
                 status = dev->CopyToDevice(addr, &value, sizeof(value));
               }
-              runtime_.MemoryWritten();
+              MemoryWritten();
               return status;
             },
             nullptr};

@@ -13,8 +13,9 @@
 // task path with the device range it writes; every synchronous write of
 // device memory passes its access point first (runtime/task_path.h). The
 // family reaches the core only through Runtime's public interface: where a
-// pointer lives (Runtime::Locate), stream resolution, the memory epoch and
-// the device observers.
+// pointer lives (Runtime::Locate), stream resolution and the device
+// observers. The memory epoch value waits poll, and the checked access of
+// built-in tasks to device memory, are the family's own (task_memory.cc).
 //
 // Thread safety: every method may be called from any thread.
 #ifndef ASCENDCL_RUNTIME_MEMORY_MEMORY_H_
@@ -32,6 +33,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "acl/acl_rt.h"
 #include "device/base/mutex.h"
 #include "device/device.h"
@@ -172,6 +175,26 @@ class Memory final : public Family {
   absl::Status CmoAsyncWithDesc(void* desc, aclrtCmoType type, void* stream);
   absl::Status CmoWaitBarrier(const aclrtBarrierTaskInfo& info, void* stream);
 
+  // --- Task memory and the memory epoch (task_memory.cc) --------------------
+  // Built-in task memory access (kernels, models, built-in tasks, device
+  // writes): 107000 unless [ptr, ptr + bytes) lies in a live allocation of
+  // `device_id`.
+  absl::Status CheckTaskMemory(const void* ptr, uint64_t bytes,
+                               int32_t device_id, absl::string_view what);
+  absl::StatusOr<std::vector<uint8_t>> ReadTaskMemory(const void* ptr,
+                                                      uint64_t bytes,
+                                                      int32_t device_id,
+                                                      absl::string_view what);
+  absl::Status WriteTaskMemory(void* ptr, const std::vector<uint8_t>& data,
+                               int32_t device_id, absl::string_view what);
+  // Bumps the memory epoch so value waits re-check (after a task wrote
+  // device memory).
+  void MemoryWritten();
+  // The memory epoch now, and a wait of at most `timeout` for it to move
+  // past `seen` (value waits poll with it).
+  uint64_t MemoryEpoch();
+  void AwaitMemoryWrite(uint64_t seen, absl::Duration timeout);
+
  private:
   // How a validated copy runs: the direction the pointers make, and the
   // devices holding each side (null for host memory).
@@ -241,10 +264,21 @@ class Memory final : public Family {
   // first) and DropDevice inside OnDeviceClose (the same).
   MemoryRegistry registry_;
   Vmm vmm_;
+  ascend::Mutex epoch_mu_;
+  uint64_t memory_epoch_ ABSL_GUARDED_BY(epoch_mu_) = 0;
 };
 
 // How the memory family is added to a runtime (runtime/process/families.cc).
 FamilyRegistration MemoryFamily();
+
+// Whether [ptr, ptr + size) lies inside the live allocation `where` found
+// (Runtime::Locate; task_memory.cc).
+bool RangeInAllocation(const Runtime::Location& where, const void* ptr,
+                       uint64_t size);
+// ACL_ERROR_RT_PARAM_INVALID naming `what` when `where` is a stale device
+// pointer (see Runtime::Location), else OK.
+absl::Status RejectStale(const Runtime::Location& where, const void* ptr,
+                         absl::string_view what);
 
 }  // namespace ascend::rt
 

@@ -482,7 +482,7 @@ absl::Status Memory::RepairMemoryErrors(
       return repaired;
     }
   }
-  runtime_.MemoryWritten();
+  MemoryWritten();
   return absl::OkStatus();
 }
 
@@ -511,7 +511,7 @@ absl::Status Memory::InjectMemoryError(int32_t device_id, const void* ptr,
 absl::StatusOr<std::pair<void*, uint64_t>> Memory::AllocationRange(
     const void* ptr) {
   Runtime::Location where = runtime_.Locate(ptr);
-  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, ptr, "address"));
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, ptr, "address"));
   if (!where.device) {
     // Page-locked host blocks from aclrtMallocHost(WithCfg) answer too (the
     // scenario table of 11-04, aclrtMemGetAddressRange).
@@ -534,9 +534,8 @@ absl::Status Memory::PrepareP2PMap(const void* ptr, uint64_t size,
                                    int32_t peer) {
   ASCEND_RETURN_IF_ERROR(runtime_.ValidDeviceId(peer));
   Runtime::Location where = runtime_.Locate(ptr);
-  ASCEND_RETURN_IF_ERROR(Runtime::RejectStale(where, ptr, "devPtr"));
-  if (!where.device || !Runtime::RangeInAllocation(where, ptr, size) ||
-      size == 0) {
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, ptr, "devPtr"));
+  if (!where.device || !RangeInAllocation(where, ptr, size) || size == 0) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
                  absl::StrCat("[0x", absl::Hex(Addr(ptr)), ", +", size,
                               ") is not inside one device allocation"));

@@ -15,7 +15,9 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
+#include "runtime/device_info/device_info.h"
 #include "runtime/private_runtime.h"
+#include "runtime/streams/streams.h"
 #include "testing/status_matchers.h"
 
 namespace ascend::rt {
@@ -282,7 +284,7 @@ TEST_F(MemoryTest, MemsetFillsBytesAndChecksTheExtent) {
 }
 
 TEST_F(MemoryTest, AsyncCopiesAndFillsRunInStreamOrder) {
-  ASSERT_OK_AND_ASSIGN(void* stream, rt_->CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(void* stream, Streams::Of(*rt_)->CreateStream(0, 0));
   constexpr size_t kSize = 1 << 16;
   ASSERT_OK_AND_ASSIGN(void* d,
                        rt_.memory().Malloc(kSize, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -298,7 +300,7 @@ TEST_F(MemoryTest, AsyncCopiesAndFillsRunInStreamOrder) {
     ASSERT_OK(rt_.memory().MemsetAsync(d, kSize, 0x55, kSize / 2, stream));
     ASSERT_OK(rt_.memory().MemcpyAsync(out2.data(), kSize, d, kSize,
                                        ACL_MEMCPY_DEVICE_TO_HOST, stream));
-    ASSERT_OK(rt_->SynchronizeStream(stream, Soon()));
+    ASSERT_OK(Streams::Of(*rt_)->SynchronizeStream(stream, Soon()));
     ASSERT_EQ(out1, std::vector<uint8_t>(kSize, 0xAA)) << "round " << round;
     std::vector<uint8_t> want(kSize, 0x01);
     std::fill(want.begin(), want.begin() + kSize / 2, 0x55);
@@ -316,18 +318,18 @@ TEST_F(MemoryTest, AsyncCopiesAndFillsRunInStreamOrder) {
   EXPECT_EQ(
       ErrorCode(rt_.memory().MemsetAsync(d, kSize, 0, kSize, &not_a_stream)),
       ACL_ERROR_RT_PARAM_INVALID);
-  ASSERT_OK(rt_->SynchronizeStream(stream, Soon()));
+  ASSERT_OK(Streams::Of(*rt_)->SynchronizeStream(stream, Soon()));
   // The async path on the default stream (null) too.
   ASSERT_OK(rt_.memory().MemsetAsync(d, kSize, 0x42, kSize, nullptr));
-  ASSERT_OK(rt_->SynchronizeStream(nullptr, Soon()));
+  ASSERT_OK(Streams::Of(*rt_)->SynchronizeStream(nullptr, Soon()));
   EXPECT_EQ(Read(d, kSize), std::vector<uint8_t>(kSize, 0x42));
   EXPECT_OK(rt_.memory().Free(d));
-  EXPECT_OK(rt_->DestroyStream(stream, false));
+  EXPECT_OK(Streams::Of(*rt_)->DestroyStream(stream, false));
 }
 
 TEST_F(MemoryTest, ValueWaitHoldsTheStreamUntilValueWrite) {
-  ASSERT_OK_AND_ASSIGN(void* waiter, rt_->CreateStream(0, 0));
-  ASSERT_OK_AND_ASSIGN(void* writer, rt_->CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(void* waiter, Streams::Of(*rt_)->CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(void* writer, Streams::Of(*rt_)->CreateStream(0, 0));
   ASSERT_OK_AND_ASSIGN(void* d,
                        rt_.memory().Malloc(64, ACL_MEM_MALLOC_HUGE_FIRST));
   ASSERT_OK(rt_.memory().Memset(d, 64, 0, 64));
@@ -338,18 +340,18 @@ TEST_F(MemoryTest, ValueWaitHoldsTheStreamUntilValueWrite) {
   ASSERT_OK(rt_.memory().MemcpyAsync(&after, 8, word + 1, 8,
                                      ACL_MEMCPY_DEVICE_TO_HOST, waiter));
   absl::SleepFor(absl::Milliseconds(30));
-  ASSERT_OK_AND_ASSIGN(bool idle, rt_->StreamIdle(waiter));
+  ASSERT_OK_AND_ASSIGN(bool idle, Streams::Of(*rt_)->StreamIdle(waiter));
   EXPECT_FALSE(idle);
   // Too small a value does not release it.
   ASSERT_OK(rt_.memory().ValueWrite(word, 3, 0, writer));
-  ASSERT_OK(rt_->SynchronizeStream(writer, Soon()));
+  ASSERT_OK(Streams::Of(*rt_)->SynchronizeStream(writer, Soon()));
   absl::SleepFor(absl::Milliseconds(30));
-  ASSERT_OK_AND_ASSIGN(idle, rt_->StreamIdle(waiter));
+  ASSERT_OK_AND_ASSIGN(idle, Streams::Of(*rt_)->StreamIdle(waiter));
   EXPECT_FALSE(idle);
   // word[1] first, then the released value: the copy sees word[1].
   ASSERT_OK(rt_.memory().ValueWrite(word + 1, 0xFEEDull, 0, writer));
   ASSERT_OK(rt_.memory().ValueWrite(word, 9, 0, writer));
-  ASSERT_OK(rt_->SynchronizeStream(waiter, Soon()));
+  ASSERT_OK(Streams::Of(*rt_)->SynchronizeStream(waiter, Soon()));
   EXPECT_EQ(after, 0xFEEDull);
   uint64_t current = 0;
   ASSERT_OK(
@@ -360,7 +362,7 @@ TEST_F(MemoryTest, ValueWaitHoldsTheStreamUntilValueWrite) {
   // is a data race.)
   ASSERT_OK(rt_.memory().ValueWait(word, 11, ACL_STREAM_WAIT_VALUE_EQ, waiter));
   ASSERT_OK(rt_.memory().ValueWrite(word, 11, 0, writer));
-  ASSERT_OK(rt_->SynchronizeStream(waiter, Soon()));
+  ASSERT_OK(Streams::Of(*rt_)->SynchronizeStream(waiter, Soon()));
 
   // Codes: unaligned 107008, bad flags 100000, not device memory 107000.
   EXPECT_EQ(
@@ -384,13 +386,13 @@ TEST_F(MemoryTest, ValueWaitHoldsTheStreamUntilValueWrite) {
   EXPECT_EQ(ErrorCode(rt_.memory().ValueWrite(word + 8, 1, 0, writer)),
             ACL_ERROR_RT_PARAM_INVALID);
   ASSERT_OK(rt_.memory().ValueWrite(word + 7, 5, 0, writer));
-  ASSERT_OK(rt_->SynchronizeStream(writer, Soon()));
+  ASSERT_OK(Streams::Of(*rt_)->SynchronizeStream(writer, Soon()));
   ASSERT_OK(
       rt_.memory().Memcpy(&current, 8, word, 8, ACL_MEMCPY_DEVICE_TO_HOST));
   EXPECT_EQ(current, 11u);  // the refused writes changed nothing
   EXPECT_OK(rt_.memory().Free(d));
-  EXPECT_OK(rt_->DestroyStream(waiter, false));
-  EXPECT_OK(rt_->DestroyStream(writer, false));
+  EXPECT_OK(Streams::Of(*rt_)->DestroyStream(waiter, false));
+  EXPECT_OK(Streams::Of(*rt_)->DestroyStream(writer, false));
 }
 
 TEST_F(MemoryTest, PointerAttributesAndAllocationRange) {
@@ -451,9 +453,10 @@ TEST_F(MemoryTest, PeerCopiesNeedPeerAccess) {
   ASSERT_OK(rt_->SetDevice(0));
   ASSERT_OK(rt_.memory().Memset(d0, kSize, 0x20, kSize));
 
-  ASSERT_OK_AND_ASSIGN(bool can, rt_->CanAccessPeer(0, 1));
+  ASSERT_OK_AND_ASSIGN(bool can, DeviceInfo::Of(*rt_)->CanAccessPeer(0, 1));
   EXPECT_TRUE(can);
-  ASSERT_OK_AND_ASSIGN(bool enabled, rt_->PeerAccessStatus(0, 1));
+  ASSERT_OK_AND_ASSIGN(bool enabled,
+                       DeviceInfo::Of(*rt_)->PeerAccessStatus(0, 1));
   EXPECT_FALSE(enabled);
   // Without peer access: 207006, in either direction and with either kind;
   // nothing moves.
@@ -466,12 +469,12 @@ TEST_F(MemoryTest, PeerCopiesNeedPeerAccess) {
   EXPECT_EQ(Read(d0, kSize), std::vector<uint8_t>(kSize, 0x20));
   EXPECT_EQ(Read(d1, kSize), std::vector<uint8_t>(kSize, 0x10));
 
-  ASSERT_OK(rt_->EnablePeerAccess(1, 0));
-  ASSERT_OK_AND_ASSIGN(enabled, rt_->PeerAccessStatus(0, 1));
+  ASSERT_OK(DeviceInfo::Of(*rt_)->EnablePeerAccess(1, 0));
+  ASSERT_OK_AND_ASSIGN(enabled, DeviceInfo::Of(*rt_)->PeerAccessStatus(0, 1));
   EXPECT_TRUE(enabled);
   // One-directional: 1 -> 0 is not enabled by device 0 (04 device
   // management); copies need either direction (DESIGN.md §5.6).
-  ASSERT_OK_AND_ASSIGN(enabled, rt_->PeerAccessStatus(1, 0));
+  ASSERT_OK_AND_ASSIGN(enabled, DeviceInfo::Of(*rt_)->PeerAccessStatus(1, 0));
   EXPECT_FALSE(enabled);
   // INNER names one device, but the pointers decide (11-03).
   ASSERT_OK(rt_.memory().Memcpy(d1, kSize, d0, kSize / 2,
@@ -480,21 +483,21 @@ TEST_F(MemoryTest, PeerCopiesNeedPeerAccess) {
   std::fill(want.begin(), want.begin() + kSize / 2, 0x20);
   EXPECT_EQ(Read(d1, kSize), want);
   // The other direction, asynchronously on a stream of device 0.
-  ASSERT_OK_AND_ASSIGN(void* stream, rt_->CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(void* stream, Streams::Of(*rt_)->CreateStream(0, 0));
   ASSERT_OK(
       rt_.memory().MemcpyAsync(static_cast<char*>(d0) + kSize / 2, kSize / 2,
                                static_cast<char*>(d1) + kSize / 2, kSize / 2,
                                ACL_MEMCPY_DEVICE_TO_DEVICE, stream));
-  ASSERT_OK(rt_->SynchronizeStream(stream, Soon()));
+  ASSERT_OK(Streams::Of(*rt_)->SynchronizeStream(stream, Soon()));
   std::vector<uint8_t> want0(kSize, 0x20);
   std::fill(want0.begin() + kSize / 2, want0.end(), 0x10);
   EXPECT_EQ(Read(d0, kSize), want0);
 
-  ASSERT_OK(rt_->DisablePeerAccess(1));
+  ASSERT_OK(DeviceInfo::Of(*rt_)->DisablePeerAccess(1));
   EXPECT_EQ(ErrorCode(rt_.memory().Memcpy(d1, kSize, d0, kSize,
                                           ACL_MEMCPY_DEVICE_TO_DEVICE)),
             ACL_ERROR_RT_NO_PERMISSION);
-  EXPECT_OK(rt_->DestroyStream(stream, false));
+  EXPECT_OK(Streams::Of(*rt_)->DestroyStream(stream, false));
   EXPECT_OK(rt_.memory().Free(d0));
   EXPECT_OK(rt_.memory().Free(d1));
 }

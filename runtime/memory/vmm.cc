@@ -1,3 +1,7 @@
+// Virtual memory (runtime/memory/vmm.h; DESIGN.md §5.18): physical
+// allocations, address reservations, mappings and access. The validation of
+// a physical memory property is in vmm_prop.cc, the snapshot participant in
+// vmm_participant.cc, sharing between processes in vmm_share.cc.
 #include "runtime/memory/vmm.h"
 
 #include <unistd.h>
@@ -33,34 +37,6 @@ using device::DeviceAddr;
 DeviceAddr Addr(const void* p) { return reinterpret_cast<DeviceAddr>(p); }
 void* Ptr(DeviceAddr a) { return reinterpret_cast<void*>(a); }
 
-constexpr uint64_t kHugeGranularity = uint64_t{2} << 20;
-
-bool IsDeviceAttr(int32_t attr) {
-  switch (attr) {
-    case ACL_HBM_MEM_HUGE:
-    case ACL_HBM_MEM_NORMAL:
-    case ACL_HBM_MEM_P2P_HUGE:
-    case ACL_HBM_MEM_P2P_NORMAL:
-    case ACL_MEM_NORMAL:
-    case ACL_MEM_HUGE:
-    case ACL_MEM_P2P_NORMAL:
-    case ACL_MEM_P2P_HUGE:
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool IsHuge1gAttr(int32_t attr) {
-  return attr == ACL_HBM_MEM_HUGE1G || attr == ACL_MEM_HUGE1G ||
-         attr == ACL_HBM_MEM_P2P_HUGE1G || attr == ACL_MEM_P2P_HUGE1G;
-}
-
-bool IsHostAttr(int32_t attr) {
-  return attr == ACL_DDR_MEM_HUGE || attr == ACL_DDR_MEM_NORMAL ||
-         attr == ACL_DDR_MEM_P2P_HUGE || attr == ACL_DDR_MEM_P2P_NORMAL;
-}
-
 bool IsAccessFlags(int32_t flags) {
   return flags == ACL_RT_MEM_ACCESS_FLAGS_NONE ||
          flags == ACL_RT_MEM_ACCESS_FLAGS_READ ||
@@ -69,17 +45,6 @@ bool IsAccessFlags(int32_t flags) {
 
 uint64_t RoundUp(uint64_t value, uint64_t granularity) {
   return (value + granularity - 1) / granularity * granularity;
-}
-
-device::MemAccess AsMemAccess(uint64_t flags) {
-  switch (flags) {
-    case ACL_RT_MEM_ACCESS_FLAGS_READ:
-      return device::MemAccess::kRead;
-    case ACL_RT_MEM_ACCESS_FLAGS_READWRITE:
-      return device::MemAccess::kReadWrite;
-    default:
-      return device::MemAccess::kNone;
-  }
 }
 
 // 11-04, aclrtReserveMemAddress `expectPtr`: an address the caller chooses
@@ -128,61 +93,15 @@ absl::Status DeviceError(const absl::Status& status, absl::string_view what) {
 
 }  // namespace
 
-absl::Status Vmm::ValidateProp(const aclrtPhysicalMemProp& prop) const {
-  const int32_t handle_type = static_cast<int32_t>(prop.handleType);
-  if (handle_type != ACL_MEM_HANDLE_TYPE_NONE &&
-      handle_type != ACL_MEM_HANDLE_TYPE_POSIX) {
-    return Error(ACL_ERROR_INVALID_PARAM,
-                 absl::StrCat("prop.handleType ", handle_type,
-                              " is not an aclrtMemHandleType"));
+device::MemAccess AsMemAccess(uint64_t flags) {
+  switch (flags) {
+    case ACL_RT_MEM_ACCESS_FLAGS_READ:
+      return device::MemAccess::kRead;
+    case ACL_RT_MEM_ACCESS_FLAGS_READWRITE:
+      return device::MemAccess::kReadWrite;
+    default:
+      return device::MemAccess::kNone;
   }
-  if (static_cast<int32_t>(prop.allocationType) !=
-      ACL_MEM_ALLOCATION_TYPE_PINNED) {
-    return Error(ACL_ERROR_INVALID_PARAM,
-                 absl::StrCat("prop.allocationType ",
-                              static_cast<int32_t>(prop.allocationType),
-                              " is not ACL_MEM_ALLOCATION_TYPE_PINNED"));
-  }
-  const int32_t location = static_cast<int32_t>(prop.location.type);
-  const int32_t attr = static_cast<int32_t>(prop.memAttr);
-  if (location == ACL_MEM_LOCATION_TYPE_HOST ||
-      location == ACL_MEM_LOCATION_TYPE_HOST_NUMA) {
-    if (!IsHostAttr(attr) && !IsDeviceAttr(attr)) {
-      return Error(ACL_ERROR_INVALID_PARAM,
-                   absl::StrCat("prop.memAttr ", attr,
-                                " is not a memory attribute for host memory"));
-    }
-    return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                 "host physical memory is not simulated: the simulator's "
-                 "physical memory is device memory");
-  }
-  if (location != ACL_MEM_LOCATION_TYPE_DEVICE) {
-    return Error(ACL_ERROR_INVALID_PARAM,
-                 absl::StrCat("prop.location.type ", location,
-                              " is not a location physical memory can have"));
-  }
-  if (IsHuge1gAttr(attr)) {
-    return Error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                 "1 GiB pages are not simulated");
-  }
-  if (!IsDeviceAttr(attr)) {
-    return Error(ACL_ERROR_INVALID_PARAM,
-                 absl::StrCat("prop.memAttr ", attr,
-                              " is not a memory attribute for device memory"));
-  }
-  if (prop.location.id >= static_cast<uint32_t>(runtime_.DeviceCount())) {
-    return Error(ACL_ERROR_RT_INVALID_DEVICEID,
-                 absl::StrCat("prop.location.id ", prop.location.id,
-                              " is not a device"));
-  }
-  return absl::OkStatus();
-}
-
-absl::StatusOr<uint64_t> Vmm::Granularity(const aclrtPhysicalMemProp& prop,
-                                          bool recommended) const {
-  ASCEND_RETURN_IF_ERROR(ValidateProp(prop));
-  (void)recommended;  // one page size: both answers are the same
-  return kHugeGranularity;
 }
 
 Vmm::DeviceTables& Vmm::TablesLocked(int32_t device_id, uint64_t generation) {
@@ -604,148 +523,6 @@ std::optional<std::pair<void*, uint64_t>> Vmm::MappingRange(
   --it;
   if (Addr(ptr) - it->first >= it->second.size) return std::nullopt;
   return std::make_pair(Ptr(it->first), it->second.size);
-}
-
-// --- The snapshot participant ----------------------------------------------
-//
-// Save copies the device's tables; Restore (after the device was re-opened,
-// before "allocations" and "memory") puts back every reservation at its
-// address, every physical allocation at its id and every mapping, so that
-// every device address the process holds is valid again before any content
-// is copied. The contents of physical memory are allocations of the device
-// and travel with "memory", once each however often they are mapped.
-namespace {
-
-class SavedVmm final : public SavedState {
- public:
-  SavedVmm(Runtime& runtime, int32_t device_id, Vmm::DeviceTables tables)
-      : runtime_(runtime), device_id_(device_id), tables_(std::move(tables)) {}
-
-  absl::Status Restore() const override {
-    std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id_);
-    if (!device) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("device ", device_id_, " is not open"));
-    }
-    // Put back only what is missing: a retried Restore finds part of it.
-    std::map<DeviceAddr, uint64_t> reserved;
-    for (const device::Allocation& r : device->Reservations()) {
-      reserved[r.addr] = r.size;
-    }
-    for (const auto& [addr, r] : tables_.reservations) {
-      if (reserved.count(addr) != 0) continue;
-      ASCEND_RETURN_IF_ERROR(device->ReserveAddress(r.size, addr).status());
-    }
-    std::map<DeviceAddr, uint64_t> physical;
-    for (const device::Allocation& p : device->PhysicalAllocations()) {
-      physical[p.addr] = p.size;
-    }
-    for (const auto& [handle, p] : tables_.physical) {
-      if (physical.count(p.id) != 0) continue;
-      ASCEND_RETURN_IF_ERROR(device->AllocatePhysicalAt(p.id, p.size));
-    }
-    std::map<DeviceAddr, device::Mapping> mapped;
-    for (const device::Mapping& m : device->Mappings()) mapped[m.addr] = m;
-    for (const auto& [addr, m] : tables_.mappings) {
-      // The device's own access comes back with the mapping (an access the
-      // program set protects it again before anything runs).
-      const auto own = m.access.find(device_id_);
-      const device::MemAccess access = own == m.access.end()
-                                           ? device::MemAccess::kNone
-                                           : AsMemAccess(own->second);
-      auto present = mapped.find(addr);
-      if (present == mapped.end()) {
-        const auto physical_it = tables_.physical.find(m.handle);
-        if (physical_it == tables_.physical.end()) {
-          return absl::InternalError("a saved mapping names no saved handle");
-        }
-        ASCEND_RETURN_IF_ERROR(device->MapPhysical(
-            addr, m.size, physical_it->second.id, m.offset));
-      } else if (present->second.access == access) {
-        continue;
-      }
-      ASCEND_RETURN_IF_ERROR(device->SetMappingAccess(addr, access));
-    }
-    return absl::OkStatus();
-  }
-
- private:
-  Runtime& runtime_;
-  const int32_t device_id_;
-  const Vmm::DeviceTables tables_;
-};
-
-class VmmParticipant final : public SnapshotParticipant {
- public:
-  explicit VmmParticipant(Vmm& vmm, Runtime& runtime)
-      : vmm_(vmm), runtime_(runtime) {}
-
-  absl::string_view name() const override { return "vmm"; }
-
-  absl::StatusOr<std::unique_ptr<SavedState>> Save(int32_t device_id) override {
-    std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
-    if (!device) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("device ", device_id, " is not open"));
-    }
-    ASCEND_RETURN_IF_ERROR(vmm_.CheckNotShared(device_id));
-    Vmm::DeviceTables tables = vmm_.Tables(device_id);
-    // Memory of another process mapped here is not ours to save, and our
-    // page tables could not be restored around it (CANN: a restore fails
-    // while another process occupies the device).
-    for (const device::Mapping& m : device->Mappings()) {
-      if (m.physical == 0) {
-        return absl::FailedPreconditionError(absl::StrFormat(
-            "device %d maps memory of another process at 0x%x (+%u): close "
-            "the import before a backup",
-            device_id, m.addr, m.size));
-      }
-    }
-    return std::unique_ptr<SavedState>(
-        new SavedVmm(runtime_, device_id, std::move(tables)));
-  }
-
-  absl::StatusOr<std::string> Describe(int32_t device_id) const override {
-    std::string text;
-    const Vmm::DeviceTables tables = vmm_.Tables(device_id);
-    for (const auto& [addr, r] : tables.reservations) {
-      absl::StrAppendFormat(&text, "reservation [0x%x, +%u) flags %u\n", addr,
-                            r.size, r.flags);
-    }
-    for (const auto& [handle, p] : tables.physical) {
-      absl::StrAppendFormat(&text,
-                            "physical %p id 0x%x size %u refs %d maps %u\n",
-                            handle, p.id, p.size, p.references, p.mappings);
-    }
-    for (const auto& [addr, m] : tables.mappings) {
-      absl::StrAppendFormat(&text, "mapping [0x%x, +%u) -> %p + %u access",
-                            addr, m.size, m.handle, m.offset);
-      for (const auto& [dev, flags] : m.access) {
-        absl::StrAppendFormat(&text, " %d:%u", dev, flags);
-      }
-      text += "\n";
-    }
-    std::shared_ptr<device::Device> device = runtime_.DeviceObject(device_id);
-    if (device) {
-      for (const device::Mapping& m : device->Mappings()) {
-        absl::StrAppendFormat(
-            &text, "device mapping [0x%x, +%u) -> 0x%x + %u access %u\n",
-            m.addr, m.size, m.physical, m.offset,
-            static_cast<uint32_t>(m.access));
-      }
-    }
-    return text;
-  }
-
- private:
-  Vmm& vmm_;
-  Runtime& runtime_;
-};
-
-}  // namespace
-
-std::unique_ptr<SnapshotParticipant> Vmm::MakeParticipant() {
-  return std::make_unique<VmmParticipant>(*this, runtime_);
 }
 
 }  // namespace ascend::rt

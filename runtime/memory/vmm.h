@@ -237,6 +237,10 @@ class Vmm {
   std::atomic<bool> ipc_exported_{false};
 };
 
+// The device access an aclrtMemAccessFlags value grants (none for any value
+// but READ and READWRITE); defined in vmm.cc, used by its participant too.
+device::MemAccess AsMemAccess(uint64_t flags);
+
 }  // namespace ascend::rt
 
 #endif  // ASCENDCL_RUNTIME_MEMORY_VMM_H_

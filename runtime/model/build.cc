@@ -259,8 +259,8 @@ absl::Status Models::SwitchLabelByIndex(void* ptr, uint32_t max_value,
   }
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
-  ASCEND_RETURN_IF_ERROR(
-      runtime_.CheckTaskMemory(ptr, sizeof(uint32_t), s->device_id(), "ptr"));
+  ASCEND_RETURN_IF_ERROR(Memory::Of(runtime_)->CheckTaskMemory(
+      ptr, sizeof(uint32_t), s->device_id(), "ptr"));
   ASCEND_RETURN_IF_ERROR(RefuseCapturing(*s, "aclrtSwitchLabelByIndex"));
   ASCEND_ASSIGN_OR_RETURN(auto rec, Recording(*s, ACL_ERROR_RT_STREAM_MODEL,
                                               "aclrtSwitchLabelByIndex"));
@@ -289,10 +289,10 @@ absl::Status Models::SwitchStream(void* left, int32_t cond, void* right,
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> target,
                           runtime_.ResolveStream(true_stream));
   const size_t bytes = data_type == ACL_RT_SWITCH_INT64 ? 8 : 4;
-  ASCEND_RETURN_IF_ERROR(
-      runtime_.CheckTaskMemory(left, bytes, s->device_id(), "leftValue"));
-  ASCEND_RETURN_IF_ERROR(
-      runtime_.CheckTaskMemory(right, bytes, s->device_id(), "rightValue"));
+  ASCEND_RETURN_IF_ERROR(Memory::Of(runtime_)->CheckTaskMemory(
+      left, bytes, s->device_id(), "leftValue"));
+  ASCEND_RETURN_IF_ERROR(Memory::Of(runtime_)->CheckTaskMemory(
+      right, bytes, s->device_id(), "rightValue"));
   ASCEND_RETURN_IF_ERROR(RefuseCapturing(*s, "aclrtSwitchStream"));
   ASCEND_ASSIGN_OR_RETURN(
       auto rec, Recording(*s, ACL_ERROR_RT_STREAM_MODEL, "aclrtSwitchStream"));
@@ -347,8 +347,8 @@ absl::StatusOr<void*> Models::CondHandleCreate(void* model,
   const uint64_t v = default_value;
   std::vector<uint8_t> bytes(sizeof v);
   std::memcpy(bytes.data(), &v, sizeof v);
-  absl::Status wrote =
-      runtime_.WriteTaskMemory(ptr, bytes, m->device_id_, "condition value");
+  absl::Status wrote = Memory::Of(runtime_)->WriteTaskMemory(
+      ptr, bytes, m->device_id_, "condition value");
   if (!wrote.ok()) {
     (void)memory_->Free(ptr);
     return wrote;

@@ -23,6 +23,7 @@
 #include "runtime/model/model.h"
 #include "runtime/model/model_objects.h"
 #include "runtime/runtime.h"
+#include "runtime/streams/streams.h"
 #include "runtime/sync/event.h"
 
 namespace ascend::rt {
@@ -95,15 +96,15 @@ absl::Status Models::Execute(void* model, int32_t timeout_ms) {
   // The waiting stream is the model's device's too, whatever the calling
   // thread's current context is.
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx,
-                          runtime_.StreamContext(on->handle()));
-  ASCEND_ASSIGN_OR_RETURN(void* handle,
-                          runtime_.CreateStreamIn(ctx, StreamConfig{}));
+                          Streams::Of(runtime_)->StreamContext(on->handle()));
+  ASCEND_ASSIGN_OR_RETURN(
+      void* handle, Streams::Of(runtime_)->CreateStreamIn(ctx, StreamConfig{}));
   absl::Status status = ExecuteAsync(model, handle);
   if (status.ok()) {
     const absl::Time deadline =
         timeout_ms == -1 ? absl::InfiniteFuture()
                          : absl::Now() + absl::Milliseconds(timeout_ms);
-    status = runtime_.SynchronizeStream(handle, deadline);
+    status = Streams::Of(runtime_)->SynchronizeStream(handle, deadline);
     if (absl::IsDeadlineExceeded(status)) {
       (void)Abort(model);
       status = Error(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
@@ -111,7 +112,7 @@ absl::Status Models::Execute(void* model, int32_t timeout_ms) {
                                   timeout_ms, " ms"));
     }
   }
-  (void)runtime_.DestroyStreamAndWait(handle);
+  (void)Streams::Of(runtime_)->DestroyStreamAndWait(handle);
   return status;
 }
 

@@ -24,6 +24,7 @@
 #include "runtime/model/model.h"
 #include "runtime/model/model_objects.h"
 #include "runtime/runtime.h"
+#include "runtime/streams/streams.h"
 #include "runtime/sync/event.h"
 #include "runtime/sync/sync.h"
 
@@ -158,10 +159,11 @@ absl::StatusOr<std::shared_ptr<Stream>> Models::NewRunner(
     const Stream& source) {
   // In the source stream's context, whatever the calling thread's is: a
   // stream of device 1 captured while device 0 is current runs on device 1.
-  ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx,
-                          runtime_.StreamContext(source.handle()));
-  ASCEND_ASSIGN_OR_RETURN(void* handle,
-                          runtime_.CreateStreamIn(ctx, StreamConfig{}));
+  ASCEND_ASSIGN_OR_RETURN(
+      std::shared_ptr<Context> ctx,
+      Streams::Of(runtime_)->StreamContext(source.handle()));
+  ASCEND_ASSIGN_OR_RETURN(
+      void* handle, Streams::Of(runtime_)->CreateStreamIn(ctx, StreamConfig{}));
   return runtime_.ResolveStream(handle);
 }
 
@@ -178,7 +180,7 @@ void Models::ReleaseRunners(const Model& model) {
       ascend::MutexLock lock(&mu_);
       runner_models_.erase(r->handle());
     }
-    (void)runtime_.DestroyStreamAndWait(r->handle());
+    (void)Streams::Of(runtime_)->DestroyStreamAndWait(r->handle());
   }
 }
 
@@ -341,12 +343,14 @@ absl::Status Models::CacheLastTaskInfo(const void* info, size_t size,
 absl::StatusOr<std::vector<uint8_t>> Models::ReadValue(const void* ptr,
                                                        size_t bytes,
                                                        int32_t device_id) {
-  return runtime_.ReadTaskMemory(ptr, bytes, device_id, "model control value");
+  return Memory::Of(runtime_)->ReadTaskMemory(ptr, bytes, device_id,
+                                              "model control value");
 }
 
 absl::Status Models::WriteValue(void* ptr, const std::vector<uint8_t>& bytes,
                                 int32_t device_id) {
-  return runtime_.WriteTaskMemory(ptr, bytes, device_id, "condition value");
+  return Memory::Of(runtime_)->WriteTaskMemory(ptr, bytes, device_id,
+                                               "condition value");
 }
 
 absl::Status Models::CheckBackup(int32_t device_id) const {

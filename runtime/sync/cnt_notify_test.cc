@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
 #include "runtime/private_runtime.h"
+#include "runtime/streams/streams.h"
 #include "testing/status_matchers.h"
 
 namespace ascend::rt {
@@ -72,7 +73,7 @@ TEST(CntNotifyTest, RecordWaitAndResetInStreamOrder) {
   PrivateRuntime rt;
   ASSERT_OK(rt->SetDevice(0));
   ASSERT_OK_AND_ASSIGN(void* notify, rt.sync().CreateCntNotify(0));
-  ASSERT_OK_AND_ASSIGN(void* s, rt->CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(void* s, Streams::Of(*rt)->CreateStream(0, 0));
   ASSERT_OK(rt.sync().RecordCntNotify(notify, s,
                                       ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 2));
   ASSERT_OK(rt.sync().RecordCntNotify(notify, s,
@@ -80,34 +81,35 @@ TEST(CntNotifyTest, RecordWaitAndResetInStreamOrder) {
   ASSERT_OK(rt.sync().WaitCntNotify(notify, s,
                                     ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 5,
                                     /*timeout_s=*/1, /*clear=*/false));
-  ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
+  ASSERT_OK(Streams::Of(*rt)->SynchronizeStream(s, absl::InfiniteFuture()));
   ASSERT_OK_AND_ASSIGN(uint32_t value, rt.sync().CntNotifyValue(notify));
   EXPECT_EQ(value, 5u);
   ASSERT_OK(rt.sync().WaitCntNotify(notify, s,
                                     ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE, 4,
                                     /*timeout_s=*/1, /*clear=*/true));
-  ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
+  ASSERT_OK(Streams::Of(*rt)->SynchronizeStream(s, absl::InfiniteFuture()));
   ASSERT_OK_AND_ASSIGN(value, rt.sync().CntNotifyValue(notify));
   EXPECT_EQ(value, 0u);
   ASSERT_OK(rt.sync().RecordCntNotify(
       notify, s, ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE, 9));
   ASSERT_OK(rt.sync().ResetCntNotify(notify, s));
-  ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
+  ASSERT_OK(Streams::Of(*rt)->SynchronizeStream(s, absl::InfiniteFuture()));
   ASSERT_OK_AND_ASSIGN(value, rt.sync().CntNotifyValue(notify));
   EXPECT_EQ(value, 0u);
   // Not released within its timeout: the stream reports 107019.
   ASSERT_OK(rt.sync().WaitCntNotify(notify, s,
                                     ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 1,
                                     /*timeout_s=*/1, /*clear=*/false));
-  EXPECT_EQ(ErrorCode(rt->SynchronizeStream(s, absl::InfiniteFuture())),
-            ACL_ERROR_RT_WAIT_TIMEOUT);
+  EXPECT_EQ(
+      ErrorCode(Streams::Of(*rt)->SynchronizeStream(s, absl::InfiniteFuture())),
+      ACL_ERROR_RT_WAIT_TIMEOUT);
 }
 
 TEST(CntNotifyTest, DeviceResetReleasesAQueuedWait) {
   PrivateRuntime rt;
   ASSERT_OK(rt->SetDevice(0));
   ASSERT_OK_AND_ASSIGN(void* notify, rt.sync().CreateCntNotify(0));
-  ASSERT_OK_AND_ASSIGN(void* s, rt->CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(void* s, Streams::Of(*rt)->CreateStream(0, 0));
   ASSERT_OK(rt.sync().WaitCntNotify(notify, s,
                                     ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 7,
                                     /*timeout_s=*/0, /*clear=*/false));

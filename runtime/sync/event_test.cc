@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
 #include "runtime/private_runtime.h"
+#include "runtime/streams/streams.h"
 #include "runtime/sync/family_participant_test_util.h"
 #include "runtime/sync/sync.h"
 #include "testing/status_matchers.h"
@@ -148,9 +149,9 @@ TEST(RuntimeEventTest, ParticipantRestoresRecordStateAndTheId) {
   PrivateRuntime rt;
   ASSERT_OK(rt->SetDevice(0));
   ASSERT_OK_AND_ASSIGN(void* event, rt.sync().CreateEvent(0));
-  ASSERT_OK_AND_ASSIGN(void* s, rt->CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(void* s, Streams::Of(*rt)->CreateStream(0, 0));
   ASSERT_OK(rt.sync().RecordEvent(event, s));
-  ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
+  ASSERT_OK(Streams::Of(*rt)->SynchronizeStream(s, absl::InfiniteFuture()));
   ASSERT_OK_AND_ASSIGN(const uint64_t stamp, rt.sync().EventTimestamp(event));
   std::unique_ptr<SnapshotParticipant> participant =
       FamilyParticipant(*rt, "event");
@@ -160,7 +161,7 @@ TEST(RuntimeEventTest, ParticipantRestoresRecordStateAndTheId) {
   // More records and a reset after the backup, then the device re-opens.
   ASSERT_OK(rt.sync().RecordEvent(event, s));
   ASSERT_OK(rt.sync().ResetEvent(event, s));
-  ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
+  ASSERT_OK(Streams::Of(*rt)->SynchronizeStream(s, absl::InfiniteFuture()));
   ASSERT_OK(rt->DeviceObject(0)->Reopen());
   ASSERT_OK(saved->Restore());
   ASSERT_OK_AND_ASSIGN(std::string after, participant->Describe(0));

@@ -22,6 +22,7 @@
 #include "runtime/base/error.h"
 #include "runtime/host_func/host_func.h"
 #include "runtime/private_runtime.h"
+#include "runtime/streams/streams.h"
 #include "testing/status_matchers.h"
 
 namespace ascend::rt {
@@ -46,12 +47,12 @@ class IpcSyncTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_OK(rt_->SetDevice(0));
-    ASSERT_OK_AND_ASSIGN(a_, rt_->CreateStream(0, 0));
-    ASSERT_OK_AND_ASSIGN(b_, rt_->CreateStream(0, 0));
+    ASSERT_OK_AND_ASSIGN(a_, Streams::Of(*rt_)->CreateStream(0, 0));
+    ASSERT_OK_AND_ASSIGN(b_, Streams::Of(*rt_)->CreateStream(0, 0));
   }
   void TearDown() override {
-    EXPECT_OK(rt_->DestroyStream(a_, false));
-    EXPECT_OK(rt_->DestroyStream(b_, false));
+    EXPECT_OK(Streams::Of(*rt_)->DestroyStream(a_, false));
+    EXPECT_OK(Streams::Of(*rt_)->DestroyStream(b_, false));
   }
   PrivateRuntime rt_;
   void* a_ = nullptr;
@@ -113,7 +114,7 @@ TEST_F(IpcSyncTest, RecordOnOneSideCompletesTheOther) {
   ASSERT_OK(rt_.sync().SynchronizeEvent(opened, Soon()));
   ASSERT_OK_AND_ASSIGN(done, rt_.sync().EventComplete(opened));
   EXPECT_TRUE(done);
-  ASSERT_OK(rt_->SynchronizeStream(b_, Soon()));
+  ASSERT_OK(Streams::Of(*rt_)->SynchronizeStream(b_, Soon()));
   EXPECT_TRUE(after_wait.load());
 
   // And the other way: a record of the opened event completes the exported.
@@ -199,7 +200,7 @@ TEST_F(IpcSyncTest, NotifyRecordOnOneSideReleasesAWaitOnTheOther) {
     absl::SleepFor(absl::Milliseconds(30));
     EXPECT_FALSE(after_wait.load());
     ASSERT_OK(rt_.sync().RecordNotify(notify, a_));
-    ASSERT_OK(rt_->SynchronizeStream(b_, Soon()));
+    ASSERT_OK(Streams::Of(*rt_)->SynchronizeStream(b_, Soon()));
     EXPECT_TRUE(after_wait.load());
 
     // The other direction; the flag was reset by the first wait, so a second
@@ -210,7 +211,7 @@ TEST_F(IpcSyncTest, NotifyRecordOnOneSideReleasesAWaitOnTheOther) {
     absl::SleepFor(absl::Milliseconds(30));
     EXPECT_FALSE(after_second.load());
     ASSERT_OK(rt_.sync().RecordNotify(imported, b_));
-    ASSERT_OK(rt_->SynchronizeStream(a_, Soon()));
+    ASSERT_OK(Streams::Of(*rt_)->SynchronizeStream(a_, Soon()));
     EXPECT_TRUE(after_second.load());
 
     EXPECT_OK(rt_.sync().DestroyNotify(imported));

@@ -7,6 +7,7 @@
 #include "gtest/gtest.h"
 #include "runtime/base/error.h"
 #include "runtime/private_runtime.h"
+#include "runtime/streams/streams.h"
 #include "runtime/sync/family_participant_test_util.h"
 #include "runtime/sync/sync.h"
 #include "testing/status_matchers.h"
@@ -39,11 +40,11 @@ TEST(NotifyTest, ClosingTheNotifysDeviceReleasesAWaitElsewhere) {
   ASSERT_OK(rt->SetDevice(0));
   ASSERT_OK_AND_ASSIGN(void* notify, rt.sync().CreateNotify(0));
   ASSERT_OK(rt->SetDevice(1));
-  ASSERT_OK_AND_ASSIGN(void* s, rt->CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(void* s, Streams::Of(*rt)->CreateStream(0, 0));
   ASSERT_OK(rt.sync().WaitAndResetNotify(notify, s, absl::ZeroDuration()));
   ASSERT_OK(rt->ResetDevice(0, /*force=*/true));
   const absl::Status synced =
-      rt->SynchronizeStream(s, absl::Now() + absl::Seconds(20));
+      Streams::Of(*rt)->SynchronizeStream(s, absl::Now() + absl::Seconds(20));
   EXPECT_FALSE(synced.ok());
   EXPECT_NE(ErrorCode(synced), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) << synced;
   EXPECT_EQ(ErrorCode(rt.sync().NotifyId(notify).status()),
@@ -54,23 +55,24 @@ TEST(NotifyTest, RecordThenWaitInStreamOrder) {
   PrivateRuntime rt;
   ASSERT_OK(rt->SetDevice(0));
   ASSERT_OK_AND_ASSIGN(void* notify, rt.sync().CreateNotify(0));
-  ASSERT_OK_AND_ASSIGN(void* s, rt->CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(void* s, Streams::Of(*rt)->CreateStream(0, 0));
   ASSERT_OK(rt.sync().RecordNotify(notify, s));
   ASSERT_OK(rt.sync().WaitAndResetNotify(notify, s, absl::Seconds(1)));
-  ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
+  ASSERT_OK(Streams::Of(*rt)->SynchronizeStream(s, absl::InfiniteFuture()));
   // Reset by the wait: a second wait times out.
   ASSERT_OK(rt.sync().WaitAndResetNotify(notify, s, absl::Milliseconds(30)));
-  EXPECT_EQ(ErrorCode(rt->SynchronizeStream(s, absl::InfiniteFuture())),
-            ACL_ERROR_RT_WAIT_TIMEOUT);
+  EXPECT_EQ(
+      ErrorCode(Streams::Of(*rt)->SynchronizeStream(s, absl::InfiniteFuture())),
+      ACL_ERROR_RT_WAIT_TIMEOUT);
 }
 
 TEST(NotifyTest, ParticipantRestoresAPendingRecord) {
   PrivateRuntime rt;
   ASSERT_OK(rt->SetDevice(0));
   ASSERT_OK_AND_ASSIGN(void* notify, rt.sync().CreateNotify(0));
-  ASSERT_OK_AND_ASSIGN(void* s, rt->CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(void* s, Streams::Of(*rt)->CreateStream(0, 0));
   ASSERT_OK(rt.sync().RecordNotify(notify, s));
-  ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
+  ASSERT_OK(Streams::Of(*rt)->SynchronizeStream(s, absl::InfiniteFuture()));
   std::unique_ptr<SnapshotParticipant> participant =
       FamilyParticipant(*rt, "notify");
   ASSERT_OK_AND_ASSIGN(std::string before, participant->Describe(0));
@@ -78,14 +80,14 @@ TEST(NotifyTest, ParticipantRestoresAPendingRecord) {
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<SavedState> saved, participant->Save(0));
   // The record is consumed after the backup, and the device re-opened.
   ASSERT_OK(rt.sync().WaitAndResetNotify(notify, s, absl::Seconds(1)));
-  ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
+  ASSERT_OK(Streams::Of(*rt)->SynchronizeStream(s, absl::InfiniteFuture()));
   ASSERT_OK(rt->DeviceObject(0)->Reopen());
   ASSERT_OK(saved->Restore());
   ASSERT_OK_AND_ASSIGN(std::string after, participant->Describe(0));
   EXPECT_EQ(after, before);
   // The restored record releases a wait.
   ASSERT_OK(rt.sync().WaitAndResetNotify(notify, s, absl::Seconds(1)));
-  ASSERT_OK(rt->SynchronizeStream(s, absl::InfiniteFuture()));
+  ASSERT_OK(Streams::Of(*rt)->SynchronizeStream(s, absl::InfiniteFuture()));
 }
 
 }  // namespace

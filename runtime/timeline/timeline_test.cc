@@ -14,6 +14,7 @@
 #include "runtime/exception_info.h"
 #include "runtime/model/model.h"
 #include "runtime/private_runtime.h"
+#include "runtime/streams/streams.h"
 #include "testing/status_matchers.h"
 
 namespace ascend::rt {
@@ -60,7 +61,7 @@ class TimelineTest : public ::testing::Test {
     ASSERT_NE(timeline_, nullptr);
     ASSERT_OK_AND_ASSIGN(buffer_,
                          rt_.memory().Malloc(4096, ACL_MEM_MALLOC_HUGE_FIRST));
-    ASSERT_OK_AND_ASSIGN(stream_, rt_->CreateStream(0, 0));
+    ASSERT_OK_AND_ASSIGN(stream_, Streams::Of(*rt_)->CreateStream(0, 0));
   }
   void TearDown() override {
     ASSERT_OK(timeline_->SetObserver(nullptr, nullptr));
@@ -69,7 +70,8 @@ class TimelineTest : public ::testing::Test {
     return rt_.memory().MemsetAsync(buffer_, 4096, 1, 4096, stream_);
   }
   absl::Status Sync() {
-    return rt_->SynchronizeStream(stream_, absl::InfiniteFuture());
+    return Streams::Of(*rt_)->SynchronizeStream(stream_,
+                                                absl::InfiniteFuture());
   }
 
   PrivateRuntime rt_;

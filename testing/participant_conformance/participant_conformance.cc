@@ -15,6 +15,8 @@
 #include "runtime/kernel/kernel.h"
 #include "runtime/model/model.h"
 #include "runtime/process/families.h"
+#include "runtime/snapshot_support/snapshot_support.h"
+#include "runtime/streams/streams.h"
 #include "snapshot/backup_image.h"
 #include "snapshot/builtin_participants.h"
 #include "testing/status_matchers.h"
@@ -99,8 +101,10 @@ void ParticipantConformanceTest::BuildModels(int32_t device) {
 
   // Captured: `head` forks to `side`, which copies and calls the host
   // function, and joins back.
-  ASSERT_OK_AND_ASSIGN(void* head, runtime().CreateStream(0, 0));
-  ASSERT_OK_AND_ASSIGN(void* side, runtime().CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(void* head,
+                       ascend::rt::Streams::Of(runtime())->CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(void* side,
+                       ascend::rt::Streams::Of(runtime())->CreateStream(0, 0));
   ASSERT_OK_AND_ASSIGN(void* fork, sync().CreateEvent(0));
   ASSERT_OK_AND_ASSIGN(void* join, sync().CreateEvent(0));
   ASSERT_OK(models.CaptureBegin(head, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
@@ -121,7 +125,8 @@ void ParticipantConformanceTest::BuildModels(int32_t device) {
   // memset that would spoil the copy.
   ASSERT_OK_AND_ASSIGN(void* built, models.BuildBegin(0));
   ASSERT_OK_AND_ASSIGN(void* bound,
-                       runtime().CreateStream(0, ACL_STREAM_PERSISTENT));
+                       ascend::rt::Streams::Of(runtime())->CreateStream(
+                           0, ACL_STREAM_PERSISTENT));
   ASSERT_OK(models.BindStream(built, bound, rt::kModelStreamHead));
   ASSERT_OK_AND_ASSIGN(void* start, models.CreateLabel());
   ASSERT_OK_AND_ASSIGN(void* end, models.CreateLabel());
@@ -138,7 +143,8 @@ void ParticipantConformanceTest::BuildModels(int32_t device) {
   ASSERT_OK(models.BuildEnd(built));
   built_models_.push_back(built);
 
-  ASSERT_OK_AND_ASSIGN(void* exec, runtime().CreateStream(0, 0));
+  ASSERT_OK_AND_ASSIGN(void* exec,
+                       ascend::rt::Streams::Of(runtime())->CreateStream(0, 0));
   model_streams_.push_back(exec);
 }
 
@@ -153,8 +159,8 @@ void ParticipantConformanceTest::ReplayModels() {
                                                       model_streams_[d]));
     ASSERT_OK(rt::Models::Of(runtime())->ExecuteAsync(built_models_[d],
                                                       model_streams_[d]));
-    ASSERT_OK(
-        runtime().SynchronizeStream(model_streams_[d], absl::InfiniteFuture()));
+    ASSERT_OK(ascend::rt::Streams::Of(runtime())->SynchronizeStream(
+        model_streams_[d], absl::InfiniteFuture()));
     EXPECT_EQ(host_calls_.load(), calls + 1);
     for (void* out : {model_dst_[d], built_dst_[d]}) {
       std::vector<uint8_t> back(kModelBytes);
@@ -220,7 +226,8 @@ void ParticipantConformanceTest::Populate(uint32_t seed) {
   for (int32_t device : kDevices) {
     ASSERT_OK(runtime().SetDevice(device));
     for (int i = 0; i < 2; ++i) {
-      ASSERT_OK_AND_ASSIGN(void* stream, runtime().CreateStream(0, 0));
+      ASSERT_OK_AND_ASSIGN(
+          void* stream, ascend::rt::Streams::Of(runtime())->CreateStream(0, 0));
       streams_.push_back(stream);
       ASSERT_OK_AND_ASSIGN(void* event, sync().CreateEvent(0));
       ASSERT_OK(sync().RecordEvent(event, stream));
@@ -235,7 +242,8 @@ void ParticipantConformanceTest::Populate(uint32_t seed) {
                                        ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE,
                                        10 + static_cast<uint32_t>(i)));
       cnt_notifies_.push_back(cnt_notify);
-      ASSERT_OK(runtime().SynchronizeStream(stream, absl::InfiniteFuture()));
+      ASSERT_OK(ascend::rt::Streams::Of(runtime())->SynchronizeStream(
+          stream, absl::InfiniteFuture()));
     }
     for (size_t size : {size_t{4096}, size_t{(3 << 20) + 5}, size_t{1}}) {
       ASSERT_OK_AND_ASSIGN(void* ptr,
@@ -318,9 +326,10 @@ void ParticipantConformanceTest::Change(uint32_t seed) {
                                      ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, seed));
     aclrtStreamAttrValue tag = {};
     tag.userCustomTag = seed + static_cast<uint32_t>(i);
-    ASSERT_OK(runtime().SetStreamAttribute(
+    ASSERT_OK(ascend::rt::Streams::Of(runtime())->SetStreamAttribute(
         streams_[i], ACL_STREAM_ATTR_USER_CUSTOM_TAG, tag));
-    ASSERT_OK(runtime().SynchronizeStream(streams_[i], absl::InfiniteFuture()));
+    ASSERT_OK(ascend::rt::Streams::Of(runtime())->SynchronizeStream(
+        streams_[i], absl::InfiniteFuture()));
   }
   // One stream of each device (streams_ holds two per device, in order).
   for (size_t d = 0; d < count_functions_.size(); ++d) {
@@ -329,7 +338,8 @@ void ParticipantConformanceTest::Change(uint32_t seed) {
     ASSERT_OK(rt::Kernels::Of(runtime())->Launch(count_functions_[d], seed,
                                                  stream, rt::LaunchConfig{},
                                                  rt::LaunchArgs{}));
-    ASSERT_OK(runtime().SynchronizeStream(stream, absl::InfiniteFuture()));
+    ASSERT_OK(ascend::rt::Streams::Of(runtime())->SynchronizeStream(
+        stream, absl::InfiniteFuture()));
   }
   // New model input, and the models run over it.
   for (size_t d = 0; d < model_src_.size(); ++d) {
@@ -346,7 +356,8 @@ absl::Status ParticipantConformanceTest::Restore(BackupImage& image) {
   // What the coordinator does after a successful restore: the memory loss
   // Damage() injected marked the devices abnormal.
   if (restored.ok()) {
-    for (int32_t device : kDevices) runtime().MarkDeviceHealthy(device);
+    for (int32_t device : kDevices)
+      ascend::rt::SnapshotSupport::Of(runtime())->MarkDeviceHealthy(device);
   }
   return restored;
 }
@@ -362,10 +373,12 @@ void ParticipantConformanceTest::Damage() {
                                      ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1));
     aclrtStreamAttrValue value = {};
     value.streamPriority = 7;
-    ASSERT_OK(runtime().SetStreamAttribute(streams_[i],
-                                           ACL_STREAM_ATTR_PRIORITY, value));
-    ASSERT_OK(runtime().SetStreamFailureMode(streams_[i], ACL_STOP_ON_FAILURE));
-    ASSERT_OK(runtime().SynchronizeStream(streams_[i], absl::InfiniteFuture()));
+    ASSERT_OK(ascend::rt::Streams::Of(runtime())->SetStreamAttribute(
+        streams_[i], ACL_STREAM_ATTR_PRIORITY, value));
+    ASSERT_OK(ascend::rt::Streams::Of(runtime())->SetStreamFailureMode(
+        streams_[i], ACL_STOP_ON_FAILURE));
+    ASSERT_OK(ascend::rt::Streams::Of(runtime())->SynchronizeStream(
+        streams_[i], absl::InfiniteFuture()));
   }
   // The device loses its memory: the simulator's fault, or a re-open (what
   // a lost device amounts to) where the backend has no such fault.
