@@ -172,10 +172,12 @@ TEST_F(PrecopyTest, ASecondPrecopyCopiesOnlyWhatWasWrittenSinceTheFirst) {
 // the pre-copy began.
 TEST_F(PrecopyTest, WritesMadeDuringThePrecopyReachTheBackup) {
   if (!Precopy()) GTEST_SKIP();
-  // Writes that landed while a pre-copy ran (the writer may not get a core
-  // during every one of them).
+  // Writes that landed while a pre-copy ran. On a loaded machine the writer
+  // may not get a core during a pre-copy of a few milliseconds, so pre-copies
+  // are repeated until one overlaps writes (each a valid pre-copy; bounded).
   uint64_t during = 0;
-  for (int attempt = 0; attempt < 5; ++attempt) {
+  for (int attempt = 0; attempt < 500 && (attempt < 5 || during == 0);
+       ++attempt) {
     std::atomic<bool> stop{false};
     std::atomic<uint64_t> writes{0};
     std::thread kernel([&] {
