@@ -23,8 +23,11 @@
 // while LOCKED or BACKED_UP, so the model skips them there.
 //
 // A copy fault while Restore copies is not damage of the image (which
-// Restore verifies before touching any device): the piece is copied again
-// and the Restore succeeds, the fault spent (DESIGN.md §4.10). The contents
+// Restore verifies before touching any device): the piece is copied again,
+// up to three attempts in all, each attempt spending the fault pending then
+// (a failure first, then a corruption, as the simulator spends them). With
+// at most one of each pending, the Restore succeeds and both are spent
+// (DESIGN.md §4.10). The contents
 // of a buffer are unspecified only where the model cannot know them, until
 // the buffer is written, zeroed by a memory loss, or read back (the model
 // then learns the bytes and checks them from there on, through later Backups
@@ -726,7 +729,7 @@ void Restore() {
   } else {
     // Every device is re-opened and every allocation put back before the
     // copies; then devices in ascending order, one copy per buffer. A copy
-    // fault is spent by the first copy and that copy made again.
+    // fault is spent by an attempt and the copy made again.
     for (int32_t d : OpenDevices()) {
       DeviceModel& dev = g_model.devices[d];
       if (dev.has_buffer != g_model.image_has[d]) {
@@ -735,7 +738,12 @@ void Restore() {
       // Copied back unless it is clean in the image's own period.
       const bool copies = dev.has_buffer && !(g_tracking && dev.Clean() &&
                                               dev.gen == g_model.image_gen[d]);
-      if (copies) (void)dev.TakeFault();
+      // Each faulty attempt is made again (three attempts in all): every
+      // fault pending is spent and the last attempt lands.
+      if (copies) {
+        while (dev.TakeFault() != CopyFault::kNone) {
+        }
+      }
       // Restored: a new period starts from the image.
       dev.StartPeriod();
       g_model.image_gen[d] = dev.gen;
