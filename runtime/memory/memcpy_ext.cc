@@ -422,19 +422,23 @@ absl::Status Memory::MemcpyAsyncWithOffset(void** dst, size_t dest_max,
   return runtime_.tasks().Submit(std::move(sub));
 }
 
-absl::Status Memory::SetMemcpyDesc(void* desc, void* src, void* dst,
-                                   size_t count) {
+absl::StatusOr<Runtime::Location> Memory::LocateDescriptor(
+    void* desc, size_t size, absl::string_view what) {
   Runtime::Location where = runtime_.Locate(desc);
-  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "memcpy descriptor"));
-  if (!RangeInAllocation(where, desc, kMemcpyDescSize)) {
+  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, what));
+  if (!RangeInAllocation(where, desc, size)) {
     return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat("the memcpy descriptor must be ", kMemcpyDescSize,
+                 absl::StrCat("the ", what, " must be ", size,
                               " bytes of device memory"));
   }
-  const MemcpyDescriptor value{Addr(src), Addr(dst), count,
-                               MemcpyDescriptor::kMagic};
-  absl::Status status =
-      where.device->CopyToDevice(Addr(desc), &value, sizeof value);
+  return where;
+}
+
+absl::Status Memory::WriteDescriptor(void* desc, const void* value, size_t size,
+                                     absl::string_view what) {
+  ASCEND_ASSIGN_OR_RETURN(const Runtime::Location where,
+                          LocateDescriptor(desc, size, what));
+  absl::Status status = where.device->CopyToDevice(Addr(desc), value, size);
   MemoryWritten();
   if (status.code() == absl::StatusCode::kDataLoss) {
     return Error(ACL_ERROR_RT_SYS_DMA, status.message());
@@ -442,16 +446,19 @@ absl::Status Memory::SetMemcpyDesc(void* desc, void* src, void* dst,
   return status;
 }
 
+absl::Status Memory::SetMemcpyDesc(void* desc, void* src, void* dst,
+                                   size_t count) {
+  const MemcpyDescriptor value{Addr(src), Addr(dst), count,
+                               MemcpyDescriptor::kMagic};
+  return WriteDescriptor(desc, &value, kMemcpyDescSize, "memcpy descriptor");
+}
+
 absl::Status Memory::MemcpyAsyncWithDesc(void* desc, void* stream) {
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
-  Runtime::Location where = runtime_.Locate(desc);
-  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "memcpy descriptor"));
-  if (!RangeInAllocation(where, desc, kMemcpyDescSize)) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat("the memcpy descriptor must be ", kMemcpyDescSize,
-                              " bytes of device memory"));
-  }
+  ASCEND_ASSIGN_OR_RETURN(
+      const Runtime::Location where,
+      LocateDescriptor(desc, kMemcpyDescSize, "memcpy descriptor"));
   // The descriptor is read when the task runs, not now: rewriting it before
   // then changes the copy, as on the device.
   return runtime_.tasks().Submit(

@@ -204,6 +204,15 @@ class Memory final : public Family {
     std::shared_ptr<device::Device> from;
   };
   class CmoBarriers;
+  // The descriptors aclrtSetMemcpyDesc and aclrtCmoSetDesc write into device
+  // memory the caller provides, and the *WithDesc tasks read when they run
+  // (memcpy_ext.cc): where `desc` lies when `size` bytes from it are live
+  // device memory, else 107000 naming `what`.
+  absl::StatusOr<Runtime::Location> LocateDescriptor(void* desc, size_t size,
+                                                     absl::string_view what);
+  // Writes the `size` bytes at `value` as the descriptor at `desc`.
+  absl::Status WriteDescriptor(void* desc, const void* value, size_t size,
+                               absl::string_view what);
   // The one copy check (stale pointers, peer access, both extents inside
   // their allocations; the direction comes from the pointers, whatever
   // `kind` says: DESIGN.md §5.22); `open` (when given)

@@ -158,21 +158,8 @@ absl::Status Memory::CmoWaitBarrier(const aclrtBarrierTaskInfo& info,
 }
 
 absl::Status Memory::SetCmoDesc(void* desc, void* src, size_t size) {
-  Runtime::Location where = runtime_.Locate(desc);
-  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "cache descriptor"));
-  if (!RangeInAllocation(where, desc, kCmoDescSize)) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat("the cache descriptor must be ", kCmoDescSize,
-                              " bytes of device memory"));
-  }
   const CmoDescriptor value{Addr(src), size, CmoDescriptor::kMagic, 0};
-  absl::Status status =
-      where.device->CopyToDevice(Addr(desc), &value, sizeof value);
-  MemoryWritten();
-  if (status.code() == absl::StatusCode::kDataLoss) {
-    return Error(ACL_ERROR_RT_SYS_DMA, status.message());
-  }
-  return status;
+  return WriteDescriptor(desc, &value, kCmoDescSize, "cache descriptor");
 }
 
 absl::Status Memory::CmoAsyncWithDesc(void* desc, aclrtCmoType type,
@@ -180,13 +167,9 @@ absl::Status Memory::CmoAsyncWithDesc(void* desc, aclrtCmoType type,
   (void)type;  // every type is a no-op on coherent memory
   ASCEND_ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
                           runtime_.ResolveStream(stream));
-  Runtime::Location where = runtime_.Locate(desc);
-  ASCEND_RETURN_IF_ERROR(RejectStale(where, desc, "cache descriptor"));
-  if (!RangeInAllocation(where, desc, kCmoDescSize)) {
-    return Error(ACL_ERROR_RT_PARAM_INVALID,
-                 absl::StrCat("the cache descriptor must be ", kCmoDescSize,
-                              " bytes of device memory"));
-  }
+  ASCEND_ASSIGN_OR_RETURN(
+      const Runtime::Location where,
+      LocateDescriptor(desc, kCmoDescSize, "cache descriptor"));
   // Like the copy descriptor, read when the task runs; the range it names
   // is checked then.
   return runtime_.tasks().Submit(
