@@ -675,16 +675,17 @@ void Backup() {
     // Checked for every device before any copy: no copy fault is spent.
     want = ACL_ERROR_SNAPSHOT_BACKUP_FAILED;
   } else {
-    // Devices in ascending order, one copy per buffer written since the
-    // last capture (each fits one piece); the first fault stops the backup
-    // and keeps the old image, but the devices captured before it start a
-    // new tracking period from their capture.
+    // The memory participant saves every device side by side (each on a
+    // thread of its own), one copy per buffer written since the last
+    // capture (each fits one piece): a fault fails that device's capture
+    // and the Backup, which keeps the old image, but every device captured
+    // without one starts a new tracking period from its capture.
     for (int32_t d : OpenDevices()) {
       DeviceModel& dev = g_model.devices[d];
       if (dev.has_buffer && !(g_tracking && dev.Clean()) &&
           dev.TakeFault() != CopyFault::kNone) {
         want = ACL_ERROR_SNAPSHOT_BACKUP_FAILED;
-        break;
+        continue;
       }
       dev.StartPeriod();
     }
